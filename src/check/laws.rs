@@ -1,0 +1,437 @@
+//! The law catalog: every check mcp-replay makes, with a stable id, the
+//! severity it has in each profile, and the contract it cites.
+//!
+//! `docs/laws.md` is the user-facing version of this table; a test keeps the
+//! two in step.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Which contract a run holds a server to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Profile {
+    /// MCP-CORE r1 and REQ-C-032 on top of every MUST of the MCP spec: what
+    /// servers built on the core library keep.
+    #[default]
+    Core,
+    /// Only what the MCP specification itself requires, for servers in the
+    /// wild.
+    Spec,
+}
+
+impl Profile {
+    /// The name used on the command line and in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Core => "core",
+            Profile::Spec => "spec",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Profile {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Profile, String> {
+        match s {
+            "core" => Ok(Profile::Core),
+            "spec" => Ok(Profile::Spec),
+            other => Err(format!(
+                "unknown profile `{other}` (expected `core` or `spec`)"
+            )),
+        }
+    }
+}
+
+/// How much a broken law matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// Reported; fails the run only with `--deny-warnings`.
+    Warning,
+    /// Fails the run.
+    Error,
+}
+
+impl Severity {
+    /// The name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+macro_rules! laws {
+    ($($variant:ident = $id:literal,)*) => {
+        /// The stable id of a law. Reports name it; users waive it.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum LawId {
+            $(
+                #[doc = concat!("`", $id, "`")]
+                $variant,
+            )*
+        }
+
+        impl LawId {
+            /// Every law id, in catalog order.
+            pub const ALL: &'static [LawId] = &[$(LawId::$variant,)*];
+
+            /// The id as written in reports and on the command line.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(LawId::$variant => $id,)*
+                }
+            }
+        }
+
+        impl FromStr for LawId {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<LawId, String> {
+                match s {
+                    $($id => Ok(LawId::$variant),)*
+                    other => Err(format!("unknown law `{other}` (`mcp-replay laws` lists them)")),
+                }
+            }
+        }
+    };
+}
+
+laws! {
+    QuietBeforeServing = "quiet-before-serving",
+    StdoutIsProtocol = "stdout-is-protocol",
+    Schema = "schema",
+    NotificationUnanswered = "notification-unanswered",
+    RequestAnsweredOnce = "request-answered-once",
+    ParseErrorKeepsServing = "parse-error-keeps-serving",
+    UnknownMethod = "unknown-method",
+    Initialize = "initialize",
+    Ping = "ping",
+    Discover = "discover",
+    CapabilitiesHonest = "capabilities-honest",
+    ToolsListSorted = "tools-list-sorted",
+    ToolsListValid = "tools-list-valid",
+    ListCacheHints = "list-cache-hints",
+    InvalidParams = "invalid-params",
+    UnknownTool = "unknown-tool",
+    ToolErrorIsResult = "tool-error-is-result",
+    CancelTolerated = "cancel-tolerated",
+    EofExitZero = "eof-exit-zero",
+    EofDrains = "eof-drains",
+    SigtermExit143 = "sigterm-exit-143",
+    TranscriptMatch = "transcript-match",
+    HelpDoesNotServe = "help-does-not-serve",
+    BadFlagExits2 = "bad-flag-exits-2",
+}
+
+impl fmt::Display for LawId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One law of the catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Law {
+    /// The stable id.
+    pub id: LawId,
+    /// What holds when the law is kept, in one sentence.
+    pub summary: &'static str,
+    /// Its severity under `--profile core`; `None` when core does not check it.
+    pub core: Option<Severity>,
+    /// Its severity under `--profile spec`; `None` when spec does not check it.
+    pub spec: Option<Severity>,
+    /// The contract it cites under `--profile core`.
+    pub core_cites: &'static str,
+    /// The contract it cites under `--profile spec`.
+    pub spec_cites: &'static str,
+    /// `false` for ids reserved for checks that come with later releases.
+    pub implemented: bool,
+}
+
+impl Law {
+    /// The severity of the law in `profile`, `None` when the profile does
+    /// not check it.
+    pub fn severity(&self, profile: Profile) -> Option<Severity> {
+        match profile {
+            Profile::Core => self.core,
+            Profile::Spec => self.spec,
+        }
+    }
+
+    /// The contract the law cites in `profile`.
+    pub fn cites(&self, profile: Profile) -> &'static str {
+        match profile {
+            Profile::Core => self.core_cites,
+            Profile::Spec => self.spec_cites,
+        }
+    }
+}
+
+const E: Option<Severity> = Some(Severity::Error);
+const W: Option<Severity> = Some(Severity::Warning);
+
+/// The catalog, in the order reports list it.
+pub const CATALOG: &[Law] = &[
+    Law {
+        id: LawId::QuietBeforeServing,
+        summary: "nothing on stdout before the client's first message",
+        core: E,
+        spec: W,
+        core_cites: "REQ-C-032 \"Before serving\"; MCP-CORE r1 §1¶06",
+        spec_cites: "MCP stdio transport: the server must not write anything to stdout that is not a valid MCP message",
+        implemented: true,
+    },
+    Law {
+        id: LawId::StdoutIsProtocol,
+        summary: "every stdout line is one complete JSON-RPC 2.0 message",
+        core: E,
+        spec: E,
+        core_cites: "REQ-C-032 \"While serving\"; MCP stdio transport (all revisions)",
+        spec_cites: "MCP stdio transport (all revisions): one JSON-RPC message per line, UTF-8, nothing else on stdout",
+        implemented: true,
+    },
+    Law {
+        id: LawId::Schema,
+        summary: "every server message validates against the negotiated revision's schema",
+        core: E,
+        spec: E,
+        core_cites: "MCP <rev> basic#schema",
+        spec_cites: "MCP <rev> basic#schema",
+        implemented: false,
+    },
+    Law {
+        id: LawId::NotificationUnanswered,
+        summary: "no response to any notification, known, unknown or malformed",
+        core: E,
+        spec: E,
+        core_cites: "MCP-CORE r1 §1¶09; JSON-RPC 2.0 §4.1",
+        spec_cites: "MCP basic#notifications (the receiver must not send a response); JSON-RPC 2.0 §4.1",
+        implemented: true,
+    },
+    Law {
+        id: LawId::RequestAnsweredOnce,
+        summary: "every request gets exactly one response with its id, of the same JSON type",
+        core: E,
+        spec: E,
+        core_cites: "MCP-CORE r1 §1¶09; JSON-RPC 2.0 §5",
+        spec_cites: "MCP basic#responses; JSON-RPC 2.0 §5",
+        implemented: true,
+    },
+    Law {
+        id: LawId::ParseErrorKeepsServing,
+        summary: "a malformed line does not end the loop; core also requires a -32700 reply",
+        core: E,
+        spec: E,
+        core_cites: "MCP-CORE r1 §1¶10; REQ-C-032 acceptance \"malformed request\"",
+        spec_cites: "JSON-RPC 2.0 §5.1 (robustness; silence, -32700 or -32600 accepted as SDK practice)",
+        implemented: true,
+    },
+    Law {
+        id: LawId::UnknownMethod,
+        summary: "an unknown method gets error -32601",
+        core: E,
+        spec: E,
+        core_cites: "MCP-CORE r1 §2¶15",
+        spec_cites: "JSON-RPC 2.0 §5.1 (method not found)",
+        implemented: true,
+    },
+    Law {
+        id: LawId::Initialize,
+        summary: "initialize answers protocolVersion, serverInfo{name,version} and capabilities",
+        core: E,
+        spec: E,
+        core_cites: "MCP-CORE r1 §2¶15",
+        spec_cites: "MCP lifecycle#initialization, lifecycle#version-negotiation",
+        implemented: true,
+    },
+    Law {
+        id: LawId::Ping,
+        summary: "ping answers {}",
+        core: E,
+        spec: E,
+        core_cites: "MCP-CORE r1 §2¶15",
+        spec_cites: "MCP basic/utilities/ping",
+        implemented: true,
+    },
+    Law {
+        id: LawId::Discover,
+        summary: "on 2026-07-28, server/discover answers the versions, capabilities and cache hints",
+        core: E,
+        spec: E,
+        core_cites: "MCP 2026-07-28 server/discover, basic/versioning",
+        spec_cites: "MCP 2026-07-28 server/discover, basic/versioning",
+        implemented: false,
+    },
+    Law {
+        id: LawId::CapabilitiesHonest,
+        summary: "methods of an advertised capability are served; no log notifications without logging",
+        core: W,
+        spec: W,
+        core_cites: "MCP server/tools#capabilities; server/utilities/logging#capabilities",
+        spec_cites: "MCP server/tools#capabilities; server/utilities/logging#capabilities",
+        implemented: true,
+    },
+    Law {
+        id: LawId::ToolsListSorted,
+        summary: "tools/list is sorted by name and stable between two calls",
+        core: E,
+        spec: W,
+        core_cites: "MCP-CORE r1 §2¶15",
+        spec_cites: "MCP 2026-07-28 server/tools#capabilities (deterministic order; stability only)",
+        implemented: true,
+    },
+    Law {
+        id: LawId::ToolsListValid,
+        summary: "tool names are unique, each inputSchema is an object schema, pagination ends",
+        core: E,
+        spec: E,
+        core_cites: "MCP server/tools; MCP server/utilities/pagination",
+        spec_cites: "MCP server/tools; MCP server/utilities/pagination",
+        implemented: true,
+    },
+    Law {
+        id: LawId::ListCacheHints,
+        summary: "on 2026-07-28, list results carry ttlMs and cacheScope",
+        core: E,
+        spec: E,
+        core_cites: "MCP 2026-07-28 server/utilities/caching",
+        spec_cites: "MCP 2026-07-28 server/utilities/caching",
+        implemented: false,
+    },
+    Law {
+        id: LawId::InvalidParams,
+        summary: "tools/call without a name, or with non-object arguments, gets error -32602",
+        core: E,
+        spec: E,
+        core_cites: "MCP-CORE r1 §2¶15",
+        spec_cites: "MCP server/tools#error-handling (malformed requests are protocol errors)",
+        implemented: true,
+    },
+    Law {
+        id: LawId::UnknownTool,
+        summary: "tools/call of an unknown tool is a JSON-RPC error (core: -32601), not a result",
+        core: E,
+        spec: E,
+        core_cites: "MCP-CORE r1 §2¶15",
+        spec_cites: "MCP server/tools#error-handling (unknown tools are protocol errors)",
+        implemented: true,
+    },
+    Law {
+        id: LawId::ToolErrorIsResult,
+        summary: "a failing tool answers a result with isError: true, never a JSON-RPC error",
+        core: E,
+        spec: W,
+        core_cites: "MCP-CORE r1 §3¶19",
+        spec_cites: "MCP 2025-11-25 server/tools#error-handling (SEP-1303)",
+        implemented: true,
+    },
+    Law {
+        id: LawId::CancelTolerated,
+        summary: "notifications/cancelled for an unknown id is absorbed: no reply, no crash",
+        core: E,
+        spec: W,
+        core_cites: "MCP-CORE r1 §1¶09",
+        spec_cites: "MCP basic/utilities/cancellation (invalid cancellations should be ignored)",
+        implemented: true,
+    },
+    Law {
+        id: LawId::EofExitZero,
+        summary: "closing stdin ends the process with status 0 within the grace period",
+        core: E,
+        spec: W,
+        core_cites: "REQ-C-032 \"Exit codes\"; MCP-CORE r1 §1¶10",
+        spec_cites: "MCP 2026-07-28 transports/stdio#shutdown",
+        implemented: true,
+    },
+    Law {
+        id: LawId::EofDrains,
+        summary: "requests sent before stdin closed are all answered before the process exits",
+        core: E,
+        spec: W,
+        core_cites: "MCP-CORE r1 §1¶09-10; JSON-RPC 2.0 §5",
+        spec_cites: "JSON-RPC 2.0 §5 (every request is answered)",
+        implemented: true,
+    },
+    Law {
+        id: LawId::SigtermExit143,
+        summary: "SIGTERM while serving ends the process with 143 within the grace period",
+        core: E,
+        spec: W,
+        core_cites: "REQ-C-032 \"Exit codes\"",
+        spec_cites: "MCP lifecycle#shutdown (the client may send SIGTERM)",
+        implemented: true,
+    },
+    Law {
+        id: LawId::TranscriptMatch,
+        summary: "each replayed response equals the recorded one after the ignore rules",
+        core: E,
+        spec: E,
+        core_cites: "the transcript itself",
+        spec_cites: "the transcript itself",
+        implemented: true,
+    },
+    Law {
+        id: LawId::HelpDoesNotServe,
+        summary: "<cmd> --help prints to stdout, exits 0 and never reads stdin",
+        core: E,
+        spec: None,
+        core_cites: "REQ-C-032 acceptance",
+        spec_cites: "",
+        implemented: false,
+    },
+    Law {
+        id: LawId::BadFlagExits2,
+        summary: "an invalid flag exits 2 with stdout empty and never serves",
+        core: E,
+        spec: None,
+        core_cites: "REQ-C-032 acceptance",
+        spec_cites: "",
+        implemented: false,
+    },
+];
+
+/// The catalog entry of `id`.
+pub fn law(id: LawId) -> &'static Law {
+    CATALOG
+        .iter()
+        .find(|law| law.id == id)
+        .expect("every law id has a catalog entry")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalog_and_ids_agree() {
+        assert_eq!(CATALOG.len(), LawId::ALL.len());
+        for (law, id) in CATALOG.iter().zip(LawId::ALL) {
+            assert_eq!(law.id, *id);
+            assert_eq!(id.as_str().parse::<LawId>().unwrap(), *id);
+        }
+    }
+
+    #[test]
+    fn unknown_law_is_named() {
+        assert_eq!(
+            "no-such-law".parse::<LawId>().unwrap_err(),
+            "unknown law `no-such-law` (`mcp-replay laws` lists them)"
+        );
+    }
+}

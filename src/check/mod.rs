@@ -1,0 +1,4 @@
+//! `mcp-replay check`: replay transcripts, diff the responses, and probe the
+//! laws of the stdio contract.
+
+pub mod laws;

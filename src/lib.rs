@@ -1,0 +1,29 @@
+//! mcp-replay: record, replay and check MCP stdio servers, and a core
+//! library for writing correct ones.
+//!
+//! MCP servers speak line-delimited JSON-RPC 2.0 over stdio. This crate ships
+//! two things built around that contract:
+//!
+//! - [`server`], the core server library: a [`Transport`] seam, a serve loop
+//!   that classifies frames and never dies on bad input, a tool registry,
+//!   tool failures as `isError` results, and a capture guard for everything a
+//!   tool run writes to stderr.
+//! - the `mcp-replay` command and the library under it: [`transcript`]
+//!   (the recorded-session format), [`record`] (the recording proxy) and
+//!   [`check`] (replay, diff and the law catalog).
+#![deny(unsafe_code)]
+
+pub mod check;
+mod jsonrpc;
+pub mod process;
+pub mod record;
+pub mod report;
+pub mod server;
+pub mod transcript;
+
+pub use crate::jsonrpc::{
+    ErrorCode, Frame, PROTOCOL_2024_11_05, RequestId, Response, RpcError, json_kind, method,
+    notification_line, request_line,
+};
+pub use crate::server::{Transport, TransportError};
+pub use crate::transcript::{Transcript, TranscriptError, TranscriptWriter};

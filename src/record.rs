@@ -1,0 +1,1 @@
+//! The recording proxy: `mcp-replay record -- <server cmd>`.

@@ -1,0 +1,267 @@
+//! Writing transcripts as a stream: one `write` per batch of events, no
+//! buffering in between, so what was written survives the writer being killed.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::read::TranscriptError;
+use super::{Direction, Exit, Header, Payload, base64};
+
+/// A transcript being written, event by event.
+///
+/// Every call writes its events to the file with a single `write` before it
+/// returns; nothing is held back in a buffer. Times are measured from the
+/// writer's creation.
+#[derive(Debug)]
+pub struct TranscriptWriter {
+    file: File,
+    path: PathBuf,
+    start: Instant,
+    buf: Vec<u8>,
+}
+
+impl TranscriptWriter {
+    /// Creates the file at `path` and writes the header. An existing file is
+    /// refused unless `overwrite` is set.
+    ///
+    /// # Errors
+    ///
+    /// [`TranscriptError::Exists`] when the file exists and `overwrite` is
+    /// not set; [`TranscriptError::Write`] when it cannot be created or
+    /// written.
+    pub fn create(
+        path: impl AsRef<Path>,
+        header: &Header,
+        overwrite: bool,
+    ) -> Result<TranscriptWriter, TranscriptError> {
+        let path = path.as_ref();
+        let mut options = OpenOptions::new();
+        options.write(true);
+        if overwrite {
+            options.create(true).truncate(true);
+        } else {
+            options.create_new(true);
+        }
+        let io_err = |source| TranscriptError::Write {
+            path: path.to_owned(),
+            source,
+        };
+        let file = options.open(path).map_err(|err| {
+            if err.kind() == io::ErrorKind::AlreadyExists {
+                TranscriptError::Exists {
+                    path: path.to_owned(),
+                }
+            } else {
+                io_err(err)
+            }
+        })?;
+        TranscriptWriter::from_file(file, path, header).map_err(io_err)
+    }
+
+    /// Writes the header to an open file and returns the writer.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error of writing the header.
+    pub fn from_file(
+        mut file: File,
+        path: impl AsRef<Path>,
+        header: &Header,
+    ) -> io::Result<TranscriptWriter> {
+        let mut line = serde_json::to_vec(header).map_err(io::Error::other)?;
+        line.push(b'\n');
+        file.write_all(&line)?;
+        Ok(TranscriptWriter {
+            file,
+            path: path.as_ref().to_owned(),
+            start: Instant::now(),
+            buf: Vec::with_capacity(4096),
+        })
+    }
+
+    /// The file being written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Seconds since the writer was created.
+    pub fn elapsed(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+
+    /// Records one line on stream `dir`; `eol` is `false` when the line ended
+    /// its stream without a newline.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error of the write.
+    pub fn line(&mut self, dir: Direction, line: &[u8], eol: bool) -> io::Result<()> {
+        self.lines(dir, std::iter::once((line, eol)))
+    }
+
+    /// Records several lines of one stream, all with the same time, in one
+    /// write.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error of the write.
+    pub fn lines<'a>(
+        &mut self,
+        dir: Direction,
+        lines: impl IntoIterator<Item = (&'a [u8], bool)>,
+    ) -> io::Result<()> {
+        let t = self.elapsed();
+        self.buf.clear();
+        for (line, eol) in lines {
+            encode_line_event(&mut self.buf, t, dir, line, eol);
+        }
+        self.file.write_all(&self.buf)
+    }
+
+    /// Records the negotiated protocol revision.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error of the write.
+    pub fn protocol(&mut self, revision: &str) -> io::Result<()> {
+        let line = format!(
+            "{{\"t\":{:.6},\"protocol\":{}}}\n",
+            self.elapsed(),
+            serde_json::Value::from(revision)
+        );
+        self.file.write_all(line.as_bytes())
+    }
+
+    /// Records how the server ended.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error of the write.
+    pub fn exit(&mut self, exit: Exit) -> io::Result<()> {
+        let line = format!(
+            "{{\"t\":{:.6},\"exit\":{}}}\n",
+            self.elapsed(),
+            serde_json::to_string(&exit).map_err(io::Error::other)?
+        );
+        self.file.write_all(line.as_bytes())
+    }
+
+    /// Flushes the file to stable storage.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error of the sync.
+    pub fn sync(&mut self) -> io::Result<()> {
+        self.file.sync_data()
+    }
+}
+
+/// Appends the event line for one recorded line to `out`.
+///
+/// The key order is fixed (`t`, `dir`, then `msg`, `text` or `bytes`, then
+/// `eol` when false) so that files diff cleanly.
+pub fn encode_line_event(out: &mut Vec<u8>, t: f64, dir: Direction, line: &[u8], eol: bool) {
+    out.extend_from_slice(format!("{{\"t\":{t:.6},\"dir\":\"{}\",", dir.as_str()).as_bytes());
+    match Payload::from_line(line) {
+        Payload::Json(raw) => {
+            out.extend_from_slice(b"\"msg\":");
+            out.extend_from_slice(raw.get().as_bytes());
+        }
+        Payload::Text(text) => {
+            out.extend_from_slice(b"\"text\":");
+            serde_json::to_writer(&mut *out, &text).expect("writing to a Vec cannot fail");
+        }
+        Payload::Bytes(bytes) => {
+            out.extend_from_slice(b"\"bytes\":\"");
+            base64::encode_into(&bytes, out);
+            out.push(b'"');
+        }
+    }
+    if !eol {
+        out.extend_from_slice(b",\"eol\":false");
+    }
+    out.extend_from_slice(b"}\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{EventKind, Transcript};
+    use super::*;
+
+    #[test]
+    fn written_events_read_back_exactly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let header = Header::new(
+            vec!["server".into(), "--flag".into()],
+            "2026-11-29T00:00:00Z".into(),
+        );
+        let mut writer = TranscriptWriter::create(&path, &header, false).unwrap();
+        let lines: [&[u8]; 4] = [
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            b"Server ready",
+            b"\xff\x00bytes",
+            b" {\"a\":1} ",
+        ];
+        for line in lines {
+            writer.line(Direction::ServerToClient, line, true).unwrap();
+        }
+        writer.line(Direction::Stderr, b"tail", false).unwrap();
+        writer.protocol("2024-11-05").unwrap();
+        writer.exit(Exit::Code(0)).unwrap();
+        drop(writer);
+
+        let transcript = Transcript::read(&path).unwrap();
+        assert_eq!(transcript.header, header);
+        let read: Vec<&[u8]> = transcript
+            .lines(Direction::ServerToClient)
+            .map(|(_, payload)| payload.as_bytes())
+            .collect();
+        assert_eq!(read, lines);
+        assert!(matches!(
+            transcript.events[4].kind,
+            EventKind::Line {
+                dir: Direction::Stderr,
+                eol: false,
+                ..
+            }
+        ));
+        assert_eq!(transcript.protocol(), Some("2024-11-05"));
+        assert_eq!(transcript.exit(), Some(Exit::Code(0)));
+    }
+
+    #[test]
+    fn existing_file_is_refused_without_overwrite() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, "keep").unwrap();
+        let header = Header::new(vec!["server".into()], "2026-11-29T00:00:00Z".into());
+        let err = TranscriptWriter::create(&path, &header, false).unwrap_err();
+        assert!(matches!(err, TranscriptError::Exists { .. }), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep");
+        TranscriptWriter::create(&path, &header, true).unwrap();
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .starts_with("{\"format\"")
+        );
+    }
+
+    #[test]
+    fn event_keys_come_in_a_fixed_order() {
+        let mut out = Vec::new();
+        encode_line_event(
+            &mut out,
+            0.5,
+            Direction::ClientToServer,
+            br#"{"b":1,"a":2}"#,
+            true,
+        );
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"t\":0.500000,\"dir\":\"c2s\",\"msg\":{\"b\":1,\"a\":2}}\n"
+        );
+    }
+}
