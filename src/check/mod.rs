@@ -2,3 +2,4 @@
 //! laws of the stdio contract.
 
 pub mod laws;
+pub mod probes;

@@ -91,3 +91,35 @@ impl Finding {
         self
     }
 }
+
+/// How one law fared in one probe run or transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LawStatus {
+    /// Checked, and it held.
+    Held,
+    /// Checked, and it was broken: the run's findings say how.
+    Failed,
+    /// Not checked, with the reason (e.g. the negotiated revision has no
+    /// such rule, or the server offers no tool to probe with).
+    Skipped(String),
+    /// Broken or not, the user waived it (`--waive`).
+    Waived,
+}
+
+/// The status of one law.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LawOutcome {
+    /// The law.
+    pub law: LawId,
+    /// How it fared.
+    pub status: LawStatus,
+}
+
+impl LawOutcome {
+    /// A law's outcome.
+    pub fn new(law: LawId, status: LawStatus) -> LawOutcome {
+        LawOutcome { law, status }
+    }
+}
