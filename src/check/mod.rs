@@ -3,3 +3,4 @@
 
 pub mod laws;
 pub mod probes;
+pub mod wire;

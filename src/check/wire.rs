@@ -1,0 +1,168 @@
+//! What a server may put on stdout: one JSON-RPC 2.0 message per line.
+//!
+//! Both the replay and the probes read every stdout line through
+//! [`classify`], so `stdout-is-protocol` means the same thing everywhere.
+
+use serde_json::Value;
+
+use crate::jsonrpc::{Frame, json_kind};
+
+/// Why a stdout line is not a protocol message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotProtocol {
+    /// What is wrong, in words (e.g. `not JSON: expected value`).
+    pub reason: String,
+    /// The start of the line, lossy and shortened, for messages.
+    pub excerpt: String,
+}
+
+/// Reads one stdout line (without its `\n`) as a protocol message.
+///
+/// A trailing `\r` is tolerated, as every SDK strips it. Batches (arrays) are
+/// accepted only when `batches` is set (revision 2025-03-26); their elements
+/// must be messages too, and the first one is returned.
+///
+/// # Errors
+///
+/// [`NotProtocol`] for a blank line, bytes that are not UTF-8, text that is
+/// not exactly one JSON value, a value that is not an object, a missing or
+/// wrong `"jsonrpc":"2.0"`, or an object that is neither a request, a
+/// notification nor a response.
+pub fn classify(line: &[u8], batches: bool) -> Result<Frame, NotProtocol> {
+    let fail = |reason: String| NotProtocol {
+        reason,
+        excerpt: excerpt(line),
+    };
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Err(fail("a blank line".to_owned()));
+    }
+    let text = std::str::from_utf8(line).map_err(|e| {
+        fail(format!(
+            "not UTF-8 (invalid byte at offset {})",
+            e.valid_up_to()
+        ))
+    })?;
+    if text.starts_with('\u{feff}') {
+        return Err(fail("starts with a byte order mark".to_owned()));
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        let what = e.to_string();
+        let what = what.split(" at line ").next().unwrap_or(&what).to_owned();
+        fail(format!("not JSON ({what})"))
+    })?;
+    match value {
+        Value::Object(object) => message(object).map_err(fail),
+        Value::Array(items) if batches && !items.is_empty() => {
+            let mut first = None;
+            for item in items {
+                let Value::Object(object) = item else {
+                    return Err(fail(format!(
+                        "a batch element is {}, not an object",
+                        json_kind(&item)
+                    )));
+                };
+                let frame =
+                    message(object).map_err(|reason| fail(format!("in a batch: {reason}")))?;
+                first.get_or_insert(frame);
+            }
+            Ok(first.expect("a non-empty batch has a first element"))
+        }
+        other => Err(fail(format!(
+            "{} is not a JSON-RPC message",
+            json_kind(&other)
+        ))),
+    }
+}
+
+fn message(object: serde_json::Map<String, Value>) -> Result<Frame, String> {
+    match object.get("jsonrpc") {
+        Some(Value::String(v)) if v == "2.0" => {}
+        Some(other) => return Err(format!("`jsonrpc` is {other}, not \"2.0\"")),
+        None => return Err("no `\"jsonrpc\":\"2.0\"`".to_owned()),
+    }
+    if object.contains_key("result") && object.contains_key("error") {
+        return Err("a response with both `result` and `error`".to_owned());
+    }
+    match Frame::from_object(object) {
+        Frame::Malformed { reason, .. } => Err(reason),
+        frame => Ok(frame),
+    }
+}
+
+/// The start of a line as lossy text, at most 80 characters, for messages.
+pub fn excerpt(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let mut out: String = text.chars().take(80).collect();
+    if text.chars().count() > 80 {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_pass() {
+        assert!(classify(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#, false).is_ok());
+        assert!(
+            classify(
+                br#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#,
+                false
+            )
+            .is_ok()
+        );
+        assert!(classify(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r", false).is_ok());
+    }
+
+    #[test]
+    fn banners_and_logs_fail() {
+        assert_eq!(
+            classify(b"Server started", false).unwrap_err().reason,
+            "not JSON (expected value)"
+        );
+        assert_eq!(classify(b"", false).unwrap_err().reason, "a blank line");
+        assert_eq!(
+            classify(b"{", false).unwrap_err().reason,
+            "not JSON (EOF while parsing an object)"
+        );
+        assert_eq!(
+            classify(b"\xff", false).unwrap_err().reason,
+            "not UTF-8 (invalid byte at offset 0)"
+        );
+    }
+
+    #[test]
+    fn json_that_is_not_json_rpc_fails() {
+        assert_eq!(
+            classify(br#"{"id":1,"result":{}}"#, false)
+                .unwrap_err()
+                .reason,
+            "no `\"jsonrpc\":\"2.0\"`"
+        );
+        assert_eq!(
+            classify(br#"{"jsonrpc":"1.0","id":1,"result":{}}"#, false)
+                .unwrap_err()
+                .reason,
+            "`jsonrpc` is \"1.0\", not \"2.0\""
+        );
+        assert_eq!(
+            classify(b"42", false).unwrap_err().reason,
+            "a number is not a JSON-RPC message"
+        );
+        assert_eq!(
+            classify(br#"{"jsonrpc":"2.0"}"#, false).unwrap_err().reason,
+            "the object has no `method`"
+        );
+    }
+
+    #[test]
+    fn batches_only_where_allowed() {
+        let batch =
+            br#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}]"#;
+        assert!(classify(batch, true).is_ok());
+        assert!(classify(batch, false).is_err());
+    }
+}
