@@ -10,6 +10,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[path = "../examples/demo-server.rs"]
+mod demo_server;
+
 /// Record, replay and check MCP stdio servers.
 #[derive(Debug, Parser)]
 #[command(name = "mcp-replay", version, about, long_about = None)]
@@ -24,6 +27,8 @@ enum Command {
     Record(RecordArgs),
     /// Replay transcripts against a server and check the laws.
     Check(CheckArgs),
+    /// Serve the demo MCP server on stdio: the server the bundled transcripts run against.
+    DemoServer,
 }
 
 /// Arguments of `mcp-replay record`.
@@ -53,6 +58,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Record(args) => run_record(args),
         Command::Check(args) => run_check(args),
+        Command::DemoServer => return demo_server::main(),
     };
     match result {
         Ok(code) => code,
