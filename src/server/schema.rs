@@ -6,9 +6,11 @@
 //! 2025-11-25 server/tools#error-handling). The subset is what tool schemas
 //! use in practice: `type` (one name or a list; `integer` is a number with
 //! no fraction), `properties`, `required`, `additionalProperties` (`false` or
-//! a schema), `items`, `enum` and `const`. Other keywords are ignored, so the
-//! validator never rejects arguments a full validator would accept for a
-//! reason it does not understand.
+//! a schema), `items`, `enum`, `const`, `anyOf`, `oneOf`, `allOf` and local
+//! `$ref`s (`#/$defs/…`, `#/definitions/…`), which schema generators emit for
+//! optional and nested types. Other keywords are ignored, so the validator
+//! never rejects arguments a full validator would accept for a reason it does
+//! not understand; `oneOf` is held to "at least one", for the same reason.
 
 use std::fmt;
 
@@ -41,95 +43,152 @@ impl fmt::Display for Violation {
 pub(crate) fn validate(schema: &Value, value: &Value) -> Vec<Violation> {
     let mut res = Vec::new();
     let mut path = String::new();
-    check(schema, value, &mut path, &mut res);
+    let validator = Validator { root: schema };
+    validator.check(schema, value, &mut path, &mut res, 0);
     res
 }
 
-fn check(schema: &Value, value: &Value, path: &mut String, res: &mut Vec<Violation>) {
-    // `true` and `{}` accept everything; `false` accepts nothing.
-    let schema = match schema {
-        Value::Object(schema) => schema,
-        Value::Bool(false) => {
-            res.push(violation(path, "no value is allowed here".to_owned()));
-            return;
-        }
-        _ => return,
-    };
-    if let Some(expected) = schema.get("type")
-        && !type_matches(expected, value)
-    {
-        let message = format!(
-            "expected {}, found {}",
-            describe_type(expected),
-            json_kind(value)
-        );
-        res.push(violation(path, message));
-        // The other keywords assume the right type; their messages would
-        // only repeat this one.
-        return;
-    }
-    if let Some(Value::Array(allowed)) = schema.get("enum")
-        && !allowed.contains(value)
-    {
-        let listed: Vec<String> = allowed.iter().map(Value::to_string).collect();
-        let message = format!("expected one of {}, found {value}", listed.join(", "));
-        res.push(violation(path, message));
-    }
-    if let Some(constant) = schema.get("const")
-        && constant != value
-    {
-        res.push(violation(
-            path,
-            format!("expected {constant}, found {value}"),
-        ));
-    }
-    match value {
-        Value::Object(object) => check_object(schema, object, path, res),
-        Value::Array(items) => {
-            if let Some(item_schema) = schema.get("items") {
-                for (index, item) in items.iter().enumerate() {
-                    let len = path.len();
-                    path.push('/');
-                    path.push_str(&index.to_string());
-                    check(item_schema, item, path, res);
-                    path.truncate(len);
-                }
-            }
-        }
-        _ => {}
-    }
+/// How many `$ref`s may be followed in a row without descending into the
+/// value; a schema that refers to itself in a loop stops here, accepting.
+const MAX_REF_HOPS: usize = 32;
+
+/// One validation: the root schema is where `$ref`s point into.
+struct Validator<'a> {
+    root: &'a Value,
 }
 
-fn check_object(
-    schema: &Map<String, Value>,
-    object: &Map<String, Value>,
-    path: &mut String,
-    res: &mut Vec<Violation>,
-) {
-    if let Some(Value::Array(required)) = schema.get("required") {
-        for name in required.iter().filter_map(Value::as_str) {
-            if !object.contains_key(name) {
-                let message = format!("missing required property `{name}`");
+impl Validator<'_> {
+    fn check(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &mut String,
+        res: &mut Vec<Violation>,
+        hops: usize,
+    ) {
+        // `true` and `{}` accept everything; `false` accepts nothing.
+        let schema = match schema {
+            Value::Object(schema) => schema,
+            Value::Bool(false) => {
+                res.push(violation(path, "no value is allowed here".to_owned()));
+                return;
+            }
+            _ => return,
+        };
+        if let Some(Value::String(reference)) = schema.get("$ref") {
+            // Only local references resolve; anything else accepts, like an
+            // unknown keyword.
+            if let Some(target) = reference
+                .strip_prefix('#')
+                .and_then(|pointer| self.root.pointer(pointer))
+                && hops < MAX_REF_HOPS
+            {
+                self.check(target, value, path, res, hops + 1);
+            }
+        }
+        if let Some(Value::Array(branches)) = schema.get("allOf") {
+            for branch in branches {
+                self.check(branch, value, path, res, hops + 1);
+            }
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = schema.get(keyword)
+                && !branches.is_empty()
+                && !branches
+                    .iter()
+                    .any(|branch| self.accepts(branch, value, hops))
+            {
+                let message = format!(
+                    "matches none of the {} schemas of `{keyword}`",
+                    branches.len()
+                );
                 res.push(violation(path, message));
             }
         }
-    }
-    let properties = schema.get("properties").and_then(Value::as_object);
-    let additional = schema.get("additionalProperties");
-    for (name, item) in object {
-        let len = path.len();
-        push_token(path, name);
-        match properties.and_then(|properties| properties.get(name)) {
-            Some(item_schema) => check(item_schema, item, path, res),
-            None => match additional {
-                Some(Value::Bool(false)) => {
-                    res.push(violation(path, "unexpected property".to_owned()));
-                }
-                Some(item_schema) => check(item_schema, item, path, res),
-                None => {}
-            },
+        if let Some(expected) = schema.get("type")
+            && !type_matches(expected, value)
+        {
+            let message = format!(
+                "expected {}, found {}",
+                describe_type(expected),
+                json_kind(value)
+            );
+            res.push(violation(path, message));
+            // The other keywords assume the right type; their messages would
+            // only repeat this one.
+            return;
         }
-        path.truncate(len);
+        if let Some(Value::Array(allowed)) = schema.get("enum")
+            && !allowed.contains(value)
+        {
+            let listed: Vec<String> = allowed.iter().map(Value::to_string).collect();
+            let message = format!("expected one of {}, found {value}", listed.join(", "));
+            res.push(violation(path, message));
+        }
+        if let Some(constant) = schema.get("const")
+            && constant != value
+        {
+            res.push(violation(
+                path,
+                format!("expected {constant}, found {value}"),
+            ));
+        }
+        match value {
+            Value::Object(object) => self.check_object(schema, object, path, res),
+            Value::Array(items) => {
+                if let Some(item_schema) = schema.get("items") {
+                    for (index, item) in items.iter().enumerate() {
+                        let len = path.len();
+                        path.push('/');
+                        path.push_str(&index.to_string());
+                        self.check(item_schema, item, path, res, 0);
+                        path.truncate(len);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether `value` satisfies `schema`, for choosing between branches.
+    fn accepts(&self, schema: &Value, value: &Value, hops: usize) -> bool {
+        let mut res = Vec::new();
+        self.check(schema, value, &mut String::new(), &mut res, hops + 1);
+        res.is_empty()
+    }
+
+    fn check_object(
+        &self,
+        schema: &Map<String, Value>,
+        object: &Map<String, Value>,
+        path: &mut String,
+        res: &mut Vec<Violation>,
+    ) {
+        if let Some(Value::Array(required)) = schema.get("required") {
+            for name in required.iter().filter_map(Value::as_str) {
+                if !object.contains_key(name) {
+                    let message = format!("missing required property `{name}`");
+                    res.push(violation(path, message));
+                }
+            }
+        }
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let additional = schema.get("additionalProperties");
+        for (name, item) in object {
+            let len = path.len();
+            push_token(path, name);
+            match properties.and_then(|properties| properties.get(name)) {
+                Some(item_schema) => self.check(item_schema, item, path, res, 0),
+                None => match additional {
+                    Some(Value::Bool(false)) => {
+                        res.push(violation(path, "unexpected property".to_owned()));
+                    }
+                    Some(item_schema) => self.check(item_schema, item, path, res, 0),
+                    None => {}
+                },
+            }
+            path.truncate(len);
+        }
     }
 }
 
@@ -295,6 +354,36 @@ mod tests {
         assert_eq!(
             messages(schema, json!({"x": true, "y": 0})),
             ["/y: expected a boolean, found a number"]
+        );
+    }
+
+    #[test]
+    fn local_refs_and_any_of_resolve() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"when": {"anyOf": [{"$ref": "#/$defs/day"}, {"type": "null"}]}},
+            "$defs": {"day": {"type": "string", "enum": ["mon", "tue"]}}
+        });
+        assert!(messages(schema.clone(), json!({"when": "mon"})).is_empty());
+        assert!(messages(schema.clone(), json!({"when": null})).is_empty());
+        assert_eq!(
+            messages(schema, json!({"when": "sun"})),
+            ["/when: matches none of the 2 schemas of `anyOf`"]
+        );
+        let all_of = json!({"allOf": [{"$ref": "#/definitions/n"}], "definitions": {"n": {"type": "number"}}});
+        assert_eq!(
+            messages(all_of, json!("x")),
+            ["arguments: expected a number, found a string"]
+        );
+    }
+
+    #[test]
+    fn a_schema_that_refers_to_itself_in_a_loop_terminates() {
+        assert!(messages(json!({"$ref": "#"}), json!(1)).is_empty());
+        let list = json!({"type": "object", "properties": {"next": {"$ref": "#"}}});
+        assert_eq!(
+            messages(list, json!({"next": {"next": 3}})),
+            ["/next/next: expected an object, found a number"]
         );
     }
 
