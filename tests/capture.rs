@@ -62,7 +62,7 @@ fn is_child() -> bool {
     std::env::var_os(CHILD).is_some()
 }
 
-/// MCP-CORE r1 §4¶22 and §4¶23: the capture is a process-level redirect, so
+/// MCP-CORE r1 §4¶21, §4¶22 and §4¶23: the capture is a process-level redirect, so
 /// it catches a child process's stderr along with the process's own, which
 /// no in-process writer could.
 #[test]
