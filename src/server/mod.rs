@@ -130,6 +130,16 @@ impl Server {
     /// notifications are absorbed; a line that is no frame is answered with a
     /// parse error and the loop goes on (MCP-CORE r1 §1¶08-10).
     ///
+    /// ```
+    /// use mcp_replay::server::{Server, ToolSet};
+    /// use mcp_replay::transcript::ReplayTransport;
+    ///
+    /// let server = Server::new("s", "1", ToolSet::new()).without_capture();
+    /// let mut transport = ReplayTransport::from_lines([r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#]);
+    /// server.serve(&mut transport).unwrap();
+    /// assert_eq!(transport.written(), [br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec()]);
+    /// ```
+    ///
     /// # Errors
     ///
     /// The transport's error when the channel dies;
