@@ -107,11 +107,20 @@ impl Capture {
     /// [`TransportError::Redirect`] when fd 2 cannot be redirected or the
     /// capture file cannot be read back.
     pub fn run<T>(&mut self, f: impl FnOnce() -> T) -> Result<(T, Vec<u8>), TransportError> {
+        let (value, live) = self.start(f)?;
+        Ok((value, live.finish()?))
+    }
+
+    /// Runs `f` like [`run`](Self::run), but leaves fd 2 redirected until
+    /// the returned [`Live`] capture is finished (or dropped), so the caller
+    /// can do urgent work, such as answering the host, first.
+    pub(crate) fn start<T>(
+        &mut self,
+        f: impl FnOnce() -> T,
+    ) -> Result<(T, Live<'_>), TransportError> {
         let redirect = Redirect::begin(&self.file, &self.stderr)?;
         let value = f();
-        redirect.end()?;
-        let captured = take(&self.file).map_err(TransportError::Redirect)?;
-        Ok((value, captured))
+        Ok((value, Live { redirect }))
     }
 
     /// Passes on to stderr whatever the file caught outside any run (stray
@@ -121,6 +130,23 @@ impl Capture {
             // A dead stderr has no one to tell.
             let _ = io::stderr().write_all(&leftovers);
         }
+    }
+}
+
+/// A run that is over while its redirect is still in place.
+///
+/// Dropping it without [`finish`](Self::finish) puts fd 2 back and passes
+/// what was caught on to the real stderr.
+pub(crate) struct Live<'a> {
+    redirect: Redirect<'a>,
+}
+
+impl Live<'_> {
+    /// Puts fd 2 back and hands over what the run wrote.
+    pub fn finish(self) -> Result<Vec<u8>, TransportError> {
+        let file = self.redirect.file;
+        self.redirect.end()?;
+        take(file).map_err(TransportError::Redirect)
     }
 }
 
