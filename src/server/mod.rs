@@ -242,19 +242,20 @@ impl Server {
         params: Option<Value>,
         capture: Option<&'c mut Capture>,
     ) -> Answer<'c> {
-        let (name, args) = match call_params(params) {
+        let no_arguments = Value::Object(Map::new());
+        let (name, args) = match call_params(params.as_ref(), &no_arguments) {
             Ok(call) => call,
             Err(message) => {
                 let error = Response::error(Some(id), ErrorCode::INVALID_PARAMS, message);
                 return Answer::line(error.to_line().into_bytes());
             }
         };
-        let Some((descriptor, tool)) = self.tools.get(&name) else {
+        let Some((descriptor, tool)) = self.tools.get(name) else {
             let message = format!("unknown tool `{name}`");
             let error = Response::error(Some(id), ErrorCode::METHOD_NOT_FOUND, message);
             return Answer::line(error.to_line().into_bytes());
         };
-        let violations = schema::validate(&descriptor.input_schema, &args);
+        let violations = schema::validate(&descriptor.input_schema, args);
         if !violations.is_empty() {
             let mut report = format!("invalid arguments for `{name}`:");
             for violation in &violations {
@@ -263,7 +264,7 @@ impl Server {
             }
             return Answer::line(ToolOutput::error(report).answer_line(&id));
         }
-        let (output, live) = run_tool(&name, tool, &args, capture);
+        let (output, live) = run_tool(name, tool, args, capture);
         Answer {
             line: output.answer_line(&id),
             live,
@@ -321,35 +322,38 @@ fn trim_line(line: &[u8]) -> &[u8] {
 
 /// The tool name and arguments of a `tools/call`, or why they are invalid
 /// params (MCP-CORE r1 §2¶15).
-fn call_params(params: Option<Value>) -> Result<(String, Value), String> {
-    let mut params = match params {
+fn call_params<'p>(
+    params: Option<&'p Value>,
+    no_arguments: &'p Value,
+) -> Result<(&'p str, &'p Value), String> {
+    let params = match params {
         Some(Value::Object(params)) => params,
         None | Some(Value::Null) => return Err("tools/call needs params with a `name`".into()),
         Some(other) => {
             return Err(format!(
                 "tools/call params must be an object, found {}",
-                json_kind(&other)
+                json_kind(other)
             ));
         }
     };
-    let name = match params.remove("name") {
+    let name = match params.get("name") {
         Some(Value::String(name)) => name,
         Some(other) => {
             return Err(format!(
                 "tools/call `name` must be a string, found {}",
-                json_kind(&other)
+                json_kind(other)
             ));
         }
         None => return Err("tools/call is missing the tool `name`".into()),
     };
-    let args = match params.remove("arguments") {
+    let args = match params.get("arguments") {
         // Hosts that have no arguments to pass send none, or null.
-        None | Some(Value::Null) => Value::Object(Map::new()),
+        None | Some(Value::Null) => no_arguments,
         Some(args @ Value::Object(_)) => args,
         Some(other) => {
             return Err(format!(
                 "tools/call `arguments` must be an object, found {}",
-                json_kind(&other)
+                json_kind(other)
             ));
         }
     };
