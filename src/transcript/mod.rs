@@ -14,6 +14,7 @@
 
 mod base64;
 mod read;
+mod redact;
 mod replay;
 mod write;
 
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 pub use self::read::{TranscriptError, TranscriptWarning};
+pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;
 pub use self::write::TranscriptWriter;
 
