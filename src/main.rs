@@ -12,6 +12,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use mcp_replay::record::{RecordError, RecordOptions, record};
 
+#[path = "../examples/demo-server.rs"]
+mod demo_server;
+
 /// Record, replay and check MCP stdio servers.
 #[derive(Debug, Parser)]
 #[command(name = "mcp-replay", version, about, long_about = None)]
@@ -26,6 +29,8 @@ enum Command {
     Record(RecordArgs),
     /// Replay transcripts against a server and check the laws.
     Check(CheckArgs),
+    /// Serve the demo MCP server on stdio: the server the bundled transcripts run against.
+    DemoServer,
 }
 
 /// Arguments of `mcp-replay record`.
@@ -81,6 +86,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Record(args) => run_record(args),
         Command::Check(args) => run_check(args),
+        Command::DemoServer => return demo_server::main(),
     };
     match result {
         Ok(code) => code,
