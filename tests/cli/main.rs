@@ -1,0 +1,4 @@
+//! The command-line tests: one integration binary, one module per command.
+
+mod record;
+mod util;
