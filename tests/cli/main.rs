@@ -1,4 +1,5 @@
 //! The command-line tests: one integration binary, one module per command.
 
 mod record;
+mod transcript;
 mod util;
