@@ -52,14 +52,12 @@ impl Recording {
 
     /// Records a batch of lines of one stream in one write.
     fn lines(&self, dir: Direction, lines: &[(&[u8], bool)]) {
-        let redacted: Vec<_> = lines
-            .iter()
-            .map(|&(line, eol)| (self.redactor.redact(line), eol))
-            .collect();
         self.write(|writer| {
             writer.lines(
                 dir,
-                redacted.iter().map(|(line, eol)| (line.as_ref(), *eol)),
+                lines
+                    .iter()
+                    .map(|&(line, eol)| (self.redactor.redact(line), eol)),
             )
         });
     }
@@ -102,7 +100,9 @@ impl InitializeWatch {
     fn client_line(&self, line: &[u8]) {
         // The substring test keeps JSON parsing off the path of every other
         // message.
-        if self.done.load(Ordering::Relaxed) || !contains(line, method::INITIALIZE.as_bytes()) {
+        if self.done.load(Ordering::Relaxed)
+            || memchr::memmem::find(line, method::INITIALIZE.as_bytes()).is_none()
+        {
             return;
         }
         if let Frame::Request { id, method, .. } = Frame::parse(line)
@@ -136,12 +136,6 @@ impl InitializeWatch {
         self.done.store(true, Ordering::Relaxed);
         Some(revision)
     }
-}
-
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|window| window == needle)
 }
 
 /// The server's stdin, which the host→server stream writes and which may be
@@ -234,16 +228,18 @@ pub(crate) fn pump(
         };
         let end = filled + n;
         // Only the new bytes can hold the batch's last newline.
-        let Some(last) = buf[filled..end].iter().rposition(|&b| b == b'\n') else {
+        let Some(last) = memchr::memrchr(b'\n', &buf[filled..end]) else {
             filled = end;
             continue;
         };
         let complete = filled + last + 1;
         let batch = &buf[..complete];
-        let lines: Vec<(&[u8], bool)> = batch[..batch.len() - 1]
-            .split(|&b| b == b'\n')
-            .map(|line| (line, true))
-            .collect();
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for newline in memchr::memchr_iter(b'\n', batch) {
+            lines.push((&batch[start..newline], true));
+            start = newline + 1;
+        }
         forwarding = deliver(
             batch,
             &lines,

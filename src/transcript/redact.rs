@@ -21,7 +21,7 @@ use std::borrow::Cow;
 
 use regex::bytes::{Captures, Regex, RegexBuilder};
 
-use super::{Payload, Redaction};
+use super::{LineKind, Redaction};
 
 /// Why a redaction could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -127,12 +127,12 @@ impl Redactor {
         if !line.contains(&b'\\') && !self.matches(line) {
             return Cow::Borrowed(line);
         }
-        match Payload::from_line(line) {
-            Payload::Json(raw) => match self.redact_json(raw.get()) {
+        match LineKind::of(line) {
+            LineKind::Json(json) => match self.redact_json(json) {
                 Some(redacted) => Cow::Owned(redacted),
                 None => Cow::Borrowed(line),
             },
-            Payload::Text(_) | Payload::Bytes(_) => self.redact_plain(line),
+            LineKind::Text(_) | LineKind::Bytes(_) => self.redact_plain(line),
         }
     }
 
@@ -140,10 +140,10 @@ impl Redactor {
     /// every secret this redactor knows a value for. In a JSON line the value
     /// is escaped as the JSON string it stands in.
     pub fn restore<'a>(&self, line: &'a [u8]) -> Cow<'a, [u8]> {
-        if self.secrets.is_empty() || !contains(line, PLACEHOLDER_START) {
+        if self.secrets.is_empty() || memchr::memmem::find(line, PLACEHOLDER_START).is_none() {
             return Cow::Borrowed(line);
         }
-        let json = matches!(Payload::from_line(line), Payload::Json(_));
+        let json = matches!(LineKind::of(line), LineKind::Json(_));
         let mut out = line.to_vec();
         for (name, value) in &self.secrets {
             let placeholder = Redaction::env_placeholder(name);
@@ -271,24 +271,15 @@ fn json_string(text: &str) -> String {
     serde_json::to_string(text).expect("a string serializes")
 }
 
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|window| window == needle)
-}
-
 fn replace_all(haystack: &[u8], needle: &[u8], replacement: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(haystack.len());
-    let mut at = 0;
-    while at < haystack.len() {
-        if haystack[at..].starts_with(needle) {
-            out.extend_from_slice(replacement);
-            at += needle.len();
-        } else {
-            out.push(haystack[at]);
-            at += 1;
-        }
+    let mut copied = 0;
+    for at in memchr::memmem::find_iter(haystack, needle) {
+        out.extend_from_slice(&haystack[copied..at]);
+        out.extend_from_slice(replacement);
+        copied = at + needle.len();
     }
+    out.extend_from_slice(&haystack[copied..]);
     out
 }
 
