@@ -7,6 +7,7 @@
 //!                                the answers are read: prints messages/s
 //! driver session R -- CMD...     R sessions of one message each: prints the
 //!                                median time to the first answer and to exit
+//!                                (`{n}` in CMD becomes the session's number)
 //! driver rss N -- CMD...         N pipelined messages, then the peak RSS of
 //!                                the command's process (VmHWM) in KiB
 
@@ -99,9 +100,12 @@ fn pipelined(n: usize, cmd: &[String]) -> Child {
 fn session(rounds: usize, cmd: &[String]) {
     let mut first = Vec::new();
     let mut total = Vec::new();
-    for _ in 0..rounds {
+    for round in 0..rounds {
+        // `{n}` in an argument becomes the round's number, for a fresh
+        // transcript per session.
+        let cmd: Vec<String> = cmd.iter().map(|a| a.replace("{n}", &round.to_string())).collect();
         let start = Instant::now();
-        let (child, mut stdin, mut stdout) = spawn(cmd);
+        let (child, mut stdin, mut stdout) = spawn(&cmd);
         stdin.write_all(message(1).as_bytes()).unwrap();
         stdin.flush().unwrap();
         let mut line = String::new();
