@@ -53,7 +53,7 @@ for server in demo echo; do
             run direct "$server" "$m" "$n" -- "${cmd[@]}"
             if [ "$m" = session ]; then
                 # A new transcript per session, as with the default name.
-                run record "$server" "$m" "$n" -- "$bin" record -o "$scratch/s-$round-{n}.jsonl" -- "${cmd[@]}"
+                run record "$server" "$m" "$n" -- "$bin" record -o "$scratch/s-$server-$round-{n}.jsonl" -- "${cmd[@]}"
                 # The same transcript replaced each time, as a host config with --force does.
                 run force "$server" "$m" "$n" -- "$bin" record -o "$scratch/t.jsonl" --force -- "${cmd[@]}"
                 if [ "$round" = 1 ]; then
