@@ -1,5 +1,6 @@
-//! The command-line tests: one integration binary, one module per command.
+//! The integration tests: one binary, one module per area.
 
+mod demo_server;
 mod record;
 mod transcript;
 mod util;
