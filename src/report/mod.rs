@@ -1,7 +1,7 @@
 //! Findings and the report of a check run, and their renderers.
 //!
 //! A server that misbehaves is a [`Finding`], never an `Err`: the checker
-//! collects findings into a [`Report`], and the renderers turn the report
+//! collects findings into a `Report`, and the renderers turn the report
 //! into text for people, JSON Lines for programs, or JUnit XML for CI.
 
 use std::path::PathBuf;
