@@ -1,6 +1,793 @@
 //! `mcp-replay check`: replay transcripts, diff the responses, and probe the
 //! laws of the stdio contract.
+//!
+//! [`run`] finds the transcripts, replays each against a fresh server
+//! process, runs the law probes once per distinct server command, grades
+//! every finding (profile, waivers, `--deny-warnings`, baseline) and returns
+//! the [`Report`]. Replays and probe runs are independent jobs, run on up to
+//! `--jobs` threads; the report lists them in a fixed order whatever the
+//! order they finish in.
 
+pub(crate) mod baseline;
+pub(crate) mod bless;
+pub mod config;
+pub(crate) mod diff;
+pub mod duration;
 pub mod laws;
 pub mod probes;
+pub(crate) mod redact;
+pub(crate) mod replay;
 pub mod wire;
+
+use std::collections::{BTreeSet, HashMap};
+use std::error::Error;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use self::baseline::{BaselineError, Entry};
+use self::config::{Config, ConfigError};
+use self::diff::IgnoreRules;
+use self::laws::{LawId, Profile, Severity};
+use self::probes::ProbeOptions;
+use self::replay::{ReplayOptions, replay};
+use crate::process::{ServerCommand, shell_quote};
+use crate::report::{
+    Disposition, Graded, InputError, LawOutcome, LawStatus, ProbeResult, Report, TranscriptResult,
+};
+use crate::transcript::Transcript;
+
+/// The directory checked when no path is given.
+pub const DEFAULT_DIR: &str = "transcripts";
+
+/// The default deadline of one replay or probe step.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The default deadline of a step while the server has written nothing yet.
+pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// How a check runs: what `mcp-replay check` was asked.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct CheckOptions {
+    /// Transcript files or directories; [`DEFAULT_DIR`] when empty.
+    pub paths: Vec<PathBuf>,
+    /// A server command that replaces each transcript's; empty for none.
+    pub command: Vec<String>,
+    /// The profile, when given on the command line.
+    pub profile: Option<Profile>,
+    /// Laws waived on the command line.
+    pub waive: Vec<LawId>,
+    /// Whether warnings fail the run.
+    pub deny_warnings: bool,
+    /// Known findings that do not fail the run.
+    pub baseline: Option<PathBuf>,
+    /// Where to write every finding of this run as a baseline.
+    pub write_baseline: Option<PathBuf>,
+    /// Rewrite the server side of mismatched transcripts.
+    pub bless: bool,
+    /// Run the law probes.
+    pub probes: bool,
+    /// How many replays and probe runs may run at once.
+    pub jobs: usize,
+    /// The share of the transcripts this run checks.
+    pub partition: Partition,
+    /// The deadline of each step, when given on the command line.
+    pub timeout: Option<Duration>,
+    /// The deadline of a step before the server's first output.
+    pub startup_timeout: Option<Duration>,
+    /// The quiet window the probes watch after spawning a server.
+    pub settle: Option<Duration>,
+    /// How long a server may take to exit after stdin closes or SIGTERM.
+    pub grace: Option<Duration>,
+}
+
+impl Default for CheckOptions {
+    fn default() -> CheckOptions {
+        CheckOptions {
+            paths: Vec::new(),
+            command: Vec::new(),
+            profile: None,
+            waive: Vec::new(),
+            deny_warnings: false,
+            baseline: None,
+            write_baseline: None,
+            bless: false,
+            probes: true,
+            jobs: std::thread::available_parallelism().map_or(1, usize::from),
+            partition: Partition::default(),
+            timeout: None,
+            startup_timeout: None,
+            settle: None,
+            grace: None,
+        }
+    }
+}
+
+/// One share of a sharded corpus: `--partition I/N`.
+///
+/// The sorted transcript list is dealt round-robin: the transcript at
+/// position `p` (from 0) belongs to share `p % N + 1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Partition {
+    /// This share, from 1.
+    pub index: usize,
+    /// How many shares there are.
+    pub count: usize,
+}
+
+impl Default for Partition {
+    fn default() -> Partition {
+        Partition { index: 1, count: 1 }
+    }
+}
+
+impl Partition {
+    /// Whether the transcript at `position` of the sorted list is this
+    /// share's.
+    pub fn owns(&self, position: usize) -> bool {
+        position % self.count == self.index - 1
+    }
+}
+
+impl FromStr for Partition {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Partition, String> {
+        let invalid =
+            || format!("`{text}` is not a partition (expected I/N with 1 ≤ I ≤ N, e.g. 1/4)");
+        let (index, count) = text.split_once('/').ok_or_else(invalid)?;
+        let index: usize = index.trim().parse().map_err(|_| invalid())?;
+        let count: usize = count.trim().parse().map_err(|_| invalid())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(invalid());
+        }
+        Ok(Partition { index, count })
+    }
+}
+
+impl fmt::Display for Partition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Why a check could not run at all.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// No transcript was found and no server command was given.
+    #[error("no transcripts found in {}", .what)]
+    NoTranscripts {
+        /// Where they were looked for, in words.
+        what: String,
+    },
+    /// A path on the command line cannot be read.
+    #[error("cannot read `{}`", .path.display())]
+    Path {
+        /// The path.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A directory config is unusable.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The baseline is unusable.
+    #[error(transparent)]
+    Baseline(#[from] BaselineError),
+    /// Nothing to do: no transcripts and `--no-probes`.
+    #[error("nothing to check: no transcripts, and the probes are off")]
+    NothingToDo,
+}
+
+impl CheckError {
+    /// The fix, in one line, where there is an obvious one.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            CheckError::NoTranscripts { .. } => Some(
+                "record one with `mcp-replay record -o transcripts/session.jsonl -- <server cmd>`, \
+                 or run the law probes alone with `mcp-replay check -- <server cmd>`"
+                    .to_owned(),
+            ),
+            CheckError::Config(_) => Some(format!(
+                "fix the file, or remove it to use the defaults ({} is optional)",
+                config::FILE_NAME
+            )),
+            CheckError::Baseline(_) => Some(
+                "write a fresh baseline with `mcp-replay check --write-baseline <file>`".to_owned(),
+            ),
+            CheckError::NothingToDo => {
+                Some("give transcripts, or drop `--no-probes` to probe the command".to_owned())
+            }
+            CheckError::Path { .. } => None,
+        }
+    }
+}
+
+/// One transcript of the run, with everything its replay needs.
+struct Planned {
+    transcript: Transcript,
+    command: ServerCommand,
+    replay: ReplayOptions,
+    waive: BTreeSet<LawId>,
+}
+
+/// One probe run of the run.
+struct PlannedProbe {
+    command: ServerCommand,
+    options: ProbeOptions,
+    waive: BTreeSet<LawId>,
+}
+
+/// The settings of one transcript (or of a probe-only run): the command line
+/// over the directory config over the defaults.
+#[derive(Clone)]
+struct Settings {
+    profile: Profile,
+    waive: BTreeSet<LawId>,
+    ignore: IgnoreRules,
+    timeout: Duration,
+    startup_timeout: Duration,
+    settle: Duration,
+    grace: Duration,
+}
+
+impl Settings {
+    fn new(options: &CheckOptions, config: &Config) -> Settings {
+        let probe_defaults = ProbeOptions::default();
+        Settings {
+            profile: options.profile.or(config.profile).unwrap_or_default(),
+            waive: options.waive.iter().chain(&config.waive).copied().collect(),
+            ignore: config.ignore.clone(),
+            timeout: options
+                .timeout
+                .or(config.timeout)
+                .unwrap_or(DEFAULT_TIMEOUT),
+            startup_timeout: options
+                .startup_timeout
+                .or(config.startup_timeout)
+                .unwrap_or(DEFAULT_STARTUP_TIMEOUT),
+            settle: options
+                .settle
+                .or(config.settle)
+                .unwrap_or(probe_defaults.settle),
+            grace: options
+                .grace
+                .or(config.grace)
+                .unwrap_or(probe_defaults.grace),
+        }
+    }
+
+    fn probe_options(&self) -> ProbeOptions {
+        ProbeOptions {
+            profile: self.profile,
+            settle: self.settle,
+            timeout: self.timeout,
+            grace: self.grace,
+        }
+    }
+}
+
+/// What one job produced.
+enum Done {
+    Replay(TranscriptResult, Vec<InputError>),
+    Probe(ProbeResult),
+}
+
+/// Runs the check `options` describe. `progress` hears `(done, total)`
+/// after each replay or probe run finishes, from any thread.
+///
+/// # Errors
+///
+/// [`CheckError`] when the run cannot start: no transcripts and no command,
+/// an unreadable path, config or baseline. A transcript that cannot be read
+/// or replayed does not stop the run: it is an [`InputError`] of the report.
+pub fn run(
+    options: &CheckOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Report, CheckError> {
+    let started = Instant::now();
+    let override_command =
+        (!options.command.is_empty()).then(|| ServerCommand::new(options.command.clone()));
+    let files = collect(options, override_command.is_some())?;
+    if files.is_empty() && !options.probes {
+        return Err(CheckError::NothingToDo);
+    }
+    let mut configs: HashMap<PathBuf, Config> = HashMap::new();
+    let mut config_for = |file: &Path, root: &Path| -> Result<Config, CheckError> {
+        let Some(path) = config::find(file, root) else {
+            return Ok(Config::default());
+        };
+        if let Some(config) = configs.get(&path) {
+            return Ok(config.clone());
+        }
+        let config = Config::read(&path)?;
+        configs.insert(path, config.clone());
+        Ok(config)
+    };
+
+    let mut report = Report::default();
+    let mut planned = Vec::new();
+    // Each distinct command is probed once, in the share that owns its first
+    // transcript (share 1 when there are no transcripts).
+    let mut probe_owners: Vec<(ServerCommand, usize, Settings)> = Vec::new();
+    if let Some(command) = &override_command {
+        let settings = match files.first() {
+            Some((file, root)) => Settings::new(options, &config_for(file, root)?),
+            None => Settings::new(options, &Config::default()),
+        };
+        probe_owners.push((command.clone(), 0, settings));
+    }
+    for (position, (file, root)) in files.iter().enumerate() {
+        let owned = options.partition.owns(position);
+        if !owned && (override_command.is_some() || !options.probes) {
+            continue;
+        }
+        if !owned {
+            if let Some(command) = header_command(file)
+                && !probe_owners.iter().any(|(known, ..)| *known == command)
+            {
+                let settings = Settings::new(options, &config_for(file, root)?);
+                probe_owners.push((command, position, settings));
+            }
+            continue;
+        }
+        let transcript = match Transcript::read(file) {
+            Ok(transcript) => transcript,
+            Err(err) => {
+                report.errors.push(InputError {
+                    path: Some(file.clone()),
+                    message: chain(&err),
+                });
+                continue;
+            }
+        };
+        let settings = Settings::new(options, &config_for(file, root)?);
+        let command = match &override_command {
+            Some(command) => command.clone(),
+            None => match recorded_command(&transcript) {
+                Some(command) => command,
+                None => {
+                    report.errors.push(InputError {
+                        path: Some(file.clone()),
+                        message: format!(
+                            "{}:1: the header records no server command; give one after `--`",
+                            file.display()
+                        ),
+                    });
+                    continue;
+                }
+            },
+        };
+        if !probe_owners.iter().any(|(known, ..)| *known == command) {
+            probe_owners.push((command.clone(), position, settings.clone()));
+        }
+        let mut ignore =
+            match IgnoreRules::parse(transcript.header.ignore.iter().map(String::as_str)) {
+                Ok(rules) => rules,
+                Err(message) => {
+                    report.errors.push(InputError {
+                        path: Some(file.clone()),
+                        message: format!("{}:1: {message}", file.display()),
+                    });
+                    continue;
+                }
+            };
+        ignore.extend(&settings.ignore);
+        let mut bless_hint = format!(
+            "mcp-replay check --bless {}",
+            shell_quote(&file.display().to_string())
+        );
+        if let Some(command) = &override_command {
+            bless_hint.push_str(" -- ");
+            bless_hint.push_str(&command.display());
+        }
+        planned.push(Planned {
+            replay: ReplayOptions {
+                profile: settings.profile,
+                timeout: settings.timeout,
+                startup_timeout: settings.startup_timeout,
+                grace: settings.grace,
+                ignore,
+                keep_live: options.bless,
+                bless_hint,
+            },
+            transcript,
+            command,
+            waive: settings.waive,
+        });
+    }
+    let probes: Vec<PlannedProbe> = if options.probes {
+        probe_owners
+            .into_iter()
+            .filter(|(_, position, _)| options.partition.owns(*position))
+            .map(|(command, _, settings)| PlannedProbe {
+                options: settings.probe_options(),
+                waive: settings.waive.clone(),
+                command,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+
+    let done = run_jobs(&probes, &planned, options, progress);
+
+    let mut baseline = match &options.baseline {
+        Some(path) => baseline::read(path)?,
+        None => BTreeSet::new(),
+    };
+    let mut raw_transcripts = Vec::new();
+    let mut raw_probes = Vec::new();
+    for result in done {
+        match result {
+            Done::Replay(result, errors) => {
+                report.errors.extend(errors);
+                raw_transcripts.push(result);
+            }
+            Done::Probe(result) => raw_probes.push(result),
+        }
+    }
+    if let Some(path) = &options.write_baseline {
+        let waived = |law: LawId, waive: &BTreeSet<LawId>| waive.contains(&law);
+        let mut entries = BTreeSet::new();
+        for (result, plan) in raw_transcripts.iter().zip(&planned) {
+            for graded in &result.findings {
+                if !waived(graded.finding.law, &plan.waive) {
+                    entries.insert(Entry::of(&graded.finding));
+                }
+            }
+        }
+        for (result, plan) in raw_probes.iter().zip(&probes) {
+            for graded in &result.findings {
+                if !waived(graded.finding.law, &plan.waive) {
+                    entries.insert(Entry::of(&graded.finding));
+                }
+            }
+        }
+        baseline::write(path, &entries)?;
+        baseline = entries;
+    }
+
+    let mut seen = BTreeSet::new();
+    let grader = Grader {
+        deny_warnings: options.deny_warnings,
+        baseline: &baseline,
+    };
+    for (mut result, plan) in raw_transcripts.into_iter().zip(&planned) {
+        for graded in &mut result.findings {
+            grader.grade(graded, &plan.waive, &mut seen);
+        }
+        report.transcripts.push(result);
+    }
+    for (mut result, plan) in raw_probes.into_iter().zip(&probes) {
+        for graded in &mut result.findings {
+            grader.grade(graded, &plan.waive, &mut seen);
+        }
+        for outcome in &mut result.outcomes {
+            if plan.waive.contains(&outcome.law) && !matches!(outcome.status, LawStatus::Skipped(_))
+            {
+                *outcome = LawOutcome::new(outcome.law, LawStatus::Waived);
+            }
+        }
+        report.probes.push(result);
+    }
+
+    // Entries about transcripts or commands this run did not check are
+    // another run's business (another partition, another path).
+    let checked_paths: BTreeSet<String> = planned
+        .iter()
+        .map(|plan| plan.transcript.path.display().to_string())
+        .collect();
+    let probed: BTreeSet<String> = probes.iter().map(|plan| plan.command.display()).collect();
+    report.stale = baseline
+        .iter()
+        .filter(|entry| !seen.contains(*entry))
+        .filter(|entry| {
+            entry
+                .transcript()
+                .is_some_and(|path| checked_paths.contains(path))
+                || entry
+                    .command()
+                    .is_some_and(|command| probed.contains(command))
+        })
+        .map(Entry::to_stale)
+        .collect();
+    report.errors.sort_by(|a, b| a.path.cmp(&b.path));
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+/// Grades findings: waivers first, then the baseline, then the severity.
+struct Grader<'a> {
+    deny_warnings: bool,
+    baseline: &'a BTreeSet<Entry>,
+}
+
+impl Grader<'_> {
+    fn grade(&self, graded: &mut Graded, waive: &BTreeSet<LawId>, seen: &mut BTreeSet<Entry>) {
+        if graded.disposition == Disposition::Blessed {
+            return;
+        }
+        let entry = Entry::of(&graded.finding);
+        let known = self.baseline.contains(&entry);
+        if known {
+            seen.insert(entry);
+        }
+        graded.disposition = if waive.contains(&graded.finding.law) {
+            Disposition::Waived
+        } else if known {
+            Disposition::Known
+        } else if graded.finding.severity == Severity::Error || self.deny_warnings {
+            Disposition::Fails
+        } else {
+            Disposition::Warns
+        };
+    }
+}
+
+/// Runs the probe runs, then the replays, on up to `options.jobs` threads;
+/// returns their results in that order.
+fn run_jobs(
+    probes: &[PlannedProbe],
+    planned: &[Planned],
+    options: &CheckOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<Done> {
+    let total = probes.len() + planned.len();
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Done>>> = (0..total).map(|_| Mutex::new(None)).collect();
+    let work = || {
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= total {
+                return;
+            }
+            let done = match probes.get(index) {
+                Some(probe) => Done::Probe(run_probe(probe)),
+                None => {
+                    let (result, errors) =
+                        run_replay(&planned[index - probes.len()], options.bless);
+                    Done::Replay(result, errors)
+                }
+            };
+            *results[index]
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(done);
+            progress(finished.fetch_add(1, Ordering::Relaxed) + 1, total);
+        }
+    };
+    let threads = options.jobs.clamp(1, total.max(1));
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(work);
+            }
+        });
+    }
+    results
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .expect("every job ran")
+        })
+        .collect()
+}
+
+fn run_probe(plan: &PlannedProbe) -> ProbeResult {
+    let started = Instant::now();
+    let report = probes::run(&plan.command, &plan.options);
+    ProbeResult {
+        command: report.command,
+        outcomes: report.outcomes,
+        findings: report
+            .findings
+            .into_iter()
+            .map(|finding| Graded::new(finding, Disposition::Fails))
+            .collect(),
+        elapsed: started.elapsed(),
+    }
+}
+
+fn run_replay(plan: &Planned, bless: bool) -> (TranscriptResult, Vec<InputError>) {
+    let started = Instant::now();
+    let transcript = &plan.transcript;
+    let mut result = TranscriptResult {
+        path: transcript.path.clone(),
+        command: plan.command.display(),
+        exchanges: Vec::new(),
+        findings: Vec::new(),
+        notes: transcript
+            .warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        blessed: None,
+        elapsed: Duration::ZERO,
+    };
+    let mut errors = Vec::new();
+    match replay(transcript, &plan.command, &plan.replay) {
+        Ok(outcome) => {
+            result.exchanges = outcome.exchanges;
+            result.findings = outcome
+                .findings
+                .into_iter()
+                .map(|finding| Graded::new(finding, Disposition::Fails))
+                .collect();
+            if !outcome.complete {
+                result.notes.push(
+                    "the replay stopped early: the exchanges after the failure were not sent"
+                        .to_owned(),
+                );
+            }
+            if bless && outcome.mismatches > 0 {
+                if !outcome.complete {
+                    result
+                        .notes
+                        .push("not blessed: the live session is incomplete".to_owned());
+                } else if let Err(err) = bless::bless(transcript, &outcome.live) {
+                    errors.push(InputError {
+                        path: Some(transcript.path.clone()),
+                        message: format!("cannot bless `{}`: {err}", transcript.path.display()),
+                    });
+                } else {
+                    result.blessed = Some(outcome.mismatches);
+                    for graded in &mut result.findings {
+                        if graded.finding.law == LawId::TranscriptMatch {
+                            graded.disposition = Disposition::Blessed;
+                        }
+                    }
+                }
+            }
+        }
+        Err(err) => errors.push(InputError {
+            path: Some(transcript.path.clone()),
+            message: format!("{}: {}", transcript.path.display(), chain(&err)),
+        }),
+    }
+    result.elapsed = started.elapsed();
+    (result, errors)
+}
+
+/// The transcripts the run's paths name, sorted, each with the directory
+/// its config search stops at.
+fn collect(
+    options: &CheckOptions,
+    has_command: bool,
+) -> Result<Vec<(PathBuf, PathBuf)>, CheckError> {
+    let defaulted = options.paths.is_empty();
+    let paths = if defaulted {
+        let default = PathBuf::from(DEFAULT_DIR);
+        if !default.exists() {
+            return if has_command {
+                Ok(Vec::new())
+            } else {
+                Err(CheckError::NoTranscripts {
+                    what: format!("`{DEFAULT_DIR}/` (it does not exist)"),
+                })
+            };
+        }
+        vec![default]
+    } else {
+        options.paths.clone()
+    };
+    let mut files = Vec::new();
+    for path in &paths {
+        let meta = std::fs::metadata(path).map_err(|source| CheckError::Path {
+            path: path.clone(),
+            source,
+        })?;
+        if meta.is_dir() {
+            walk(path, path, &mut files).map_err(|source| CheckError::Path {
+                path: path.clone(),
+                source,
+            })?;
+        } else {
+            let root = match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+                _ => PathBuf::from("."),
+            };
+            files.push((path.clone(), root));
+        }
+    }
+    files.sort();
+    files.dedup_by(|a, b| a.0 == b.0);
+    if files.is_empty() && !has_command {
+        let what = paths
+            .iter()
+            .map(|path| format!("`{}`", path.display()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(CheckError::NoTranscripts { what });
+    }
+    Ok(files)
+}
+
+/// Every `*.jsonl` below `dir`, skipping hidden directories.
+fn walk(dir: &Path, root: &Path, files: &mut Vec<(PathBuf, PathBuf)>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        if entry.file_type()?.is_dir() {
+            if !hidden {
+                walk(&path, root, files)?;
+            }
+        } else if path.extension().is_some_and(|ext| ext == "jsonl") {
+            files.push((path, root.to_owned()));
+        }
+    }
+    Ok(())
+}
+
+/// The server command a transcript records: its argv, run in its `cwd`
+/// resolved against the transcript's directory (the caller's directory
+/// when it records none).
+fn recorded_command(transcript: &Transcript) -> Option<ServerCommand> {
+    let header = &transcript.header;
+    if header.command.is_empty() {
+        return None;
+    }
+    let mut command = ServerCommand::new(header.command.clone());
+    if let Some(cwd) = &header.cwd {
+        let dir = match transcript.path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        command = command.in_dir(dir.join(cwd));
+    }
+    Some(command)
+}
+
+/// The command of a transcript another share replays, read from its header
+/// line alone; `None` when that line is unusable (its share reports it).
+fn header_command(path: &Path) -> Option<ServerCommand> {
+    use std::io::BufRead as _;
+    let file = std::fs::File::open(path).ok()?;
+    let mut first = String::new();
+    std::io::BufReader::new(file).read_line(&mut first).ok()?;
+    let transcript = Transcript::from_reader(first.as_bytes(), path).ok()?;
+    recorded_command(&transcript)
+}
+
+/// An error and its causes, in one line.
+fn chain(err: &dyn Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partitions_parse_and_deal_round_robin() {
+        let p: Partition = "2/3".parse().unwrap();
+        assert_eq!(p, Partition { index: 2, count: 3 });
+        assert_eq!(
+            (0..7).filter(|i| p.owns(*i)).collect::<Vec<_>>(),
+            vec![1, 4]
+        );
+        assert!("0/3".parse::<Partition>().is_err());
+        assert!("4/3".parse::<Partition>().is_err());
+        assert_eq!(
+            "x".parse::<Partition>().unwrap_err(),
+            "`x` is not a partition (expected I/N with 1 ≤ I ≤ N, e.g. 1/4)"
+        );
+    }
+}
