@@ -1,0 +1,4 @@
+//! The command-line tests: one binary, one module per area.
+
+mod fixture;
+mod util;
