@@ -276,7 +276,7 @@ impl Settings {
 /// What one job produced.
 enum Done {
     Replay(TranscriptResult, Vec<InputError>),
-    Probe(ProbeResult),
+    Probe(Result<ProbeResult, InputError>),
 }
 
 /// Runs the check `options` describe. `progress` hears `(done, total)`
@@ -424,13 +424,14 @@ pub fn run(
     };
     let mut raw_transcripts = Vec::new();
     let mut raw_probes = Vec::new();
-    for result in done {
+    for (index, result) in done.into_iter().enumerate() {
         match result {
             Done::Replay(result, errors) => {
                 report.errors.extend(errors);
                 raw_transcripts.push(result);
             }
-            Done::Probe(result) => raw_probes.push(result),
+            Done::Probe(Ok(result)) => raw_probes.push((result, &probes[index])),
+            Done::Probe(Err(error)) => report.errors.push(error),
         }
     }
     if let Some(path) = &options.write_baseline {
@@ -443,7 +444,7 @@ pub fn run(
                 }
             }
         }
-        for (result, plan) in raw_probes.iter().zip(&probes) {
+        for (result, plan) in &raw_probes {
             for graded in &result.findings {
                 if !waived(graded.finding.law, &plan.waive) {
                     entries.insert(Entry::of(&graded.finding));
@@ -465,7 +466,7 @@ pub fn run(
         }
         report.transcripts.push(result);
     }
-    for (mut result, plan) in raw_probes.into_iter().zip(&probes) {
+    for (mut result, plan) in raw_probes {
         for graded in &mut result.findings {
             grader.grade(graded, &plan.waive, &mut seen);
         }
@@ -583,10 +584,13 @@ fn run_jobs(
         .collect()
 }
 
-fn run_probe(plan: &PlannedProbe) -> ProbeResult {
+fn run_probe(plan: &PlannedProbe) -> Result<ProbeResult, InputError> {
     let started = Instant::now();
-    let report = probes::run(&plan.command, &plan.options);
-    ProbeResult {
+    let report = probes::run(&plan.command, &plan.options).map_err(|err| InputError {
+        path: None,
+        message: chain(&err),
+    })?;
+    Ok(ProbeResult {
         command: report.command,
         outcomes: report.outcomes,
         findings: report
@@ -595,7 +599,7 @@ fn run_probe(plan: &PlannedProbe) -> ProbeResult {
             .map(|finding| Graded::new(finding, Disposition::Fails))
             .collect(),
         elapsed: started.elapsed(),
-    }
+    })
 }
 
 fn run_replay(plan: &Planned, bless: bool) -> (TranscriptResult, Vec<InputError>) {
