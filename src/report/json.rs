@@ -1,12 +1,15 @@
 //! The report for programs: JSON Lines, one object per line, each with a
-//! `type` (`error`, `transcript`, `law`, `finding`, `stale`, `summary`).
+//! `type` first (`error`, `transcript`, `finding`, `law`, `stale`,
+//! `summary`).
 //!
-//! `docs/output-formats.md` describes every field.
+//! `docs/output-formats.md` describes every field. The structs below are the
+//! wire format: their field order is the order on the line.
 
 use std::io::{self, Write};
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::{Graded, LawStatus, Location, Report, Status};
 
@@ -19,43 +22,110 @@ pub fn render(report: &Report, mut out: impl Write) -> io::Result<()> {
     render_dyn(report, &mut out)
 }
 
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Line<'a> {
+    Error {
+        path: Option<String>,
+        message: &'a str,
+    },
+    Transcript {
+        path: String,
+        command: &'a str,
+        status: String,
+        exchanges: Vec<Exchange<'a>>,
+        findings: usize,
+        notes: &'a [String],
+        blessed: Option<usize>,
+        elapsed_ms: u64,
+    },
+    Finding {
+        law: &'a str,
+        severity: &'a str,
+        disposition: &'a str,
+        profile: &'a str,
+        cites: &'a str,
+        message: &'a str,
+        location: Where<'a>,
+        diff: Option<&'a str>,
+        hint: Option<&'a str>,
+    },
+    Law {
+        law: &'a str,
+        command: &'a str,
+        status: String,
+        reason: Option<&'a str>,
+    },
+    Stale {
+        law: &'a str,
+        location: &'a str,
+    },
+    Summary {
+        transcripts: usize,
+        laws: usize,
+        held: usize,
+        failed: usize,
+        warnings: usize,
+        known: usize,
+        skipped: usize,
+        waived: usize,
+        stale: usize,
+        errors: usize,
+        exit: u8,
+        elapsed_ms: u64,
+    },
+}
+
+#[derive(Serialize)]
+struct Exchange<'a> {
+    line: usize,
+    method: &'a str,
+    id: Value,
+    status: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Where<'a> {
+    Transcript { path: String, line: usize },
+    Probe { command: &'a str, step: &'a str },
+}
+
 fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for error in &report.errors {
         line(
             out,
-            &json!({
-                "type": "error",
-                "path": error.path.as_ref().map(|path| path.display().to_string()),
-                "message": error.message,
-            }),
+            &Line::Error {
+                path: error.path.as_ref().map(|path| path.display().to_string()),
+                message: &error.message,
+            },
         )?;
     }
     for transcript in &report.transcripts {
-        let exchanges: Vec<Value> = transcript
+        let exchanges = transcript
             .exchanges
             .iter()
-            .map(|exchange| {
-                json!({
-                    "line": exchange.line,
-                    "method": exchange.method,
-                    "id": exchange.id,
-                    "status": exchange.status.as_str(),
-                })
+            .map(|exchange| Exchange {
+                line: exchange.line,
+                method: &exchange.method,
+                // The id as the JSON it was: `7` or `"7"`.
+                id: serde_json::from_str(&exchange.id)
+                    .unwrap_or_else(|_| Value::String(exchange.id.clone())),
+                status: exchange.status.as_str(),
             })
             .collect();
         line(
             out,
-            &json!({
-                "type": "transcript",
-                "path": transcript.path.display().to_string(),
-                "command": transcript.command,
-                "status": status(transcript.status()),
-                "exchanges": exchanges,
-                "findings": transcript.findings.len(),
-                "notes": transcript.notes,
-                "blessed": transcript.blessed,
-                "elapsed_ms": millis(transcript.elapsed),
-            }),
+            &Line::Transcript {
+                path: transcript.path.display().to_string(),
+                command: &transcript.command,
+                status: status(transcript.status()),
+                exchanges,
+                findings: transcript.findings.len(),
+                notes: &transcript.notes,
+                blessed: transcript.blessed,
+                elapsed_ms: millis(transcript.elapsed),
+            },
         )?;
         for graded in &transcript.findings {
             line(out, &finding(graded))?;
@@ -69,13 +139,12 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             };
             line(
                 out,
-                &json!({
-                    "type": "law",
-                    "law": outcome.law.as_str(),
-                    "command": probe.command,
-                    "status": status(probe.status(outcome)),
-                    "reason": reason,
-                }),
+                &Line::Law {
+                    law: outcome.law.as_str(),
+                    command: &probe.command,
+                    status: status(probe.status(outcome)),
+                    reason,
+                },
             )?;
             for graded in probe.findings_of(outcome.law) {
                 line(out, &finding(graded))?;
@@ -85,56 +154,52 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for stale in &report.stale {
         line(
             out,
-            &json!({"type": "stale", "law": stale.law, "location": stale.location}),
+            &Line::Stale {
+                law: &stale.law,
+                location: &stale.location,
+            },
         )?;
     }
     let summary = report.summary();
     line(
         out,
-        &json!({
-            "type": "summary",
-            "transcripts": summary.transcripts,
-            "laws": summary.laws,
-            "held": summary.held,
-            "failed": summary.failed,
-            "warnings": summary.warned,
-            "known": summary.known,
-            "skipped": summary.skipped,
-            "waived": summary.waived,
-            "stale": summary.stale,
-            "errors": summary.errors,
-            "exit": report.exit_code(),
-            "elapsed_ms": millis(report.elapsed),
-        }),
+        &Line::Summary {
+            transcripts: summary.transcripts,
+            laws: summary.laws,
+            held: summary.held,
+            failed: summary.failed,
+            warnings: summary.warned,
+            known: summary.known,
+            skipped: summary.skipped,
+            waived: summary.waived,
+            stale: summary.stale,
+            errors: summary.errors,
+            exit: report.exit_code(),
+            elapsed_ms: millis(report.elapsed),
+        },
     )
 }
 
-fn finding(graded: &Graded) -> Value {
+fn finding(graded: &Graded) -> Line<'_> {
     let finding = &graded.finding;
     let location = match &finding.location {
-        Location::Transcript { path, line } => json!({
-            "kind": "transcript",
-            "path": path.display().to_string(),
-            "line": line,
-        }),
-        Location::Probe { command, step } => json!({
-            "kind": "probe",
-            "command": command,
-            "step": step,
-        }),
+        Location::Transcript { path, line } => Where::Transcript {
+            path: path.display().to_string(),
+            line: *line,
+        },
+        Location::Probe { command, step } => Where::Probe { command, step },
     };
-    json!({
-        "type": "finding",
-        "law": finding.law.as_str(),
-        "severity": finding.severity.as_str(),
-        "disposition": graded.disposition.as_str(),
-        "profile": finding.profile.as_str(),
-        "cites": finding.cites,
-        "message": finding.message,
-        "location": location,
-        "diff": finding.diff,
-        "hint": finding.hint,
-    })
+    Line::Finding {
+        law: finding.law.as_str(),
+        severity: finding.severity.as_str(),
+        disposition: graded.disposition.as_str(),
+        profile: finding.profile.as_str(),
+        cites: &finding.cites,
+        message: &finding.message,
+        location,
+        diff: finding.diff.as_deref(),
+        hint: finding.hint.as_deref(),
+    }
 }
 
 fn status(status: Status) -> String {
@@ -145,7 +210,7 @@ fn millis(elapsed: Duration) -> u64 {
     u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)
 }
 
-fn line(out: &mut dyn Write, value: &Value) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, value)?;
+fn line(out: &mut dyn Write, line: &Line<'_>) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, line)?;
     out.write_all(b"\n")
 }
