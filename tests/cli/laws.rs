@@ -10,7 +10,7 @@ use mcp_replay::check::probes::{self, ProbeOptions, ProbeReport};
 use mcp_replay::process::ServerCommand;
 use mcp_replay::report::{LawStatus, Location};
 
-use crate::util::fixture_server;
+use crate::util::{fixture_server, processes_with};
 
 use Severity::{Error, Warning};
 
@@ -312,21 +312,6 @@ fn a_server_that_cannot_start_is_an_error_not_a_finding() {
         err.to_string(),
         "cannot start server `/nonexistent/mcp-server`"
     );
-}
-
-/// The pids of live processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        let holds = cmdline
-            .split(|b| *b == 0)
-            .any(|arg| arg == marker.as_bytes());
-        if holds {
-            found.push(entry.file_name().to_string_lossy().into_owned());
-        }
-    }
-    found
 }
 
 #[test]
