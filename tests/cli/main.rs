@@ -3,4 +3,5 @@
 mod check;
 mod fixture;
 mod laws;
+mod output;
 mod util;
