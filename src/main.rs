@@ -16,7 +16,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use mcp_replay::check::duration::parse_duration;
 use mcp_replay::check::laws::{CATALOG, LawId, Profile};
 use mcp_replay::check::{self, CheckOptions, Partition};
+use mcp_replay::record::{RecordError, RecordOptions, record};
 use mcp_replay::report::{self, ColorChoice, Palette, Report};
+
+#[path = "../examples/demo-server.rs"]
+mod demo_server;
 
 /// Record, replay and check MCP stdio servers.
 #[derive(Debug, Parser)]
@@ -32,11 +36,39 @@ enum Command {
     Record(RecordArgs),
     /// Replay transcripts against a server and check the laws.
     Check(Box<CheckArgs>),
+    /// Serve the demo MCP server on stdio: the server the bundled transcripts run against.
+    DemoServer,
 }
 
 /// Arguments of `mcp-replay record`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+The recorder is invisible to both sides: it forwards every byte unchanged, writes nothing \
+of its own to stdout, passes SIGTERM, SIGINT and SIGHUP to the server, and exits with the \
+server's status (128+N when the server died of signal N).
+
+Environment values are never recorded, only names. Values of variables whose names look \
+secret (TOKEN, KEY, SECRET, PASSWORD, ...) are replaced in the transcript by [REDACTED:NAME].")]
 struct RecordArgs {
+    /// The transcript to write [default: transcripts/<server>-<UTC time>.jsonl].
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Overwrite the transcript if it exists.
+    #[arg(long)]
+    force: bool,
+    /// Do not record the server's stderr (it is still passed through).
+    #[arg(long)]
+    no_stderr: bool,
+    /// Also redact matches of this regular expression (repeatable).
+    #[arg(long, value_name = "REGEX")]
+    redact: Vec<String>,
+    /// Also redact the value of this environment variable (repeatable).
+    #[arg(long, value_name = "NAME")]
+    redact_env: Vec<String>,
+    /// An ignore rule for `check`: a JSON pointer into server messages, `*`
+    /// for any one segment, `**` for any number (repeatable).
+    #[arg(long, value_name = "POINTER")]
+    ignore: Vec<String>,
     /// The server command and its arguments.
     #[arg(last = true, required = true, value_name = "SERVER CMD")]
     command: Vec<String>,
@@ -143,6 +175,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Record(args) => run_record(args),
         Command::Check(args) => run_check(*args),
+        Command::DemoServer => return demo_server::main(),
     };
     match result {
         Ok(code) => code,
@@ -183,8 +216,42 @@ fn report_error(failure: &Failure) {
     }
 }
 
-fn run_record(_args: RecordArgs) -> Result<ExitCode, Failure> {
-    Ok(ExitCode::SUCCESS)
+fn run_record(args: RecordArgs) -> Result<ExitCode, Failure> {
+    let mut options = RecordOptions::new(args.command);
+    options.output = args.output;
+    options.force = args.force;
+    options.stderr = !args.no_stderr;
+    options.redact_patterns = args.redact;
+    options.redact_env = args.redact_env;
+    options.ignore = args.ignore;
+    let recorded = record(&options, &mut std::io::stderr()).map_err(|err| {
+        let hint = match &err {
+            RecordError::Exists { .. } => {
+                Some("pass --force to overwrite it, or name another file with -o".to_owned())
+            }
+            RecordError::Spawn(spawn) if spawn.source.kind() == std::io::ErrorKind::NotFound => {
+                Some("check that the server command is installed and on PATH".to_owned())
+            }
+            RecordError::Redact(_) => Some(
+                "--redact takes a regular expression in the syntax of the regex crate".to_owned(),
+            ),
+            _ => None,
+        };
+        Failure {
+            error: Box::new(err),
+            hint,
+        }
+    })?;
+    if let Some(err) = &recorded.write_error {
+        // The session went on; only the transcript is incomplete.
+        eprintln!(
+            "mcp-replay: warning: the transcript `{}` stopped early: {err}",
+            recorded.path.display()
+        );
+    }
+    // A shell status is 0..=255, so the cast keeps every value a server can
+    // exit with; 128 + N for a signal stays in range too.
+    Ok(ExitCode::from(recorded.exit.shell_status() as u8))
 }
 
 fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {

@@ -15,7 +15,6 @@ pub(crate) mod diff;
 pub mod duration;
 pub mod laws;
 pub mod probes;
-pub(crate) mod redact;
 pub(crate) mod replay;
 pub mod wire;
 

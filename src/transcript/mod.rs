@@ -14,6 +14,7 @@
 
 mod base64;
 mod read;
+mod redact;
 mod replay;
 mod write;
 
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 pub use self::read::{TranscriptError, TranscriptWarning};
+pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;
 pub use self::write::TranscriptWriter;
 pub(crate) use self::write::encode_line_event;
@@ -170,12 +172,12 @@ impl Payload {
     /// A line is `Json` only when its bytes are exactly the JSON text (no
     /// surrounding whitespace), so writing `Json` back reproduces the line.
     pub fn from_line(line: &[u8]) -> Payload {
-        match std::str::from_utf8(line) {
-            Ok(text) => match serde_json::from_str::<Box<RawValue>>(text) {
-                Ok(raw) if raw.get().len() == text.len() => Payload::Json(raw),
-                _ => Payload::Text(text.to_owned()),
-            },
-            Err(_) => Payload::Bytes(line.to_vec()),
+        match LineKind::of(line) {
+            LineKind::Json(json) => Payload::Json(
+                serde_json::from_str::<Box<RawValue>>(json).expect("classified as one JSON value"),
+            ),
+            LineKind::Text(text) => Payload::Text(text.to_owned()),
+            LineKind::Bytes(bytes) => Payload::Bytes(bytes.to_vec()),
         }
     }
 
@@ -195,6 +197,28 @@ impl Payload {
             Payload::Json(raw) => serde_json::from_str(raw.get()).ok(),
             Payload::Text(text) => serde_json::from_str(text).ok(),
             Payload::Bytes(_) => None,
+        }
+    }
+}
+
+/// How a line is kept, decided without copying it.
+pub(crate) enum LineKind<'a> {
+    /// Exactly one JSON value, nothing around it.
+    Json(&'a str),
+    /// UTF-8, but not exactly one JSON value.
+    Text(&'a str),
+    /// Not UTF-8.
+    Bytes(&'a [u8]),
+}
+
+impl LineKind<'_> {
+    pub(crate) fn of(line: &[u8]) -> LineKind<'_> {
+        match std::str::from_utf8(line) {
+            Ok(text) => match serde_json::from_str::<&RawValue>(text) {
+                Ok(raw) if raw.get().len() == text.len() => LineKind::Json(text),
+                _ => LineKind::Text(text),
+            },
+            Err(_) => LineKind::Bytes(line),
         }
     }
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::read::TranscriptError;
-use super::{Direction, Exit, Header, Payload, base64};
+use super::{Direction, Exit, Header, LineKind, base64};
 
 /// A transcript being written, event by event.
 ///
@@ -107,17 +107,24 @@ impl TranscriptWriter {
     /// # Errors
     ///
     /// The I/O error of the write.
-    pub fn lines<'a>(
+    pub fn lines<L: AsRef<[u8]>>(
         &mut self,
         dir: Direction,
-        lines: impl IntoIterator<Item = (&'a [u8], bool)>,
+        lines: impl IntoIterator<Item = (L, bool)>,
     ) -> io::Result<()> {
-        let t = self.elapsed();
+        let prefix = event_prefix(self.elapsed(), dir);
         self.buf.clear();
         for (line, eol) in lines {
-            encode_line_event(&mut self.buf, t, dir, line, eol);
+            self.buf.extend_from_slice(prefix.as_bytes());
+            encode_payload(&mut self.buf, line.as_ref(), eol);
         }
-        self.file.write_all(&self.buf)
+        let written = self.file.write_all(&self.buf);
+        // A long line grew the buffer; do not keep that memory for the rest
+        // of the session.
+        if self.buf.capacity() > 1 << 20 {
+            self.buf = Vec::with_capacity(4096);
+        }
+        written
     }
 
     /// Records the negotiated protocol revision.
@@ -158,24 +165,35 @@ impl TranscriptWriter {
     }
 }
 
-/// Appends the event line for one recorded line to `out`.
-///
-/// The key order is fixed (`t`, `dir`, then `msg`, `text` or `bytes`, then
-/// `eol` when false) so that files diff cleanly.
-pub fn encode_line_event(out: &mut Vec<u8>, t: f64, dir: Direction, line: &[u8], eol: bool) {
-    out.extend_from_slice(format!("{{\"t\":{t:.6},\"dir\":\"{}\",", dir.as_str()).as_bytes());
-    match Payload::from_line(line) {
-        Payload::Json(raw) => {
+// The key order of an event is fixed (`t`, `dir`, then `msg`, `text` or
+// `bytes`, then `eol` when false) so that files diff cleanly.
+
+/// The keys every line event of a batch shares: `{"t":…,"dir":…,`.
+fn event_prefix(t: f64, dir: Direction) -> String {
+    format!("{{\"t\":{t:.6},\"dir\":\"{}\",", dir.as_str())
+}
+
+/// Appends the whole event of one recorded line to `out`, as the writer
+/// does; `--bless` writes server lines with it.
+pub(crate) fn encode_line_event(out: &mut Vec<u8>, t: f64, dir: Direction, line: &[u8], eol: bool) {
+    out.extend_from_slice(event_prefix(t, dir).as_bytes());
+    encode_payload(out, line, eol);
+}
+
+/// Appends the payload and the end of a line event.
+fn encode_payload(out: &mut Vec<u8>, line: &[u8], eol: bool) {
+    match LineKind::of(line) {
+        LineKind::Json(json) => {
             out.extend_from_slice(b"\"msg\":");
-            out.extend_from_slice(raw.get().as_bytes());
+            out.extend_from_slice(json.as_bytes());
         }
-        Payload::Text(text) => {
+        LineKind::Text(text) => {
             out.extend_from_slice(b"\"text\":");
-            serde_json::to_writer(&mut *out, &text).expect("writing to a Vec cannot fail");
+            serde_json::to_writer(&mut *out, text).expect("writing to a Vec cannot fail");
         }
-        Payload::Bytes(bytes) => {
+        LineKind::Bytes(bytes) => {
             out.extend_from_slice(b"\"bytes\":\"");
-            base64::encode_into(&bytes, out);
+            base64::encode_into(bytes, out);
             out.push(b'"');
         }
     }
@@ -251,14 +269,8 @@ mod tests {
 
     #[test]
     fn event_keys_come_in_a_fixed_order() {
-        let mut out = Vec::new();
-        encode_line_event(
-            &mut out,
-            0.5,
-            Direction::ClientToServer,
-            br#"{"b":1,"a":2}"#,
-            true,
-        );
+        let mut out = event_prefix(0.5, Direction::ClientToServer).into_bytes();
+        encode_payload(&mut out, br#"{"b":1,"a":2}"#, true);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "{\"t\":0.500000,\"dir\":\"c2s\",\"msg\":{\"b\":1,\"a\":2}}\n"

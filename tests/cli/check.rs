@@ -773,7 +773,8 @@ fn a_terminated_check_takes_its_servers_with_it() {
     assert!(!pid.trim().is_empty());
     // The checker (whose argv holds the marker too), the shell and its
     // subshell.
-    assert_eq!(processes_with(&marker).len(), 3);
+    let running = processes_with(&marker);
+    assert_eq!(running.len(), 3, "{running:?}");
     let checker = rustix::process::Pid::from_child(&child);
     rustix::process::kill_process(checker, rustix::process::Signal::TERM).unwrap();
     let status = wait_with_deadline(&mut child);

@@ -1,7 +1,9 @@
-//! The command-line tests: one binary, one module per area.
+//! The command-line tests: one integration binary, one module per area.
 
 mod check;
 mod fixture;
 mod laws;
 mod output;
+mod record;
+mod transcript;
 mod util;

@@ -1,8 +1,282 @@
-//! Helpers shared by the command-line tests: binaries, commands, lines.
+//! Helpers shared by the command-line tests: the binaries, deadlines, request
+//! lines, golden files, and a scripted host that talks to a running
+//! `mcp-replay` through pipes.
 
+use std::io::{Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
 use std::time::{Duration, Instant};
 
+use rustix::process::{Pid, Signal};
 use serde_json::{Value, json};
+
+/// The `mcp-replay` binary under test.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_mcp-replay")
+}
+
+/// How long any single step may take. Generous: the machine may be loaded.
+pub const STEP: Duration = Duration::from_secs(60);
+
+/// An argv of strings.
+pub fn argv(args: &[&str]) -> Vec<String> {
+    args.iter().map(|arg| (*arg).to_owned()).collect()
+}
+
+/// A server written as a Python program (`python3 -c SCRIPT ARGS…`).
+pub fn python(script: &str, args: &[&str]) -> Vec<String> {
+    let mut argv = argv(&["python3", "-c", script]);
+    argv.extend(args.iter().map(|arg| (*arg).to_owned()));
+    argv
+}
+
+/// A server written as a shell script (`sh -c SCRIPT`).
+pub fn sh(script: &str) -> Vec<String> {
+    argv(&["sh", "-c", script])
+}
+
+/// Echoes every stdin line to stdout, byte for byte, flushing each; at end
+/// of input writes `bye` (no newline) on stdout and `eof` on stderr, then
+/// exits with the status given as its first argument (0 by default).
+pub const ECHO: &str = r#"
+import sys
+code = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+for line in sys.stdin.buffer:
+    sys.stdout.buffer.write(line)
+    sys.stdout.buffer.flush()
+sys.stdout.buffer.write(b"bye")
+sys.stdout.buffer.flush()
+sys.stderr.write("eof\n")
+sys.exit(code)
+"#;
+
+/// A host: `mcp-replay` with piped stdio, in a process group of its own so
+/// that a failing test still kills it, and its stdout read by a thread.
+pub struct Host {
+    waiter: Waiter,
+    stdin: Option<ChildStdin>,
+    stdout: Receiver<Vec<u8>>,
+    stdout_closed: bool,
+    pending: Vec<u8>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+/// A child process waited for by a thread, so waits have deadlines; its
+/// process group is killed if it is dropped while still running.
+pub struct Waiter {
+    pid: Pid,
+    exit: Receiver<ExitStatus>,
+    status: Option<ExitStatus>,
+}
+
+impl Waiter {
+    /// Takes over `child`, which must lead a process group of its own.
+    pub fn new(mut child: Child) -> Waiter {
+        let pid = Pid::from_child(&child);
+        let (exit_tx, exit) = mpsc::channel();
+        thread::spawn(move || {
+            if let Ok(status) = child.wait() {
+                let _ = exit_tx.send(status);
+            }
+        });
+        Waiter {
+            pid,
+            exit,
+            status: None,
+        }
+    }
+
+    /// Waits for the child to exit.
+    pub fn wait(&mut self) -> ExitStatus {
+        if self.status.is_none() {
+            let status = self
+                .exit
+                .recv_timeout(STEP)
+                .unwrap_or_else(|_| panic!("the process did not exit within {STEP:?}"));
+            self.status = Some(status);
+        }
+        self.status.expect("set above")
+    }
+}
+
+impl Drop for Waiter {
+    fn drop(&mut self) {
+        if self.status.is_none() && self.exit.try_recv().is_err() {
+            let _ = rustix::process::kill_process_group(self.pid, Signal::KILL);
+            let _ = self.exit.recv_timeout(STEP);
+        }
+    }
+}
+
+impl Host {
+    /// Starts `mcp-replay record <args> -- <server>` in `dir`, with extra
+    /// environment variables.
+    pub fn record(dir: &Path, args: &[&str], server: &[String], env: &[(&str, &str)]) -> Host {
+        let mut cmd = Command::new(bin());
+        cmd.arg("record").args(args).arg("--").args(server);
+        cmd.current_dir(dir);
+        for (name, value) in env {
+            cmd.env(name, value);
+        }
+        Host::spawn(cmd)
+    }
+
+    /// Starts a prepared command as a host would.
+    pub fn spawn(mut cmd: Command) -> Host {
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let mut child = cmd.spawn().expect("mcp-replay starts");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
+        let (out_tx, out_rx) = mpsc::channel();
+        thread::spawn(move || read_chunks(stdout, &out_tx));
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&stderr);
+        thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = stderr_pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Host {
+            waiter: Waiter::new(child),
+            stdin,
+            stdout: out_rx,
+            stdout_closed: false,
+            pending: Vec::new(),
+            stderr,
+        }
+    }
+
+    /// Writes bytes to the recorder's stdin.
+    pub fn send(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin
+            .write_all(bytes)
+            .expect("the recorder reads its stdin");
+        stdin.flush().unwrap();
+    }
+
+    /// Closes the recorder's stdin.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Sends a signal to the recorder.
+    pub fn signal(&self, signal: Signal) {
+        rustix::process::kill_process(self.waiter.pid, signal).expect("the recorder is alive");
+    }
+
+    /// The next stdout line, with its newline.
+    pub fn line(&mut self) -> Vec<u8> {
+        let deadline = Instant::now() + STEP;
+        loop {
+            if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+                return self.pending.drain(..=end).collect();
+            }
+            assert!(
+                self.fill(deadline),
+                "stdout ended before a full line; got {:?}; stderr: {}",
+                String::from_utf8_lossy(&self.pending),
+                self.stderr()
+            );
+        }
+    }
+
+    /// Everything still to come on stdout, up to its end.
+    pub fn rest(&mut self) -> Vec<u8> {
+        let deadline = Instant::now() + STEP;
+        while self.fill(deadline) {}
+        std::mem::take(&mut self.pending)
+    }
+
+    /// Reads one more chunk; `false` at the end of stdout.
+    fn fill(&mut self, deadline: Instant) -> bool {
+        if self.stdout_closed {
+            return false;
+        }
+        let timeout = deadline.saturating_duration_since(Instant::now());
+        match self.stdout.recv_timeout(timeout) {
+            Ok(chunk) => {
+                self.pending.extend_from_slice(&chunk);
+                true
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                self.stdout_closed = true;
+                false
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                panic!("no stdout within {STEP:?}; stderr: {}", self.stderr())
+            }
+        }
+    }
+
+    /// Waits for the recorder to exit.
+    pub fn wait(&mut self) -> ExitStatus {
+        if self.waiter.status.is_none()
+            && let Ok(status) = self.waiter.exit.recv_timeout(STEP)
+        {
+            self.waiter.status = Some(status);
+        }
+        self.waiter
+            .status
+            .unwrap_or_else(|| panic!("mcp-replay did not exit; stderr: {}", self.stderr()))
+    }
+
+    /// What the recorder wrote on stderr so far.
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+    }
+}
+
+fn read_chunks(mut stdout: ChildStdout, tx: &mpsc::Sender<Vec<u8>>) {
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match stdout.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => {
+                if tx.send(buf[..n].to_vec()).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The shell status of an exit status: the code, or 128 + the signal.
+pub fn shell_status(status: ExitStatus) -> i32 {
+    status
+        .code()
+        .or_else(|| status.signal().map(|signal| 128 + signal))
+        .expect("an exit has a code or a signal")
+}
+
+/// Waits until process `pid` is gone (or a zombie nobody reaps yet).
+pub fn assert_gone(pid: i32) {
+    let deadline = Instant::now() + STEP;
+    loop {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(") ")
+            .next()
+            .and_then(|rest| rest.chars().next());
+        if matches!(state, None | Some('Z' | 'X')) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "process {pid} is still running");
+        thread::yield_now();
+    }
+}
 
 /// The fixture server binary.
 pub fn fixture_server() -> &'static str {

@@ -16,6 +16,7 @@
 mod rewrite;
 mod script;
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -30,12 +31,11 @@ use self::script::{
 use crate::check::diff::{self, IgnoreRules};
 use crate::check::duration::format_duration;
 use crate::check::laws::{LawId, Profile};
-use crate::check::redact::Redactor;
 use crate::check::wire;
 use crate::jsonrpc::{RequestId, Response, method};
 use crate::process::{Output, Recv, ServerCommand, ServerProcess, SpawnError, shell_status};
 use crate::report::{Exchange, ExchangeStatus, Finding, Location};
-use crate::transcript::Transcript;
+use crate::transcript::{RedactError, Redactor, Transcript};
 
 /// How a replay runs.
 #[derive(Debug, Clone)]
@@ -90,13 +90,14 @@ pub(crate) struct LiveLine {
 /// Why a replay could not run at all.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum ReplayError {
-    /// The transcript's header is unusable.
-    #[error("{}: {message}", .path.display())]
-    Header {
+    /// The transcript's redaction patterns are unusable.
+    #[error("{}:1: the header's redaction is unusable", .path.display())]
+    Redact {
         /// The transcript.
         path: std::path::PathBuf,
-        /// What is wrong.
-        message: String,
+        /// The pattern and what is wrong with it.
+        #[source]
+        source: RedactError,
     },
     /// The server could not be started.
     #[error(transparent)]
@@ -109,10 +110,10 @@ pub(crate) fn replay(
     command: &ServerCommand,
     options: &ReplayOptions,
 ) -> Result<ReplayOutcome, ReplayError> {
-    let redactor = Redactor::new(&transcript.header.redact, |name| std::env::var(name).ok())
-        .map_err(|message| ReplayError::Header {
+    let redactor =
+        Redactor::from_env(&transcript.header.redact).map_err(|source| ReplayError::Redact {
             path: transcript.path.clone(),
-            message,
+            source,
         })?;
     let script = Script::build(transcript);
     let server = ServerProcess::spawn(command)?;
@@ -503,18 +504,33 @@ impl Run<'_> {
                 }
                 let value: Value =
                     serde_json::from_slice(&bytes).expect("a protocol line is one JSON value");
-                match value {
-                    Value::Array(items) => {
+                // The recorder redacted the recorded lines this way: compare
+                // like with like. Ids and methods are read from the line as
+                // it is, since the live server needs its own ids back.
+                let redacted = match self.redactor.redact(&bytes) {
+                    Cow::Owned(redacted) => serde_json::from_slice::<Value>(&redacted).ok(),
+                    Cow::Borrowed(_) => None,
+                };
+                match (value, redacted) {
+                    (Value::Array(items), redacted) => {
+                        let mut redacted = match redacted {
+                            Some(Value::Array(redacted)) => {
+                                redacted.into_iter().map(Some).collect()
+                            }
+                            _ => Vec::new(),
+                        }
+                        .into_iter();
                         for item in items {
-                            restored_ids.push(self.on_message(item));
+                            let comparable = redacted.next().flatten();
+                            restored_ids.push(self.on_message(item, comparable));
                         }
                     }
-                    value => restored_ids.push(self.on_message(value)),
+                    (value, redacted) => restored_ids.push(self.on_message(value, redacted)),
                 }
             }
         }
         if self.options.keep_live {
-            let bytes = self.for_transcript(bytes, &restored_ids);
+            let bytes = self.for_transcript(&bytes, &restored_ids);
             self.live.push(LiveLine {
                 segment: self.sends,
                 bytes,
@@ -523,45 +539,35 @@ impl Run<'_> {
         }
     }
 
-    /// The live line as a transcript records it: the recorded ids in place
-    /// of the live ones, and secrets redacted.
-    fn for_transcript(&self, bytes: Vec<u8>, restored_ids: &[Option<Value>]) -> Vec<u8> {
-        let needs_ids = restored_ids.iter().any(Option::is_some);
-        if !needs_ids && self.redactor.is_empty() {
-            return bytes;
-        }
-        let Ok(mut value) = serde_json::from_slice::<Value>(&bytes) else {
-            return bytes;
-        };
-        if let [Some(id)] = restored_ids
-            && self.redactor.is_empty()
-        {
-            return with_member(&bytes, "id", id).unwrap_or(bytes);
-        }
-        let set_id = |message: &mut Value, id: &Option<Value>| {
-            if let (Some(id), Some(object)) = (id, message.as_object_mut()) {
-                object.insert("id".to_owned(), id.clone());
-            }
-        };
-        match &mut value {
-            Value::Array(items) => {
-                for (item, id) in items.iter_mut().zip(restored_ids) {
-                    set_id(item, id);
+    /// The live line as a transcript records it: secrets redacted, and the
+    /// recorded ids in place of the live ones.
+    fn for_transcript(&self, bytes: &[u8], restored_ids: &[Option<Value>]) -> Vec<u8> {
+        let redacted = self.redactor.redact(bytes);
+        match restored_ids {
+            [] | [None] => redacted.into_owned(),
+            [Some(id)] => with_member(&redacted, "id", id).unwrap_or_else(|| redacted.into_owned()),
+            batch => {
+                let Ok(Value::Array(mut items)) = serde_json::from_slice::<Value>(&redacted) else {
+                    return redacted.into_owned();
+                };
+                for (item, id) in items.iter_mut().zip(batch) {
+                    if let (Some(id), Some(object)) = (id, item.as_object_mut()) {
+                        object.insert("id".to_owned(), id.clone());
+                    }
                 }
+                Value::Array(items).to_string().into_bytes()
             }
-            message => set_id(message, restored_ids.first().unwrap_or(&None)),
         }
-        self.redactor.redact(&mut value);
-        value.to_string().into_bytes()
     }
 
-    /// Handles one live message; returns the recorded id that stands for
-    /// its live id, when they differ.
-    fn on_message(&mut self, value: Value) -> Option<Value> {
+    /// Handles one live message (`redacted` is the same message with its
+    /// secrets redacted, when it has any); returns the recorded id that
+    /// stands for its live id, when they differ.
+    fn on_message(&mut self, value: Value, redacted: Option<Value>) -> Option<Value> {
         match message_kind(&value) {
-            MessageKind::Response(Some(id)) => self.on_response(&id, value),
+            MessageKind::Response(Some(id)) => self.on_response(&id, redacted.unwrap_or(value)),
             MessageKind::Response(None) => {
-                self.on_response_without_id(value);
+                self.on_response_without_id(redacted.unwrap_or(value));
                 None
             }
             MessageKind::Notification(method) => {
@@ -616,39 +622,16 @@ impl Run<'_> {
             self.slots[slot].status = ExchangeStatus::Passed;
         }
         if let Some(index) = self.slots[slot].response {
-            self.expects[index].state = ExpectState::Met;
             let mut actual = value;
             if let Some(object) = actual.as_object_mut() {
                 object.insert("id".to_owned(), recorded.to_value());
             }
-            self.redactor.redact(&mut actual);
-            let line = self.expects[index].line;
-            let expected_header = format!("expected: {}:{line}", self.path.display());
-            let actual_header = format!("actual: {}", self.server.command());
-            if let Some(diff) = diff::compare(
-                &self.expects[index].value,
-                &actual,
-                &self.options.ignore,
-                (&expected_header, &actual_header),
-            ) {
-                self.mismatches += 1;
+            let what = format!(
+                "`{}` id={} (line {}): the response differs from the recording",
+                self.slots[slot].method, recorded, self.slots[slot].line
+            );
+            if !self.matches_recording(index, &actual, what) {
                 self.slots[slot].status = ExchangeStatus::Failed;
-                let message = format!(
-                    "`{}` id={} (line {}): the response differs from the recording",
-                    self.slots[slot].method, recorded, self.slots[slot].line
-                );
-                let finding = Finding::new(
-                    LawId::TranscriptMatch,
-                    self.options.profile,
-                    self.location(line),
-                    message,
-                )
-                .with_diff(diff)
-                .with_hint(format!(
-                    "accept the new responses with `{}`",
-                    self.options.bless_hint
-                ));
-                self.findings.push(finding);
             }
         }
         (self.slots[slot].live.as_ref() != Some(&recorded)).then(|| recorded.to_value())
@@ -658,34 +641,8 @@ impl Run<'_> {
         if let Some(index) = self.expects.iter().position(|expect| {
             expect.state == ExpectState::Waiting && matches!(expect.kind, ExpectKind::NoId)
         }) {
-            self.expects[index].state = ExpectState::Met;
-            let mut actual = value;
-            self.redactor.redact(&mut actual);
-            let line = self.expects[index].line;
-            let headers = (
-                format!("expected: {}:{line}", self.path.display()),
-                format!("actual: {}", self.server.command()),
-            );
-            if let Some(diff) = diff::compare(
-                &self.expects[index].value,
-                &actual,
-                &self.options.ignore,
-                (&headers.0, &headers.1),
-            ) {
-                self.mismatches += 1;
-                let finding = Finding::new(
-                    LawId::TranscriptMatch,
-                    self.options.profile,
-                    self.location(line),
-                    "the response without an id differs from the recording",
-                )
-                .with_diff(diff)
-                .with_hint(format!(
-                    "accept the new responses with `{}`",
-                    self.options.bless_hint
-                ));
-                self.findings.push(finding);
-            }
+            let what = "the response without an id differs from the recording".to_owned();
+            self.matches_recording(index, &value, what);
             return;
         }
         // An answer without an id is due to the latest malformed line, when
@@ -708,6 +665,41 @@ impl Run<'_> {
             }
             _ => self.unsolicited("a response without an id"),
         }
+    }
+
+    /// Meets the recorded response `expects[index]` with `actual` (already
+    /// redacted, with the recorded id); a mismatch after the ignore rules is
+    /// a `transcript-match` finding with the diff and the command that
+    /// accepts it. Returns whether they match.
+    fn matches_recording(&mut self, index: usize, actual: &Value, what: String) -> bool {
+        self.expects[index].state = ExpectState::Met;
+        let line = self.expects[index].line;
+        let headers = (
+            format!("expected: {}:{line}", self.path.display()),
+            format!("actual: {}", self.server.command()),
+        );
+        let Some(diff) = diff::compare(
+            &self.expects[index].value,
+            actual,
+            &self.options.ignore,
+            (&headers.0, &headers.1),
+        ) else {
+            return true;
+        };
+        self.mismatches += 1;
+        let finding = Finding::new(
+            LawId::TranscriptMatch,
+            self.options.profile,
+            self.location(line),
+            what,
+        )
+        .with_diff(diff)
+        .with_hint(format!(
+            "accept the new responses with `{}`",
+            self.options.bless_hint
+        ));
+        self.findings.push(finding);
+        false
     }
 
     /// A response that answers no request the replay sent.
@@ -1144,9 +1136,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(laws(&outcome), vec![]);
-        assert_eq!(String::from_utf8(outcome.live[0].bytes.clone()).unwrap(), {
-            let value: Value = serde_json::from_str(answer).unwrap();
-            value.to_string()
-        });
+        // The line is kept as the server wrote it, but for the secret.
+        assert_eq!(
+            String::from_utf8(outcome.live[0].bytes.clone()).unwrap(),
+            answer
+        );
     }
 }

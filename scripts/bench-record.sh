@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Benchmarks `mcp-replay record` against a direct pipe to the same server.
+#
+# Usage: scripts/bench-record.sh            (ROUNDS=5 by default)
+#
+# For two servers, `mcp-replay demo-server` (a real MCP server built on the
+# core library: it parses, dispatches and answers each tools/call) and an
+# echo floor (a server that does no work at all, so only the pipe is left),
+# it measures, each round alternating between the direct pipe, the recorder
+# and a minimal Python recording shim (scripts/bench/py-shim.py, the kind of
+# recorder the issue compares against):
+#
+# - lockstep round trips, one message in flight: p50 and p99 in microseconds;
+# - pipelined throughput of 100k small messages, in messages per second;
+# - whole sessions (start, first answer, end of input, exit): the median time
+#   to the first answer and to exit;
+# and then the recorder's peak RSS (VmHWM) over sessions of 10k, 100k and 1M
+# messages, which must not grow with the session's length.
+#
+# The figures are medians over the rounds; "added" is recorder minus direct
+# within the same run, so load on the machine weighs on both alike.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${ROUNDS:-5}
+lockstep_n=${LOCKSTEP_N:-20000}
+pipelined_n=${PIPELINED_N:-100000}
+sessions=${SESSIONS:-50}
+
+cargo build --release --bin mcp-replay >&2
+bin=$PWD/target/release/mcp-replay
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+rustc -O --edition 2024 -o "$scratch/driver" scripts/bench/driver.rs
+rustc -O --edition 2024 -o "$scratch/echo" scripts/bench/echo-server.rs
+driver=$scratch/driver
+results=$scratch/results
+
+run() { # run LABEL SERVER MODE N -- COMMAND...
+    local label=$1 server=$2 mode=$3 n=$4
+    shift 5
+    printf '%s %s %s\n' "$label" "$server" "$("$driver" "$mode" "$n" -- "$@")" | tee -a "$results" >&2
+}
+
+for server in demo echo; do
+    case $server in
+        demo) cmd=("$bin" demo-server) ;;
+        echo) cmd=("$scratch/echo") ;;
+    esac
+    for round in $(seq "$rounds"); do
+        echo "== $server, round $round/$rounds" >&2
+        for mode in lockstep:$lockstep_n pipelined:$pipelined_n session:$sessions; do
+            m=${mode%%:*} n=${mode#*:}
+            run direct "$server" "$m" "$n" -- "${cmd[@]}"
+            run record "$server" "$m" "$n" -- "$bin" record -o "$scratch/t.jsonl" --force -- "${cmd[@]}"
+            if [ "$m" != session ] || [ "$round" = 1 ]; then
+                run pyshim "$server" "$m" "$n" -- python3 scripts/bench/py-shim.py "$scratch/p.jsonl" -- "${cmd[@]}"
+            fi
+        done
+    done
+done
+for n in 10000 100000 1000000; do
+    run record echo rss "$n" -- "$bin" record -o "$scratch/t.jsonl" --force -- "$scratch/echo"
+done
+
+python3 - "$results" <<'EOF'
+import statistics, sys
+rows = []
+for line in open(sys.argv[1]):
+    label, server, mode, *fields = line.split()
+    rows.append((label, server, mode, dict(f.split("=") for f in fields)))
+
+def med(label, server, mode, key):
+    values = [float(r[3][key]) for r in rows if r[:3] == (label, server, mode)]
+    return statistics.median(values) if values else float("nan")
+
+print(f"{'server':<6} {'figure':<34} {'direct':>10} {'record':>10} {'added/ratio':>12} {'py shim':>10} {'added/ratio':>12}")
+for server in ("demo", "echo"):
+    def line(name, mode, key, unit, ratio=False):
+        d, r, p = (med(l, server, mode, key) for l in ("direct", "record", "pyshim"))
+        rel = (lambda x: f"{x / d:.2f}x") if ratio else (lambda x: f"{x - d:+.1f}")
+        print(f"{server:<6} {name + ' (' + unit + ')':<34} {d:>10.1f} {r:>10.1f} {rel(r):>12} {p:>10.1f} {rel(p):>12}")
+    line("lockstep p50", "lockstep", "p50_us", "us")
+    line("lockstep p99", "lockstep", "p99_us", "us")
+    line("pipelined throughput", "pipelined", "msgs_per_s", "msg/s", ratio=True)
+    line("session: first answer", "session", "first_answer_us", "us")
+    line("session: start to exit", "session", "whole_session_us", "us")
+for r in rows:
+    if r[2] == "rss":
+        print(f"record peak RSS over {int(r[3]['n']):>8} messages: {r[3]['vmhwm_kib']} KiB")
+EOF

@@ -1,1 +1,0 @@
-//! The recording proxy: `mcp-replay record -- <server cmd>`.

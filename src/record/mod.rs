@@ -1,0 +1,517 @@
+//! The recording proxy: `mcp-replay record -- <server cmd>`.
+//!
+//! A host starts the recorder in place of the server. The recorder starts the
+//! server in a process group of its own and forwards each stream byte for
+//! byte (host stdin → server stdin, server stdout → host stdout, server
+//! stderr → the recorder's stderr), a batch of complete lines at a time,
+//! writing every batch to the transcript before forwarding it. Nothing of the
+//! recorder's own ever goes to stdout.
+//!
+//! The session ends when the server does: end of input from the host closes
+//! the server's stdin; SIGTERM, SIGINT and SIGHUP sent to the recorder are
+//! passed on to the server process (not its group, as a host that signals
+//! its server signals that one process); a host that goes away (a broken
+//! pipe on stdout) gets the server's stdin closed. Once the server has
+//! exited, whatever it left running in its process group is killed, the
+//! transcript gets the `exit` event, and the recorder exits with the server's
+//! status: its code, or 128 + N when it died of signal N.
+
+mod clock;
+mod pump;
+mod secrets;
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::os::fd::AsFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Component, Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+use self::clock::Utc;
+use self::pump::{Recording, ServerStdin, Sink, pump};
+use crate::process::{ServerCommand, SpawnError};
+use crate::transcript::{
+    Direction, Exit, Header, RedactError, Redaction, Redactor, TranscriptError, TranscriptWriter,
+};
+
+/// The directory of default transcript names, relative to the working
+/// directory.
+pub const DEFAULT_DIR: &str = "transcripts";
+
+/// How long the server's streams may stay open after the server exited and
+/// its process group was killed (a process that left the group can hold
+/// them).
+const DRAIN_GRACE: Duration = Duration::from_secs(5);
+
+/// What to record and how.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct RecordOptions {
+    /// The server command as argv. Never empty.
+    pub command: Vec<String>,
+    /// The transcript to write; a timestamped file under [`DEFAULT_DIR`]
+    /// when `None`.
+    pub output: Option<PathBuf>,
+    /// Overwrite an existing transcript.
+    pub force: bool,
+    /// Record the server's stderr (it is passed through either way).
+    pub stderr: bool,
+    /// Extra regular expressions whose matches are redacted.
+    pub redact_patterns: Vec<String>,
+    /// Extra environment variables whose values are redacted, besides those
+    /// whose names look secret.
+    pub redact_env: Vec<String>,
+    /// Ignore rules for the header (JSON pointers with `*` and `**`).
+    pub ignore: Vec<String>,
+}
+
+impl RecordOptions {
+    /// Options to record `command` with the defaults: stderr recorded,
+    /// output under [`DEFAULT_DIR`].
+    pub fn new(command: Vec<String>) -> RecordOptions {
+        RecordOptions {
+            command,
+            stderr: true,
+            ..RecordOptions::default()
+        }
+    }
+}
+
+/// A finished recording.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Recorded {
+    /// The transcript.
+    pub path: PathBuf,
+    /// How the server ended.
+    pub exit: Exit,
+    /// Why recording stopped before the end, if it did (the session itself
+    /// went on: forwarding never depends on the transcript).
+    pub write_error: Option<io::Error>,
+}
+
+/// Why a recording could not start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordError {
+    /// No server command was given.
+    #[error("no server command given")]
+    NoCommand,
+    /// The transcript exists and `force` was not set.
+    #[error("transcript `{}` already exists", .path.display())]
+    Exists {
+        /// The transcript.
+        path: PathBuf,
+    },
+    /// The directory for the default transcript name cannot be created.
+    #[error("cannot create the transcript directory `{}`", .path.display())]
+    Directory {
+        /// The directory.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: io::Error,
+    },
+    /// A `--redact` pattern is invalid.
+    #[error(transparent)]
+    Redact(#[from] RedactError),
+    /// The server could not be started.
+    #[error(transparent)]
+    Spawn(#[from] SpawnError),
+    /// The transcript could not be created.
+    #[error(transparent)]
+    Transcript(#[from] TranscriptError),
+    /// The recorder could not set itself up (signal handlers, its own
+    /// standard streams).
+    #[error("cannot set up the recorder: {what}")]
+    Setup {
+        /// What could not be set up.
+        what: &'static str,
+        /// What the OS said.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Records one session of `options.command` through this process's standard
+/// streams, and returns once the server has ended.
+///
+/// Notes for the user (the default transcript name) go to `notes`.
+///
+/// # Errors
+///
+/// [`RecordError`] when the session cannot start: no command, a bad pattern,
+/// an existing transcript without `force`, a server that cannot be started
+/// (no transcript is left behind then), or a transcript that cannot be
+/// created. Once the server runs, nothing is an error: a transcript that
+/// stops taking writes is reported in [`Recorded::write_error`].
+pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded, RecordError> {
+    if options.command.is_empty() {
+        return Err(RecordError::NoCommand);
+    }
+    let env: Vec<(String, String)> = std::env::vars_os()
+        .map(|(name, value)| {
+            (
+                name.to_string_lossy().into_owned(),
+                value.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    let redaction = Redaction {
+        env: secrets::secret_names(
+            env.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+            &options.redact_env,
+        ),
+        patterns: options.redact_patterns.clone(),
+    };
+    let redactor = Redactor::new(&redaction, |name| std::env::var(name).ok())?;
+
+    let path = match &options.output {
+        Some(path) => {
+            if !options.force && path.exists() {
+                return Err(RecordError::Exists { path: path.clone() });
+            }
+            path.clone()
+        }
+        None => {
+            let path = default_path(&options.command)?;
+            let _ = writeln!(notes, "mcp-replay: recording to {}", path.display());
+            path
+        }
+    };
+
+    // Handlers go in before the server starts: a signal that arrives in
+    // between is held for the server instead of killing the recorder and
+    // orphaning it.
+    let mut signals =
+        Signals::new([SIGTERM, SIGINT, SIGHUP]).map_err(|source| RecordError::Setup {
+            what: "signal handlers",
+            source,
+        })?;
+    let host_stdout = own_stream(io::stdout().as_fd(), "stdout")?;
+    let host_stderr = own_stream(io::stderr().as_fd(), "stderr")?;
+
+    let server = ServerCommand::new(options.command.clone());
+    let mut cmd = Command::new(server.resolve_program());
+    cmd.args(&options.command[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(if options.stderr {
+            Stdio::piped()
+        } else {
+            Stdio::inherit()
+        })
+        .process_group(0);
+    let mut child = cmd.spawn().map_err(|source| SpawnError {
+        command: server.display(),
+        source,
+    })?;
+    let pid = Pid::from_child(&child);
+
+    let mut header = Header::new(options.command.clone(), Utc::now().rfc3339());
+    header.cwd = std::env::current_dir()
+        .ok()
+        .map(|cwd| relative_cwd(&cwd, &path));
+    header.env = {
+        let mut names: Vec<String> = env.into_iter().map(|(name, _)| name).collect();
+        names.sort();
+        names
+    };
+    header.redact = redaction;
+    header.ignore = options.ignore.clone();
+    let writer = match TranscriptWriter::create(&path, &header, options.force) {
+        Ok(writer) => writer,
+        Err(err) => {
+            let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+            let _ = child.wait();
+            return Err(err.into());
+        }
+    };
+
+    let recording = Arc::new(Recording::new(writer, redactor));
+    let exited = Arc::new(Mutex::new(false));
+    let signal_handle = signals.handle();
+    {
+        let exited = Arc::clone(&exited);
+        thread::spawn(move || {
+            for signal in signals.forever() {
+                // The flag is set, under this lock, before the server is
+                // reaped, so its pid cannot have been reused by another
+                // process when the signal is sent.
+                let exited = exited.lock().unwrap_or_else(PoisonError::into_inner);
+                if !*exited && let Some(signal) = Signal::from_named_raw(signal) {
+                    let _ = rustix::process::kill_process(pid, signal);
+                }
+            }
+        });
+    }
+    let streams = start_streams(&mut child, &recording, host_stdout, host_stderr);
+
+    let status = wait_for_exit(&mut child, pid, &exited);
+    signal_handle.close();
+    let deadline = Instant::now() + DRAIN_GRACE;
+    for _ in 0..streams.count {
+        if streams
+            .done
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .is_err()
+        {
+            break;
+        }
+    }
+    let exit = match status.signal() {
+        Some(signal) => Exit::Signal(signal),
+        None => Exit::Code(status.code().unwrap_or(0)),
+    };
+    recording.exit(exit);
+    Ok(Recorded {
+        path: recording.path().to_owned(),
+        exit,
+        write_error: recording.take_error(),
+    })
+}
+
+/// A writable handle of one of the recorder's own standard streams, written
+/// without Rust's buffering so every batch goes out in one write.
+fn own_stream(fd: std::os::fd::BorrowedFd<'_>, name: &'static str) -> Result<File, RecordError> {
+    fd.try_clone_to_owned()
+        .map(File::from)
+        .map_err(|source| RecordError::Setup { what: name, source })
+}
+
+/// The stream threads that are still running, and how they say they ended.
+struct Streams {
+    count: usize,
+    done: Receiver<()>,
+}
+
+fn start_streams(
+    child: &mut Child,
+    recording: &Arc<Recording>,
+    host_stdout: File,
+    host_stderr: File,
+) -> Streams {
+    let server_stdin = Arc::new(ServerStdin::new(
+        child.stdin.take().expect("stdin is piped"),
+    ));
+    let server_stdout = child.stdout.take().expect("stdout is piped");
+    let (done_tx, done) = mpsc::channel();
+    let mut count = 0;
+
+    {
+        let recording = Arc::clone(recording);
+        let server_stdin = Arc::clone(&server_stdin);
+        thread::spawn(move || {
+            let stdin = io::stdin().lock();
+            pump(
+                stdin,
+                Direction::ClientToServer,
+                Sink::Server(&server_stdin),
+                &recording,
+                || {},
+            );
+        });
+    }
+    {
+        let recording = Arc::clone(recording);
+        let done_tx = done_tx.clone();
+        thread::spawn(move || {
+            // The host is gone: close the server's stdin so it ends, and keep
+            // recording what it still says.
+            pump(
+                server_stdout,
+                Direction::ServerToClient,
+                Sink::Host(host_stdout),
+                &recording,
+                || server_stdin.close(),
+            );
+            let _ = done_tx.send(());
+        });
+        count += 1;
+    }
+    if let Some(server_stderr) = child.stderr.take() {
+        let recording = Arc::clone(recording);
+        thread::spawn(move || {
+            pump(
+                server_stderr,
+                Direction::Stderr,
+                Sink::Host(host_stderr),
+                &recording,
+                || {},
+            );
+            let _ = done_tx.send(());
+        });
+        count += 1;
+    }
+    Streams { count, done }
+}
+
+/// Waits for the server to exit, kills what it left in its process group,
+/// and reaps it.
+fn wait_for_exit(child: &mut Child, pid: Pid, exited: &Mutex<bool>) -> ExitStatus {
+    // Wait without reaping first: until the server is reaped its pid (and so
+    // its process group id) cannot be reused, so the group kill below and a
+    // late forwarded signal can only reach the server's own processes.
+    while let Err(rustix::io::Errno::INTR) = rustix::process::waitid(
+        WaitId::Pid(pid),
+        WaitIdOptions::EXITED | WaitIdOptions::NOWAIT,
+    ) {}
+    let mut exited = exited.lock().unwrap_or_else(PoisonError::into_inner);
+    *exited = true;
+    let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+    loop {
+        match child.wait() {
+            Ok(status) => return status,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            // Only a child that is not ours fails here, and ours is.
+            Err(_) => return ExitStatus::from_raw(0),
+        }
+    }
+}
+
+/// A fresh transcript path under [`DEFAULT_DIR`], named after the server and
+/// the time, e.g. `transcripts/server-everything-20261129T080509Z.jsonl`.
+fn default_path(command: &[String]) -> Result<PathBuf, RecordError> {
+    let dir = PathBuf::from(DEFAULT_DIR);
+    std::fs::create_dir_all(&dir).map_err(|source| RecordError::Directory {
+        path: dir.clone(),
+        source,
+    })?;
+    let stem = format!("{}-{}", server_name(command), Utc::now().compact());
+    let mut path = dir.join(format!("{stem}.jsonl"));
+    let mut n = 2;
+    while path.exists() {
+        path = dir.join(format!("{stem}-{n}.jsonl"));
+        n += 1;
+    }
+    Ok(path)
+}
+
+/// Launchers whose first plain argument names the server better than they do.
+const LAUNCHERS: &[&str] = &[
+    "npx", "uvx", "node", "python", "python3", "bun", "bunx", "deno", "pipx", "uv", "java",
+];
+
+/// A short name for the server, safe in a file name.
+fn server_name(command: &[String]) -> String {
+    let base = |arg: &str| -> String {
+        let last = arg.trim_end_matches('/').rsplit('/').next().unwrap_or(arg);
+        let stem = [".js", ".mjs", ".cjs", ".ts", ".py", ".jar"]
+            .iter()
+            .find_map(|ext| last.strip_suffix(ext))
+            .unwrap_or(last);
+        stem.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect::<String>()
+            .trim_matches(['-', '.'])
+            .to_owned()
+    };
+    let program = base(&command[0]);
+    let name = if LAUNCHERS.contains(&program.as_str()) {
+        command[1..]
+            .iter()
+            .filter(|arg| !arg.starts_with('-') && *arg != "run" && *arg != "x")
+            .map(|arg| base(arg))
+            .find(|name| !name.is_empty())
+            .unwrap_or(program)
+    } else {
+        program
+    };
+    if name.is_empty() {
+        "server".to_owned()
+    } else {
+        name
+    }
+}
+
+/// The working directory as the header records it: relative to the
+/// transcript's directory when the two share more than the root, so the
+/// transcript still works from another checkout; absolute otherwise.
+fn relative_cwd(cwd: &Path, transcript: &Path) -> String {
+    let dir = transcript
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let absolute =
+        |path: &Path| -> PathBuf { std::fs::canonicalize(path).unwrap_or_else(|_| cwd.join(path)) };
+    let cwd = absolute(cwd);
+    let dir = absolute(dir);
+    let cwd_parts: Vec<Component<'_>> = cwd.components().collect();
+    let dir_parts: Vec<Component<'_>> = dir.components().collect();
+    let common = cwd_parts
+        .iter()
+        .zip(&dir_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common <= 1 {
+        return cwd.to_string_lossy().into_owned();
+    }
+    let mut relative = PathBuf::new();
+    for _ in common..dir_parts.len() {
+        relative.push("..");
+    }
+    for part in &cwd_parts[common..] {
+        relative.push(part);
+    }
+    if relative.as_os_str().is_empty() {
+        ".".to_owned()
+    } else {
+        relative.to_string_lossy().into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(args: &[&str]) -> Vec<String> {
+        args.iter().map(|a| (*a).to_owned()).collect()
+    }
+
+    #[test]
+    fn server_names_for_file_names() {
+        assert_eq!(server_name(&argv(&["/usr/bin/my server"])), "my-server");
+        assert_eq!(
+            server_name(&argv(&[
+                "npx",
+                "-y",
+                "@modelcontextprotocol/server-everything"
+            ])),
+            "server-everything"
+        );
+        assert_eq!(server_name(&argv(&["python3", "-m", "srv.py"])), "srv");
+        assert_eq!(server_name(&argv(&["uv", "run", "weather.py"])), "weather");
+        assert_eq!(server_name(&argv(&["node"])), "node");
+        assert_eq!(server_name(&argv(&["..."])), "server");
+    }
+
+    #[test]
+    fn cwd_relative_to_the_transcript() {
+        let root = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(root.path()).unwrap();
+        std::fs::create_dir_all(root.join("repo/transcripts")).unwrap();
+        let repo = root.join("repo");
+        assert_eq!(relative_cwd(&repo, &repo.join("transcripts/s.jsonl")), "..");
+        assert_eq!(relative_cwd(&repo, &repo.join("s.jsonl")), ".");
+        assert_eq!(
+            relative_cwd(&repo.join("transcripts"), &root.join("s.jsonl")),
+            "repo/transcripts"
+        );
+        // Sharing only the root, the path stays absolute.
+        assert_eq!(relative_cwd(Path::new("/"), &repo.join("s.jsonl")), "/");
+    }
+}

@@ -1,0 +1,328 @@
+//! Forwarding one stream: read with a large buffer, and for every batch of
+//! complete lines, record it in one transcript write and then forward it in
+//! one write.
+//!
+//! Recording comes first, so every line that reached the other side is
+//! already in the transcript when the recorder is killed. A batch is what one
+//! `read` returned, so nothing waits for more input: a line is forwarded as
+//! soon as its newline has arrived. Bytes after the last newline wait for the
+//! rest of their line, or for the end of the stream, where they are forwarded
+//! and recorded as a last line without `eol`.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ChildStdin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use crate::jsonrpc::{Frame, RequestId, method};
+use crate::transcript::{Direction, Exit, Redactor, TranscriptWriter};
+
+/// How much one read asks for; also the size the buffer returns to after a
+/// long line.
+const READ_SIZE: usize = 64 * 1024;
+
+/// The transcript being written, shared by the stream threads.
+#[derive(Debug)]
+pub(crate) struct Recording {
+    path: PathBuf,
+    /// `None` once a write has failed: a later line after a half-written one
+    /// would not be readable, so recording stops there.
+    writer: Mutex<Option<TranscriptWriter>>,
+    error: Mutex<Option<io::Error>>,
+    redactor: Redactor,
+    initialize: InitializeWatch,
+}
+
+impl Recording {
+    pub(crate) fn new(writer: TranscriptWriter, redactor: Redactor) -> Recording {
+        Recording {
+            path: writer.path().to_owned(),
+            writer: Mutex::new(Some(writer)),
+            error: Mutex::new(None),
+            redactor,
+            initialize: InitializeWatch::default(),
+        }
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Records a batch of lines of one stream in one write.
+    fn lines(&self, dir: Direction, lines: &[(&[u8], bool)]) {
+        self.write(|writer| {
+            writer.lines(
+                dir,
+                lines
+                    .iter()
+                    .map(|&(line, eol)| (self.redactor.redact(line), eol)),
+            )
+        });
+    }
+
+    /// Records how the server ended.
+    pub(crate) fn exit(&self, exit: Exit) {
+        self.write(|writer| writer.exit(exit));
+    }
+
+    /// The first write error, if recording stopped early.
+    pub(crate) fn take_error(&self) -> Option<io::Error> {
+        lock(&self.error).take()
+    }
+
+    fn write(&self, op: impl FnOnce(&mut TranscriptWriter) -> io::Result<()>) {
+        let mut writer = lock(&self.writer);
+        if let Some(active) = writer.as_mut()
+            && let Err(err) = op(active)
+        {
+            *writer = None;
+            lock(&self.error).get_or_insert(err);
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Follows the client's `initialize` requests until the server's answer to
+/// one names the negotiated protocol revision.
+#[derive(Debug, Default)]
+struct InitializeWatch {
+    done: AtomicBool,
+    armed: AtomicBool,
+    pending: Mutex<Vec<RequestId>>,
+}
+
+impl InitializeWatch {
+    fn client_line(&self, line: &[u8]) {
+        // The substring test keeps JSON parsing off the path of every other
+        // message.
+        if self.done.load(Ordering::Relaxed)
+            || memchr::memmem::find(line, method::INITIALIZE.as_bytes()).is_none()
+        {
+            return;
+        }
+        if let Frame::Request { id, method, .. } = Frame::parse(line)
+            && method == method::INITIALIZE
+        {
+            lock(&self.pending).push(id);
+            self.armed.store(true, Ordering::Release);
+        }
+    }
+
+    /// The revision, when `line` is the answer to a pending `initialize`.
+    fn server_line(&self, line: &[u8]) -> Option<String> {
+        if self.done.load(Ordering::Relaxed) || !self.armed.load(Ordering::Acquire) {
+            return None;
+        }
+        let Frame::Response {
+            id: Some(id),
+            outcome,
+        } = Frame::parse(line)
+        else {
+            return None;
+        };
+        let mut pending = lock(&self.pending);
+        let index = pending.iter().position(|p| *p == id)?;
+        pending.remove(index);
+        let revision = outcome
+            .ok()?
+            .get("protocolVersion")?
+            .as_str()
+            .map(str::to_owned)?;
+        self.done.store(true, Ordering::Relaxed);
+        Some(revision)
+    }
+}
+
+/// The server's stdin, which the host→server stream writes and which may be
+/// closed from another thread when the host goes away.
+#[derive(Debug)]
+pub(crate) struct ServerStdin {
+    pipe: Mutex<Option<ChildStdin>>,
+    close: AtomicBool,
+}
+
+impl ServerStdin {
+    pub(crate) fn new(pipe: ChildStdin) -> ServerStdin {
+        ServerStdin {
+            pipe: Mutex::new(Some(pipe)),
+            close: AtomicBool::new(false),
+        }
+    }
+
+    /// Writes `bytes`; `false` once the pipe is closed.
+    fn write(&self, bytes: &[u8]) -> bool {
+        let mut pipe = lock(&self.pipe);
+        let open = match pipe.as_mut() {
+            Some(stdin) if !self.close.load(Ordering::Acquire) => stdin.write_all(bytes).is_ok(),
+            _ => false,
+        };
+        if !open || self.close.load(Ordering::Acquire) {
+            *pipe = None;
+            return false;
+        }
+        true
+    }
+
+    /// Closes the pipe, so the server reads end of input. When the stream
+    /// thread is in the middle of a write (the server is not reading), the
+    /// pipe is closed by that thread as soon as its write returns, so this
+    /// never waits for the server.
+    pub(crate) fn close(&self) {
+        self.close.store(true, Ordering::Release);
+        if let Ok(mut pipe) = self.pipe.try_lock() {
+            *pipe = None;
+        }
+    }
+}
+
+/// Where a stream's lines go.
+#[derive(Debug)]
+pub(crate) enum Sink<'a> {
+    /// The server's stdin.
+    Server(&'a ServerStdin),
+    /// One of the recorder's own standard streams.
+    Host(File),
+}
+
+impl Sink<'_> {
+    /// Writes `bytes`; `false` once the other side is gone.
+    fn write(&mut self, bytes: &[u8]) -> bool {
+        match self {
+            Sink::Server(stdin) => stdin.write(bytes),
+            Sink::Host(file) => file.write_all(bytes).is_ok(),
+        }
+    }
+}
+
+/// Forwards `source` to `sink` until the end of `source`, recording every
+/// line on stream `dir`. `on_gone` runs once when the sink stops taking
+/// bytes; the server's streams are still read and recorded after that, so
+/// the server is never blocked on a full pipe, while the host's stream ends
+/// there.
+pub(crate) fn pump(
+    mut source: impl Read,
+    dir: Direction,
+    mut sink: Sink<'_>,
+    recording: &Recording,
+    on_gone: impl FnOnce(),
+) {
+    let mut on_gone = Some(on_gone);
+    let mut forwarding = true;
+    let mut buf = vec![0u8; READ_SIZE];
+    // Bytes at the front of `buf` that belong to a line still incomplete.
+    let mut filled = 0;
+    loop {
+        if buf.len() - filled < READ_SIZE / 2 {
+            buf.resize(buf.len() * 2, 0);
+        }
+        let n = match source.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let end = filled + n;
+        // Only the new bytes can hold the batch's last newline.
+        let Some(last) = memchr::memrchr(b'\n', &buf[filled..end]) else {
+            filled = end;
+            continue;
+        };
+        let complete = filled + last + 1;
+        let batch = &buf[..complete];
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for newline in memchr::memchr_iter(b'\n', batch) {
+            lines.push((&batch[start..newline], true));
+            start = newline + 1;
+        }
+        forwarding = deliver(
+            batch,
+            &lines,
+            dir,
+            &mut sink,
+            recording,
+            forwarding,
+            &mut on_gone,
+        );
+        if dir == Direction::ClientToServer && !forwarding {
+            return;
+        }
+        buf.copy_within(complete..end, 0);
+        filled = end - complete;
+        // A long line grew the buffer; give the memory back once it is gone,
+        // so a session's footprint does not keep its largest line.
+        if buf.len() > 16 * READ_SIZE && filled < READ_SIZE / 2 {
+            buf.truncate(READ_SIZE);
+            buf.shrink_to_fit();
+        }
+    }
+    if filled > 0 {
+        let last = &buf[..filled];
+        deliver(
+            last,
+            &[(last, false)],
+            dir,
+            &mut sink,
+            recording,
+            forwarding,
+            &mut on_gone,
+        );
+    }
+    if let Sink::Server(stdin) = sink {
+        stdin.close();
+    }
+}
+
+/// Records one batch, then forwards its exact bytes; returns whether the
+/// sink still takes bytes.
+fn deliver(
+    bytes: &[u8],
+    lines: &[(&[u8], bool)],
+    dir: Direction,
+    sink: &mut Sink<'_>,
+    recording: &Recording,
+    forwarding: bool,
+    on_gone: &mut Option<impl FnOnce()>,
+) -> bool {
+    match dir {
+        Direction::ClientToServer => {
+            recording.lines(dir, lines);
+            // Before forwarding, so the answer cannot come back first.
+            for (line, _) in lines {
+                recording.initialize.client_line(line);
+            }
+        }
+        Direction::ServerToClient => {
+            // The protocol event goes right after the answer that names it.
+            let answer = lines.iter().enumerate().find_map(|(index, (line, _))| {
+                Some((index, recording.initialize.server_line(line)?))
+            });
+            match answer {
+                Some((index, revision)) => {
+                    recording.lines(dir, &lines[..=index]);
+                    recording.write(|writer| writer.protocol(&revision));
+                    if index + 1 < lines.len() {
+                        recording.lines(dir, &lines[index + 1..]);
+                    }
+                }
+                None => recording.lines(dir, lines),
+            }
+        }
+        Direction::Stderr => recording.lines(dir, lines),
+    }
+    if !forwarding {
+        return false;
+    }
+    if sink.write(bytes) {
+        return true;
+    }
+    if let Some(on_gone) = on_gone.take() {
+        on_gone();
+    }
+    false
+}

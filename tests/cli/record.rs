@@ -1,0 +1,560 @@
+//! `mcp-replay record`: a host of our own drives the recorder in front of a
+//! fixture server, and the tests compare what both sides saw with what the
+//! transcript says.
+//
+// See: #3
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use mcp_replay::transcript::{Direction, EventKind, Exit, Payload, Transcript};
+use rustix::process::Signal;
+
+use crate::util::{ECHO, Host, STEP, argv, assert_gone, python, sh, shell_status};
+
+/// Runs `mcp-replay record -o <dir>/t.jsonl <args> -- <server>` with `input`
+/// on stdin and returns (status, stdout, stderr, transcript path).
+fn record_with_input(
+    dir: &Path,
+    args: &[&str],
+    server: &[String],
+    input: &[u8],
+) -> (i32, Vec<u8>, String, PathBuf) {
+    let path = dir.join("t.jsonl");
+    let output = cargo_bin_cmd!("mcp-replay")
+        .arg("record")
+        .arg("-o")
+        .arg(&path)
+        .args(args)
+        .arg("--")
+        .args(server)
+        .current_dir(dir)
+        .write_stdin(input.to_vec())
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    (
+        shell_status(output.status),
+        output.stdout,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        path,
+    )
+}
+
+/// The payload bytes of one stream of a transcript.
+fn stream(transcript: &Transcript, dir: Direction) -> Vec<Vec<u8>> {
+    transcript
+        .lines(dir)
+        .map(|(_, payload)| payload.as_bytes().to_vec())
+        .collect()
+}
+
+/// An input with every kind of line a host or server can produce: JSON,
+/// a banner, CRLF, bytes that are not UTF-8, an empty line, and a last line
+/// without a newline.
+const AWKWARD_INPUT: &[u8] =
+    b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\nServer ready\ncrlf\r\n\xff\xfe\x00raw\n\n{ \"spaced\" : true }\nno newline";
+
+#[test]
+fn forwarding_is_byte_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = python(ECHO, &["5"]);
+    let direct = Command::new(&server[0])
+        .args(&server[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(AWKWARD_INPUT)?;
+            child.wait_with_output()
+        })
+        .unwrap();
+
+    let (status, stdout, stderr, path) = record_with_input(dir.path(), &[], &server, AWKWARD_INPUT);
+
+    assert_eq!(stdout, direct.stdout, "stdout differs from a direct run");
+    assert_eq!(status, shell_status(direct.status));
+    assert_eq!(status, 5);
+    assert_eq!(stderr.as_bytes(), direct.stderr, "stderr is passed through");
+
+    let transcript = Transcript::read(&path).unwrap();
+    assert!(transcript.warnings.is_empty());
+    let lines: Vec<&[u8]> = AWKWARD_INPUT.split(|&b| b == b'\n').collect();
+    assert_eq!(stream(&transcript, Direction::ClientToServer), lines);
+    let mut echoed = lines.clone();
+    *echoed.last_mut().unwrap() = b"no newlinebye";
+    assert_eq!(stream(&transcript, Direction::ServerToClient), echoed);
+    assert_eq!(
+        stream(&transcript, Direction::Stderr),
+        vec![b"eof".to_vec()]
+    );
+    let last_c2s = transcript
+        .lines(Direction::ClientToServer)
+        .last()
+        .unwrap()
+        .0;
+    assert!(matches!(last_c2s.kind, EventKind::Line { eol: false, .. }));
+    assert_eq!(transcript.exit(), Some(Exit::Code(5)));
+}
+
+#[test]
+fn non_utf8_bytes_are_kept_losslessly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (status, stdout, _, path) =
+        record_with_input(dir.path(), &[], &python(ECHO, &[]), b"\xc3\x28\xff ok\n");
+    assert_eq!(status, 0);
+    assert_eq!(stdout, b"\xc3\x28\xff ok\nbye");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(r#""dir":"c2s","bytes":"wyj/IG9r""#), "{text}");
+    let transcript = Transcript::read(&path).unwrap();
+    let (_, payload) = transcript.lines(Direction::ServerToClient).next().unwrap();
+    assert_eq!(payload, &Payload::Bytes(b"\xc3\x28\xff ok".to_vec()));
+}
+
+#[test]
+fn sixteen_megabyte_lines_pass_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = "x".repeat(16 << 20);
+    let line =
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"echo","params":{{"data":"{data}"}}}}"#);
+    let mut input = line.clone().into_bytes();
+    input.push(b'\n');
+    let (status, stdout, _, path) = record_with_input(dir.path(), &[], &python(ECHO, &[]), &input);
+    assert_eq!(status, 0);
+    assert_eq!(stdout.len(), input.len() + 3);
+    assert!(
+        stdout == [&input[..], b"bye"].concat(),
+        "the line changed on its way"
+    );
+    let transcript = Transcript::read(&path).unwrap();
+    for dir in [Direction::ClientToServer, Direction::ServerToClient] {
+        let (_, payload) = transcript.lines(dir).next().unwrap();
+        assert!(matches!(payload, Payload::Json(_)));
+        assert!(payload.as_bytes() == line.as_bytes());
+    }
+}
+
+#[test]
+fn exit_code_passes_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let (status, stdout, _, path) = record_with_input(dir.path(), &[], &sh("exit 7"), b"");
+    assert_eq!(status, 7);
+    assert!(stdout.is_empty());
+    assert_eq!(Transcript::read(&path).unwrap().exit(), Some(Exit::Code(7)));
+}
+
+#[test]
+fn death_by_signal_exits_128_plus_n() {
+    for (signal, name) in [(9, "KILL"), (15, "TERM")] {
+        let dir = tempfile::tempdir().unwrap();
+        let script = format!("kill -{name} $$");
+        let (status, _, _, path) = record_with_input(dir.path(), &[], &sh(&script), b"");
+        assert_eq!(status, 128 + signal, "server killed by SIG{name}");
+        assert_eq!(
+            Transcript::read(&path).unwrap().exit(),
+            Some(Exit::Signal(signal))
+        );
+    }
+}
+
+/// Says `ready` once its handlers are in place; on a signal writes
+/// `signal N` and exits 0, so the recorder's status shows the server's own
+/// ending.
+const SIGNALLED: &str = r#"
+import signal, sys
+def on_signal(number, frame):
+    sys.stdout.write("signal %d\n" % number)
+    sys.stdout.flush()
+    sys.exit(0)
+for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    signal.signal(s, on_signal)
+print("ready", flush=True)
+for line in sys.stdin:
+    pass
+sys.exit(3)
+"#;
+
+#[test]
+fn sigterm_sigint_and_sighup_are_forwarded() {
+    for (signal, number) in [(Signal::TERM, 15), (Signal::INT, 2), (Signal::HUP, 1)] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut host = Host::record(dir.path(), &["-o", "t.jsonl"], &python(SIGNALLED, &[]), &[]);
+        assert_eq!(host.line(), b"ready\n");
+        host.signal(signal);
+        assert_eq!(host.line(), format!("signal {number}\n").into_bytes());
+        // The recorder kept going until the server ended, and took its status.
+        assert_eq!(shell_status(host.wait()), 0, "{}", host.stderr());
+        let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+        assert_eq!(
+            stream(&transcript, Direction::ServerToClient),
+            vec![b"ready".to_vec(), format!("signal {number}").into_bytes()]
+        );
+        assert_eq!(transcript.exit(), Some(Exit::Code(0)));
+    }
+}
+
+/// Writes its pid, then numbered JSON lines as fast as it can until its
+/// stdout breaks.
+const FLOOD: &str = r#"
+import os, sys
+out = sys.stdout.buffer
+out.write(b"%d\n" % os.getpid())
+out.flush()
+n = 0
+try:
+    while True:
+        out.write(b'{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d}}\n' % n)
+        n += 1
+        if n % 64 == 0:
+            out.flush()
+except BrokenPipeError:
+    pass
+"#;
+
+#[test]
+fn sigkill_of_the_recorder_loses_at_most_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::record(dir.path(), &["-o", "t.jsonl"], &python(FLOOD, &[]), &[]);
+    let server_pid: i32 = String::from_utf8(host.line())
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    for _ in 0..2000 {
+        host.line();
+    }
+    host.signal(Signal::KILL);
+    assert_eq!(shell_status(host.wait()), 137);
+    let mut received = host.rest();
+    // Everything the host received, counted from the start.
+    let mut all = format!("{server_pid}\n").into_bytes();
+    for n in 0..2000 {
+        all.extend_from_slice(
+            format!(
+                "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"n\":{n}}}}}\n"
+            )
+            .as_bytes(),
+        );
+    }
+    all.append(&mut received);
+    let host_lines: Vec<&[u8]> = all
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+
+    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+    assert!(transcript.warnings.len() <= 1, "{:?}", transcript.warnings);
+    let recorded = stream(&transcript, Direction::ServerToClient);
+    // Every line the host got was recorded before it was forwarded: the
+    // host's lines are a prefix of the recorded ones (the last forwarded
+    // line may arrive cut short, as the kill can fall inside its write).
+    let complete = host_lines.len() - usize::from(!all.ends_with(b"\n"));
+    assert!(
+        recorded.len() >= complete,
+        "recorded {} lines, the host got {complete}",
+        recorded.len()
+    );
+    for (index, line) in host_lines[..complete].iter().enumerate() {
+        assert_eq!(recorded[index], *line, "line {index}");
+    }
+    // With the recorder gone the server's stdout breaks and it ends.
+    assert_gone(server_pid);
+}
+
+#[test]
+fn secrets_are_redacted_in_both_directions_but_forwarded_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "tok-0123456789";
+    let input = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{{\"auth\":\"Bearer {secret}\",\"key\":\"sk-abcdefgh\",\"path\":\"C:\\\\{secret}\"}}}}\nplain {secret} sk-zyxwvuts\n"
+    );
+    let script = format!("{ECHO}\n");
+    let server = python(
+        &script.replace(
+            "sys.stdout.buffer.write(line)",
+            "sys.stdout.buffer.write(line); sys.stderr.buffer.write(line)",
+        ),
+        &[],
+    );
+    let path = dir.path().join("t.jsonl");
+    let output = cargo_bin_cmd!("mcp-replay")
+        .args(["record", "--redact", "sk-[a-z]{8}", "-o"])
+        .arg(&path)
+        .arg("--")
+        .args(&server)
+        .env("MY_SERVICE_TOKEN", secret)
+        .env("KEYBOARD_LAYOUT", "dvorak-programmer")
+        .write_stdin(input.clone())
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(output.stdout, format!("{input}bye").into_bytes());
+
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(!text.contains(secret), "{text}");
+    assert!(!text.contains("sk-abcdefgh") && !text.contains("sk-zyxwvuts"));
+    let transcript = Transcript::read(&path).unwrap();
+    assert_eq!(transcript.header.redact.env, ["MY_SERVICE_TOKEN"]);
+    assert_eq!(transcript.header.redact.patterns, ["sk-[a-z]{8}"]);
+    assert!(
+        transcript
+            .header
+            .env
+            .iter()
+            .any(|n| n == "MY_SERVICE_TOKEN")
+    );
+    for dir in [
+        Direction::ClientToServer,
+        Direction::ServerToClient,
+        Direction::Stderr,
+    ] {
+        let lines: Vec<_> = transcript.lines(dir).map(|(_, p)| p.clone()).collect();
+        let Payload::Json(raw) = &lines[0] else {
+            panic!(
+                "{dir:?}: a redacted JSON line must stay JSON: {:?}",
+                lines[0]
+            );
+        };
+        let msg: serde_json::Value = serde_json::from_str(raw.get()).unwrap();
+        assert_eq!(msg["params"]["auth"], "Bearer [REDACTED:MY_SERVICE_TOKEN]");
+        assert_eq!(msg["params"]["key"], "[REDACTED:pattern-1]");
+        assert_eq!(msg["params"]["path"], "C:\\[REDACTED:MY_SERVICE_TOKEN]");
+        assert_eq!(
+            lines[1].as_bytes(),
+            b"plain [REDACTED:MY_SERVICE_TOKEN] [REDACTED:pattern-1]"
+        );
+    }
+}
+
+#[test]
+fn existing_transcript_is_refused_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.jsonl");
+    std::fs::write(&path, "keep").unwrap();
+    let (status, stdout, stderr, _) = record_with_input(dir.path(), &[], &sh("touch started"), b"");
+    assert_eq!(status, 2);
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("transcript") && stderr.contains("already exists"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep");
+    assert!(
+        !dir.path().join("started").exists(),
+        "the server was started"
+    );
+
+    let (status, _, _, _) = record_with_input(dir.path(), &["--force"], &sh("touch started"), b"");
+    assert_eq!(status, 0);
+    assert!(dir.path().join("started").exists());
+    assert_eq!(Transcript::read(&path).unwrap().exit(), Some(Exit::Code(0)));
+}
+
+#[test]
+fn missing_server_is_an_error_and_leaves_no_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let (status, stdout, stderr, path) = record_with_input(
+        dir.path(),
+        &[],
+        &argv(&["no-such-server-anywhere", "--flag"]),
+        b"{}\n",
+    );
+    assert_eq!(status, 2);
+    assert!(stdout.is_empty());
+    assert!(
+        stderr
+            .starts_with("mcp-replay: error: cannot start server `no-such-server-anywhere --flag`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("hint:"), "{stderr}");
+    assert!(!path.exists());
+}
+
+#[test]
+fn default_output_is_a_timestamped_file_under_transcripts() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = cargo_bin_cmd!("mcp-replay")
+        .args(["record", "--", "true"])
+        .current_dir(dir.path())
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty());
+    let files: Vec<String> = std::fs::read_dir(dir.path().join("transcripts"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(files.len(), 1);
+    let name = &files[0];
+    let stamp = name
+        .strip_prefix("true-")
+        .and_then(|rest| rest.strip_suffix(".jsonl"))
+        .unwrap_or_else(|| panic!("unexpected name {name}"));
+    assert!(
+        stamp.len() == 16
+            && stamp.as_bytes()[8] == b'T'
+            && stamp.ends_with('Z')
+            && stamp[..8].bytes().all(|b| b.is_ascii_digit()),
+        "{name}"
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        format!("mcp-replay: recording to transcripts/{name}\n")
+    );
+    let transcript = Transcript::read(dir.path().join("transcripts").join(name)).unwrap();
+    assert_eq!(transcript.header.command, ["true"]);
+    assert_eq!(transcript.header.cwd.as_deref(), Some(".."));
+}
+
+#[test]
+fn no_process_is_left_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    // The server leaves a grandchild running in its process group.
+    let server = sh("sleep 300 & echo $$ $!; while read -r l; do echo \"$l\"; done");
+    let mut host = Host::record(dir.path(), &["-o", "t.jsonl"], &server, &[]);
+    let pids = String::from_utf8(host.line()).unwrap();
+    let pids: Vec<i32> = pids
+        .split_whitespace()
+        .map(|p| p.parse().unwrap())
+        .collect();
+    host.send(b"hello\n");
+    assert_eq!(host.line(), b"hello\n");
+    host.close_stdin();
+    assert_eq!(shell_status(host.wait()), 0);
+    for pid in pids {
+        assert_gone(pid);
+    }
+}
+
+#[test]
+fn a_host_that_goes_away_gets_the_server_stdin_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = python(ECHO, &["4"]);
+    let mut cmd = Command::new(crate::util::bin());
+    cmd.args(["record", "-o", "t.jsonl", "--"])
+        .args(&server)
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0);
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    use std::io::{BufRead, Write};
+    stdin.write_all(b"first\n").unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line, "first\n");
+    // The host stops reading; its stdin stays open.
+    drop(stdout);
+    stdin.write_all(b"second\n").unwrap();
+    let mut host = crate::util::Waiter::new(child);
+    assert_eq!(shell_status(host.wait()), 4);
+    drop(stdin);
+    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+    assert_eq!(
+        stream(&transcript, Direction::ServerToClient),
+        [&b"first"[..], b"second", b"bye"]
+    );
+    assert_eq!(stream(&transcript, Direction::Stderr), [b"eof"]);
+    assert_eq!(transcript.exit(), Some(Exit::Code(4)));
+}
+
+#[test]
+fn stderr_is_not_recorded_with_no_stderr_but_still_passed_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let (status, _, stderr, path) =
+        record_with_input(dir.path(), &["--no-stderr"], &python(ECHO, &[]), b"a\n");
+    assert_eq!(status, 0);
+    assert_eq!(stderr, "eof\n");
+    let transcript = Transcript::read(&path).unwrap();
+    assert!(stream(&transcript, Direction::Stderr).is_empty());
+    assert_eq!(stream(&transcript, Direction::ServerToClient).len(), 2);
+}
+
+#[test]
+fn the_header_names_the_command_cwd_and_environment_names_only() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let output = cargo_bin_cmd!("mcp-replay")
+        .args([
+            "record",
+            "-o",
+            "sub/t.jsonl",
+            "--ignore",
+            "/result/serverInfo/version",
+            "--",
+            "sh",
+            "-c",
+            "exit 0",
+        ])
+        .current_dir(dir.path())
+        .env("SOME_SETTING", "visible-value-xyz")
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = std::fs::read_to_string(dir.path().join("sub/t.jsonl")).unwrap();
+    assert!(
+        !text.contains("visible-value-xyz"),
+        "an env value was recorded"
+    );
+    let header = Transcript::read(dir.path().join("sub/t.jsonl"))
+        .unwrap()
+        .header;
+    assert_eq!(header.command, ["sh", "-c", "exit 0"]);
+    assert_eq!(header.cwd.as_deref(), Some(".."));
+    assert!(header.env.iter().any(|name| name == "SOME_SETTING"));
+    assert!(header.env.is_sorted());
+    assert_eq!(header.ignore, ["/result/serverInfo/version"]);
+    assert_eq!(header.version, 1);
+    assert!(header.tool.starts_with("mcp-replay "));
+    assert!(header.created.ends_with('Z') && header.created.len() == 20);
+}
+
+#[test]
+fn the_negotiated_protocol_follows_the_initialize_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = concat!(
+        r#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+        "\n",
+    );
+    let (status, stdout, _, path) = record_with_input(
+        dir.path(),
+        &[],
+        &argv(&["mcp-replay", "demo-server"]),
+        input.as_bytes(),
+    );
+    assert_eq!(status, 0);
+    assert_eq!(String::from_utf8(stdout).unwrap().lines().count(), 2);
+    let transcript = Transcript::read(&path).unwrap();
+    assert_eq!(transcript.protocol(), Some("2024-11-05"));
+    let protocol_at = transcript
+        .events
+        .iter()
+        .position(|event| matches!(event.kind, EventKind::Protocol(_)))
+        .unwrap();
+    let before = &transcript.events[protocol_at - 1];
+    let EventKind::Line {
+        dir: Direction::ServerToClient,
+        payload,
+        ..
+    } = &before.kind
+    else {
+        panic!("the protocol event does not follow a server line: {before:?}");
+    };
+    assert_eq!(payload.to_json().unwrap()["id"], "init");
+}
