@@ -265,9 +265,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.write_baseline = args.write_baseline.clone();
     options.bless = args.bless;
     options.probes = !args.no_probes;
-    if let Some(jobs) = args.jobs {
-        options.jobs = usize::from(jobs);
-    }
+    options.jobs = args.jobs.map(usize::from);
     if let Some(partition) = args.partition {
         options.partition = partition;
     }

@@ -70,8 +70,9 @@ pub struct CheckOptions {
     pub bless: bool,
     /// Run the law probes.
     pub probes: bool,
-    /// How many replays and probe runs may run at once.
-    pub jobs: usize,
+    /// How many replays and probe runs may run at once; the machine's
+    /// cores when `None`.
+    pub jobs: Option<usize>,
     /// The share of the transcripts this run checks.
     pub partition: Partition,
     /// The deadline of each step, when given on the command line.
@@ -96,7 +97,7 @@ impl Default for CheckOptions {
             write_baseline: None,
             bless: false,
             probes: true,
-            jobs: std::thread::available_parallelism().map_or(1, usize::from),
+            jobs: None,
             partition: Partition::default(),
             timeout: None,
             startup_timeout: None,
@@ -563,7 +564,15 @@ fn run_jobs(
             progress(finished.fetch_add(1, Ordering::Relaxed) + 1, total);
         }
     };
-    let threads = options.jobs.clamp(1, total.max(1));
+    // Asking the machine for its cores costs a few file reads: not for a
+    // run of one job.
+    let threads = match options.jobs {
+        _ if total <= 1 => 1,
+        Some(jobs) => jobs.clamp(1, total),
+        None => std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(total),
+    };
     if threads == 1 {
         work();
     } else {

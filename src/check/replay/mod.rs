@@ -110,13 +110,15 @@ pub(crate) fn replay(
     command: &ServerCommand,
     options: &ReplayOptions,
 ) -> Result<ReplayOutcome, ReplayError> {
+    // The server starts first, so that it gets ready while the script is
+    // built.
+    let server = ServerProcess::spawn(command)?;
     let redactor =
         Redactor::from_env(&transcript.header.redact).map_err(|source| ReplayError::Redact {
             path: transcript.path.clone(),
             source,
         })?;
     let script = Script::build(transcript);
-    let server = ServerProcess::spawn(command)?;
     let mut run = Run {
         path: &transcript.path,
         options,
