@@ -22,8 +22,6 @@ pub const FILE_NAME: &str = "mcp-replay.json";
 /// What one `mcp-replay.json` says.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Config {
-    /// The file it was read from.
-    pub path: Option<PathBuf>,
     pub profile: Option<Profile>,
     pub waive: Vec<LawId>,
     pub ignore: IgnoreRules,
@@ -122,7 +120,6 @@ impl Config {
                 .map_err(|err| invalid(format!("`{field}`: {err}")))
         };
         Ok(Config {
-            path: Some(path.to_owned()),
             profile: wire
                 .profile
                 .map(|p| p.parse::<Profile>())

@@ -292,181 +292,70 @@ pub fn run(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, CheckError> {
     let started = Instant::now();
-    let override_command =
-        (!options.command.is_empty()).then(|| ServerCommand::new(options.command.clone()));
-    let files = collect(options, override_command.is_some())?;
-    if files.is_empty() && !options.probes {
-        return Err(CheckError::NothingToDo);
-    }
-    let mut configs: HashMap<PathBuf, Config> = HashMap::new();
-    let mut config_for = |file: &Path, root: &Path| -> Result<Config, CheckError> {
-        let Some(path) = config::find(file, root) else {
-            return Ok(Config::default());
-        };
-        if let Some(config) = configs.get(&path) {
-            return Ok(config.clone());
-        }
-        let config = Config::read(&path)?;
-        configs.insert(path, config.clone());
-        Ok(config)
-    };
-
-    let mut report = Report::default();
-    let mut planned = Vec::new();
-    // Each distinct command is probed once, in the share that owns its first
-    // transcript (share 1 when there are no transcripts).
-    let mut probe_owners: Vec<(ServerCommand, usize, Settings)> = Vec::new();
-    if let Some(command) = &override_command {
-        let settings = match files.first() {
-            Some((file, root)) => Settings::new(options, &config_for(file, root)?),
-            None => Settings::new(options, &Config::default()),
-        };
-        probe_owners.push((command.clone(), 0, settings));
-    }
-    for (position, (file, root)) in files.iter().enumerate() {
-        let owned = options.partition.owns(position);
-        if !owned && (override_command.is_some() || !options.probes) {
-            continue;
-        }
-        if !owned {
-            if let Some(command) = header_command(file)
-                && !probe_owners.iter().any(|(known, ..)| *known == command)
-            {
-                let settings = Settings::new(options, &config_for(file, root)?);
-                probe_owners.push((command, position, settings));
-            }
-            continue;
-        }
-        let transcript = match Transcript::read(file) {
-            Ok(transcript) => transcript,
-            Err(err) => {
-                report.errors.push(InputError {
-                    path: Some(file.clone()),
-                    message: chain(&err),
-                });
-                continue;
-            }
-        };
-        let settings = Settings::new(options, &config_for(file, root)?);
-        let command = match &override_command {
-            Some(command) => command.clone(),
-            None => match recorded_command(&transcript) {
-                Some(command) => command,
-                None => {
-                    report.errors.push(InputError {
-                        path: Some(file.clone()),
-                        message: format!(
-                            "{}:1: the header records no server command; give one after `--`",
-                            file.display()
-                        ),
-                    });
-                    continue;
-                }
-            },
-        };
-        if !probe_owners.iter().any(|(known, ..)| *known == command) {
-            probe_owners.push((command.clone(), position, settings.clone()));
-        }
-        let mut ignore =
-            match IgnoreRules::parse(transcript.header.ignore.iter().map(String::as_str)) {
-                Ok(rules) => rules,
-                Err(message) => {
-                    report.errors.push(InputError {
-                        path: Some(file.clone()),
-                        message: format!("{}:1: {message}", file.display()),
-                    });
-                    continue;
-                }
-            };
-        ignore.extend(&settings.ignore);
-        let mut bless_hint = format!(
-            "mcp-replay check --bless {}",
-            shell_quote(&file.display().to_string())
-        );
-        if let Some(command) = &override_command {
-            bless_hint.push_str(" -- ");
-            bless_hint.push_str(&command.display());
-        }
-        planned.push(Planned {
-            replay: ReplayOptions {
-                profile: settings.profile,
-                timeout: settings.timeout,
-                startup_timeout: settings.startup_timeout,
-                grace: settings.grace,
-                ignore,
-                keep_live: options.bless,
-                bless_hint,
-            },
-            transcript,
-            command,
-            waive: settings.waive,
-        });
-    }
-    let probes: Vec<PlannedProbe> = if options.probes {
-        probe_owners
-            .into_iter()
-            .filter(|(_, position, _)| options.partition.owns(*position))
-            .map(|(command, _, settings)| PlannedProbe {
-                options: settings.probe_options(),
-                waive: settings.waive.clone(),
-                command,
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-
-    let done = run_jobs(&probes, &planned, options, progress);
-
-    let mut baseline = match &options.baseline {
+    let baseline = match &options.baseline {
         Some(path) => baseline::read(path)?,
         None => BTreeSet::new(),
     };
-    let mut raw_transcripts = Vec::new();
-    let mut raw_probes = Vec::new();
+    let plan = Plan::new(options)?;
+    let done = run_jobs(&plan.probes, &plan.transcripts, options, progress);
+
+    let mut report = Report {
+        errors: plan.errors,
+        ..Report::default()
+    };
+    let mut transcripts = Vec::new();
+    let mut probed = Vec::new();
     for (index, result) in done.into_iter().enumerate() {
         match result {
             Done::Replay(result, errors) => {
                 report.errors.extend(errors);
-                raw_transcripts.push(result);
+                transcripts.push(result);
             }
-            Done::Probe(Ok(result)) => raw_probes.push((result, &probes[index])),
+            Done::Probe(Ok(result)) => probed.push((result, &plan.probes[index])),
             Done::Probe(Err(error)) => report.errors.push(error),
         }
     }
-    if let Some(path) = &options.write_baseline {
-        let waived = |law: LawId, waive: &BTreeSet<LawId>| waive.contains(&law);
-        let mut entries = BTreeSet::new();
-        for (result, plan) in raw_transcripts.iter().zip(&planned) {
-            for graded in &result.findings {
-                if !waived(graded.finding.law, &plan.waive) {
-                    entries.insert(Entry::of(&graded.finding));
-                }
-            }
+    let transcripts: Vec<(TranscriptResult, &BTreeSet<LawId>)> = transcripts
+        .into_iter()
+        .zip(plan.transcripts.iter().map(|plan| &plan.waive))
+        .collect();
+
+    let baseline = match &options.write_baseline {
+        Some(path) => {
+            let findings = transcripts
+                .iter()
+                .map(|(result, waive)| (&result.findings, *waive))
+                .chain(
+                    probed
+                        .iter()
+                        .map(|(result, plan)| (&result.findings, &plan.waive)),
+                );
+            let entries = findings
+                .flat_map(|(findings, waive)| {
+                    findings
+                        .iter()
+                        .filter(|graded| !waive.contains(&graded.finding.law))
+                        .map(|graded| Entry::of(&graded.finding))
+                })
+                .collect();
+            baseline::write(path, &entries)?;
+            entries
         }
-        for (result, plan) in &raw_probes {
-            for graded in &result.findings {
-                if !waived(graded.finding.law, &plan.waive) {
-                    entries.insert(Entry::of(&graded.finding));
-                }
-            }
-        }
-        baseline::write(path, &entries)?;
-        baseline = entries;
-    }
+        None => baseline,
+    };
 
     let mut seen = BTreeSet::new();
     let grader = Grader {
         deny_warnings: options.deny_warnings,
         baseline: &baseline,
     };
-    for (mut result, plan) in raw_transcripts.into_iter().zip(&planned) {
+    for (mut result, waive) in transcripts {
         for graded in &mut result.findings {
-            grader.grade(graded, &plan.waive, &mut seen);
+            grader.grade(graded, waive, &mut seen);
         }
         report.transcripts.push(result);
     }
-    for (mut result, plan) in raw_probes {
+    for (mut result, plan) in probed {
         for graded in &mut result.findings {
             grader.grade(graded, &plan.waive, &mut seen);
         }
@@ -481,18 +370,23 @@ pub fn run(
 
     // Entries about transcripts or commands this run did not check are
     // another run's business (another partition, another path).
-    let checked_paths: BTreeSet<String> = planned
+    let checked: BTreeSet<String> = plan
+        .transcripts
         .iter()
         .map(|plan| plan.transcript.path.display().to_string())
         .collect();
-    let probed: BTreeSet<String> = probes.iter().map(|plan| plan.command.display()).collect();
+    let probed: BTreeSet<String> = plan
+        .probes
+        .iter()
+        .map(|plan| plan.command.display())
+        .collect();
     report.stale = baseline
         .iter()
         .filter(|entry| !seen.contains(*entry))
         .filter(|entry| {
             entry
                 .transcript()
-                .is_some_and(|path| checked_paths.contains(path))
+                .is_some_and(|path| checked.contains(path))
                 || entry
                     .command()
                     .is_some_and(|command| probed.contains(command))
@@ -502,6 +396,149 @@ pub fn run(
     report.errors.sort_by(|a, b| a.path.cmp(&b.path));
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// What a run will do: the transcripts of its share, the commands to probe,
+/// and the inputs it already knows it cannot check.
+struct Plan {
+    transcripts: Vec<Planned>,
+    probes: Vec<PlannedProbe>,
+    errors: Vec<InputError>,
+}
+
+impl Plan {
+    fn new(options: &CheckOptions) -> Result<Plan, CheckError> {
+        let override_command =
+            (!options.command.is_empty()).then(|| ServerCommand::new(options.command.clone()));
+        let files = collect(options, override_command.is_some())?;
+        if files.is_empty() && !options.probes {
+            return Err(CheckError::NothingToDo);
+        }
+        let mut configs = Configs::default();
+        let mut plan = Plan {
+            transcripts: Vec::new(),
+            probes: Vec::new(),
+            errors: Vec::new(),
+        };
+        // Each distinct command is probed once, in the share that owns its
+        // first transcript (share 1 when there are no transcripts).
+        let mut owners: Vec<(ServerCommand, usize, Settings)> = Vec::new();
+        if let Some(command) = &override_command {
+            let settings = match files.first() {
+                Some((file, root)) => configs.settings(options, file, root)?,
+                None => Settings::new(options, &Config::default()),
+            };
+            owners.push((command.clone(), 0, settings));
+        }
+        for (position, (file, root)) in files.iter().enumerate() {
+            let owned = options.partition.owns(position);
+            if !owned {
+                // Another share replays it; this one only needs to know
+                // whether its command is first seen there.
+                if options.probes
+                    && override_command.is_none()
+                    && let Some(command) = header_command(file)
+                    && !owners.iter().any(|(known, ..)| *known == command)
+                {
+                    owners.push((command, position, configs.settings(options, file, root)?));
+                }
+                continue;
+            }
+            let settings = configs.settings(options, file, root)?;
+            match plan_transcript(file, &settings, override_command.as_ref(), options.bless) {
+                Ok(planned) => {
+                    if !owners.iter().any(|(known, ..)| *known == planned.command) {
+                        owners.push((planned.command.clone(), position, settings));
+                    }
+                    plan.transcripts.push(planned);
+                }
+                Err(error) => plan.errors.push(error),
+            }
+        }
+        if options.probes {
+            plan.probes = owners
+                .into_iter()
+                .filter(|(_, position, _)| options.partition.owns(*position))
+                .map(|(command, _, settings)| PlannedProbe {
+                    options: settings.probe_options(),
+                    waive: settings.waive,
+                    command,
+                })
+                .collect();
+        }
+        Ok(plan)
+    }
+}
+
+/// Reads one transcript and works out how to replay it.
+fn plan_transcript(
+    file: &Path,
+    settings: &Settings,
+    override_command: Option<&ServerCommand>,
+    bless: bool,
+) -> Result<Planned, InputError> {
+    let error = |message: String| InputError {
+        path: Some(file.to_owned()),
+        message,
+    };
+    let transcript = Transcript::read(file).map_err(|err| error(chain(&err)))?;
+    let command = match override_command {
+        Some(command) => command.clone(),
+        None => recorded_command(&transcript).ok_or_else(|| {
+            error(format!(
+                "{}:1: the header records no server command; give one after `--`",
+                file.display()
+            ))
+        })?,
+    };
+    let mut ignore = IgnoreRules::parse(transcript.header.ignore.iter().map(String::as_str))
+        .map_err(|message| error(format!("{}:1: {message}", file.display())))?;
+    ignore.extend(&settings.ignore);
+    let mut bless_hint = format!(
+        "mcp-replay check --bless {}",
+        shell_quote(&file.display().to_string())
+    );
+    if let Some(command) = override_command {
+        bless_hint.push_str(" -- ");
+        bless_hint.push_str(&command.display());
+    }
+    Ok(Planned {
+        replay: ReplayOptions {
+            profile: settings.profile,
+            timeout: settings.timeout,
+            startup_timeout: settings.startup_timeout,
+            grace: settings.grace,
+            ignore,
+            keep_live: bless,
+            bless_hint,
+        },
+        transcript,
+        command,
+        waive: settings.waive.clone(),
+    })
+}
+
+/// The directory configs read so far, by file.
+#[derive(Default)]
+struct Configs(HashMap<PathBuf, Config>);
+
+impl Configs {
+    /// The settings of the transcript `file` found under `root`.
+    fn settings(
+        &mut self,
+        options: &CheckOptions,
+        file: &Path,
+        root: &Path,
+    ) -> Result<Settings, CheckError> {
+        let Some(path) = config::find(file, root) else {
+            return Ok(Settings::new(options, &Config::default()));
+        };
+        if !self.0.contains_key(&path) {
+            let config = Config::read(&path)?;
+            self.0.insert(path.clone(), config);
+        }
+        Ok(Settings::new(options, &self.0[&path]))
+    }
 }
 
 /// Grades findings: waivers first, then the baseline, then the severity.

@@ -296,8 +296,7 @@ impl Run<'_> {
             let message = match &self.expects[index].kind {
                 ExpectKind::Response(slot) => {
                     fatal = true;
-                    let slot = &mut self.slots[*slot];
-                    slot.status = ExchangeStatus::Unanswered;
+                    let slot = &self.slots[*slot];
                     let message = format!(
                         "no response to `{}` id={} (line {}) {why}",
                         slot.method, slot.recorded, slot.line
@@ -337,18 +336,10 @@ impl Run<'_> {
                 fatal = true;
                 self.finding(LawId::RequestAnsweredOnce, line, message);
             }
-            for slot in &mut self.slots {
-                if slot.live.is_some() && slot.answers == 0 && !slot.cancelled {
-                    slot.status = ExchangeStatus::Unanswered;
-                }
-            }
         }
+        // Sent requests without an answer keep the status `Unanswered` they
+        // got when sent; those never sent stay `NotSent`.
         if fatal {
-            for slot in &mut self.slots {
-                if slot.live.is_some() && slot.answers == 0 && !slot.cancelled {
-                    slot.status = ExchangeStatus::Unanswered;
-                }
-            }
             self.server.kill();
         }
         fatal
@@ -402,7 +393,7 @@ impl Run<'_> {
                     self.open(slot, id);
                 }
             }
-            SendKind::Notification { cancels } => {
+            SendKind::Notification { method, cancels } => {
                 if let Some(slot) = cancels
                     && let Some(live) = &self.slots[*slot].live
                     && *live != self.slots[*slot].recorded
@@ -412,15 +403,10 @@ impl Run<'_> {
                     params.insert("requestId".to_owned(), live.to_value());
                     bytes = value.to_string().into_bytes();
                 }
-                let method = match message_kind(&serde_json::from_slice(&bytes).unwrap_or_default())
-                {
-                    MessageKind::Notification(method) => method,
-                    _ => String::new(),
-                };
                 self.last_notification = Some(Sent {
                     seq: self.sends,
                     line: send.line,
-                    method,
+                    method: method.clone(),
                 });
             }
             SendKind::Answer(expect) => {

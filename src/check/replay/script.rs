@@ -41,7 +41,10 @@ pub(super) enum SendKind {
     /// A batch array holding these requests (ids are sent as recorded).
     Batch(Vec<usize>),
     /// A notification; for `notifications/cancelled`, the request it names.
-    Notification { cancels: Option<usize> },
+    Notification {
+        method: String,
+        cancels: Option<usize>,
+    },
     /// The host's answer to the recorded server request `expects[i]`.
     Answer(Option<usize>),
     /// Anything else (a malformed line), sent as recorded.
@@ -179,6 +182,7 @@ impl Script {
                         .and_then(|id| open.get(&id).copied());
                     cancels.extend(cancels_slot);
                     SendKind::Notification {
+                        method,
                         cancels: cancels_slot,
                     }
                 }
