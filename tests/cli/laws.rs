@@ -344,3 +344,67 @@ fn no_process_outlives_a_probe_run() {
     probes::run(&sh(script, &stubborn), &options).unwrap();
     assert_eq!(processes_with(&stubborn), Vec::<String>::new());
 }
+
+#[test]
+fn laws_lists_the_catalog_for_people() {
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .arg("laws")
+        .assert()
+        .code(0);
+    let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    for law in LawId::ALL {
+        assert!(
+            stdout
+                .lines()
+                .any(|line| line.starts_with(&format!("{law} "))),
+            "no line for {law} in\n{stdout}"
+        );
+    }
+    let discover = stdout
+        .lines()
+        .find(|line| line.starts_with("discover "))
+        .unwrap();
+    assert!(discover.contains("(reserved)"), "{discover}");
+    let sorted = stdout
+        .lines()
+        .find(|line| line.starts_with("tools-list-sorted "))
+        .unwrap();
+    assert_eq!(
+        sorted.split_whitespace().take(3).collect::<Vec<_>>(),
+        ["tools-list-sorted", "error", "warning"]
+    );
+}
+
+#[test]
+fn laws_lists_the_catalog_as_json_lines() {
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .args(["laws", "--format", "json"])
+        .assert()
+        .code(0);
+    let lines = crate::util::json_lines(&output.get_output().stdout);
+    let ids: Vec<&str> = lines
+        .iter()
+        .map(|line| line["id"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = LawId::ALL.iter().map(|law| law.as_str()).collect();
+    assert_eq!(ids, expected);
+    let reserved: Vec<&str> = lines
+        .iter()
+        .filter(|line| line["implemented"] == false)
+        .map(|line| line["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        reserved,
+        [
+            "schema",
+            "discover",
+            "list-cache-hints",
+            "help-does-not-serve",
+            "bad-flag-exits-2"
+        ]
+    );
+    let help = &lines[22];
+    assert_eq!(help["core"]["severity"], "error");
+    assert_eq!(help["core"]["cites"], "REQ-C-032 acceptance");
+    assert!(help["spec"].is_null());
+}
