@@ -53,6 +53,11 @@ struct Flags {
     /// Serve `tools/list` in pages of N tools.
     #[arg(long, value_name = "N")]
     page_size: Option<usize>,
+    /// Refuse `initialize` for any revision but 2024-11-05 with error -32602
+    /// and `data {supported, requested}`, as an example in the specification
+    /// does.
+    #[arg(long)]
+    refuse_unknown_revision: bool,
     /// Behave like an official SDK over stdio.
     #[arg(long, value_name = "SDK")]
     like: Option<Like>,
@@ -361,6 +366,23 @@ impl Fixture {
             }
             _ => id,
         };
+        if method == method::INITIALIZE
+            && self.flags.refuse_unknown_revision
+            && let Some(requested) = params
+                .as_ref()
+                .and_then(|p| p.get("protocolVersion"))
+                .and_then(Value::as_str)
+                .filter(|requested| *requested != PROTOCOL_2024_11_05)
+        {
+            let data = json!({"supported": [PROTOCOL_2024_11_05], "requested": requested});
+            let response = Response::error(
+                Some(id),
+                ErrorCode::INVALID_PARAMS,
+                "Unsupported protocol version",
+            )
+            .with_data(data);
+            return self.write(&response.to_line());
+        }
         let outcome = match method.as_str() {
             method::INITIALIZE => Ok(self.initialize(params.as_ref())),
             method::PING if self.broken(Break::Ping) => Ok(json!({"pong": true})),

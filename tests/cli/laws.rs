@@ -334,15 +334,76 @@ fn no_process_outlives_a_probe_run() {
     let marker = format!("no-process-left-{}", std::process::id());
     probe(&["--echo-suffix", &marker], Profile::Spec);
     assert_eq!(processes_with(&marker), Vec::<String>::new());
+}
 
-    // A server that ignores SIGTERM and end of input is killed too.
-    let stubborn = format!("stubborn-{}", std::process::id());
-    let mut options = options(Profile::Core);
-    options.timeout = Duration::from_millis(500);
+#[test]
+fn a_server_that_ignores_end_of_input_and_sigterm_is_stopped() {
+    let marker = format!("stubborn-{}", std::process::id());
+    // SIGTERM stays ignored across exec, and the rmcp-like fixture keeps
+    // the default disposition; after end of input the shell lingers.
+    let script = r#"trap "" TERM; "$1" --like rmcp --echo-suffix "$0"; sleep 60 & wait"#;
+    let command = ServerCommand::new(vec![
+        "sh".into(),
+        "-c".into(),
+        script.into(),
+        marker.clone(),
+        fixture_server().into(),
+    ]);
+    let mut options = options(Profile::Spec);
     options.grace = Duration::from_millis(500);
-    let script = r#"trap "" TERM; while read -r line; do :; done; exec sleep 60"#;
-    probes::run(&sh(script, &stubborn), &options).unwrap();
-    assert_eq!(processes_with(&stubborn), Vec::<String>::new());
+    let report = probes::run(&command, &options).unwrap();
+    let messages: Vec<(LawId, Severity, &str)> = report
+        .findings
+        .iter()
+        .map(|f| (f.law, f.severity, f.message.as_str()))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (
+                LawId::EofExitZero,
+                Warning,
+                "still running 500 ms after stdin closed; the server was stopped"
+            ),
+            (
+                LawId::SigtermExit143,
+                Warning,
+                "still running 500 ms after SIGTERM; the server was stopped"
+            ),
+        ],
+        "{report:#?}"
+    );
+    assert_eq!(report.status(LawId::EofDrains), Some(&LawStatus::Held));
+    assert_eq!(processes_with(&marker), Vec::<String>::new());
+}
+
+#[test]
+fn refusing_an_unsupported_revision_is_an_error_in_core_and_a_warning_in_spec() {
+    let args = ["--refuse-unknown-revision"];
+    let step = "initialize with the unsupported revision 1900-01-01";
+    for (profile, severity) in [(Profile::Core, Error), (Profile::Spec, Warning)] {
+        let report = probe(&args, profile);
+        let found: Vec<_> = report
+            .findings
+            .iter()
+            .map(|f| (f.law, f.severity, f.location.clone()))
+            .collect();
+        assert_eq!(found.len(), 1, "{report:#?}");
+        assert_eq!(found[0].0, LawId::Initialize);
+        assert_eq!(found[0].1, severity);
+        assert!(matches!(&found[0].2, Location::Probe { step: s, .. } if s == step));
+        assert!(report.findings[0].message.starts_with(
+            "refused with error -32602 (\"Unsupported protocol version\"); version negotiation answers a result"
+        ));
+    }
+    let spec = probe(&args, Profile::Spec);
+    match spec.status(LawId::ToolErrorIsResult) {
+        Some(LawStatus::Skipped(reason)) => assert!(
+            reason.contains("initialize answered error -32602"),
+            "{reason}"
+        ),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -407,4 +468,22 @@ fn laws_lists_the_catalog_as_json_lines() {
     assert_eq!(help["core"]["severity"], "error");
     assert_eq!(help["core"]["cites"], "REQ-C-032 acceptance");
     assert!(help["spec"].is_null());
+}
+
+#[test]
+fn writing_after_end_of_input_breaks_eof_exit_zero() {
+    let script = r#""$1"; echo '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"bye"}}'"#;
+    let command = ServerCommand::new(vec![
+        "sh".into(),
+        "-c".into(),
+        script.into(),
+        "goodbye".into(),
+        fixture_server().into(),
+    ]);
+    let report = probes::run(&command, &options(Profile::Core)).unwrap();
+    assert_failures(&report, &[(LawId::EofExitZero, Error)]);
+    assert_eq!(
+        report.findings[0].message,
+        "wrote notifications/message after answering every request, with stdin closed"
+    );
 }

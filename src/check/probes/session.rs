@@ -244,10 +244,14 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// Reads until stdout closes or `deadline` passes, routing responses;
-    /// returns whether stdout closed.
-    pub fn drain(&mut self, deadline: Instant) -> bool {
+    /// Reads until stdout closes or `deadline` passes, routing responses,
+    /// or, with `until_answered`, until no request is pending; returns
+    /// whether stdout closed.
+    pub fn drain(&mut self, deadline: Instant, until_answered: bool) -> bool {
         loop {
+            if until_answered && self.pending.is_empty() {
+                return false;
+            }
             match self.next_response(deadline) {
                 Next::Response(rid, answer) => self.route(rid, answer),
                 Next::Timeout => return false,
