@@ -271,6 +271,12 @@ fn a_silent_server_is_a_timeout_finding_not_a_hang() {
         );
     }
     assert_eq!(report.status(LawId::Initialize), Some(&LawStatus::Failed));
+    assert_eq!(
+        report.status(LawId::Ping),
+        Some(&LawStatus::Skipped(
+            "the server stopped answering at step `initialize`".to_owned()
+        ))
+    );
     match report.status(LawId::EofDrains) {
         Some(LawStatus::Skipped(reason)) => assert_eq!(
             reason,

@@ -24,9 +24,28 @@ const TOOL_LAWS: &[LawId] = &[
     LawId::ToolErrorIsResult,
 ];
 
+/// The laws this session probes after `initialize`.
+const AFTER_INITIALIZE: &[LawId] = &[
+    LawId::NotificationUnanswered,
+    LawId::Ping,
+    LawId::UnknownMethod,
+    LawId::CapabilitiesHonest,
+    LawId::ToolsListSorted,
+    LawId::ToolsListValid,
+    LawId::InvalidParams,
+    LawId::UnknownTool,
+    LawId::ToolErrorIsResult,
+    LawId::RequestAnsweredOnce,
+    LawId::CancelTolerated,
+];
+
 pub(super) fn run(mut s: Session<'_>) -> Ledger {
     quiet_start(&mut s);
     let Some(init) = initialize(&mut s) else {
+        let reason = s.dead().unwrap_or("initialize failed").to_owned();
+        for law in AFTER_INITIALIZE {
+            s.ledger.skip(*law, reason.clone());
+        }
         return s.finish();
     };
     notifications(&mut s);

@@ -55,6 +55,7 @@ impl Init {
 /// a number is caught rather than confused with another request.
 const STRING_ID_BASE: i64 = 1000;
 
+/// A client's view of one server process, with the ledger of what it found.
 pub(super) struct Session<'a> {
     process: ServerProcess,
     options: &'a ProbeOptions,
@@ -62,8 +63,11 @@ pub(super) struct Session<'a> {
     /// The step under way, for findings made while reading.
     step: String,
     next_id: i64,
+    /// The requests sent and not answered yet, oldest first.
     pending: Vec<RequestId>,
+    /// The requests answered, to tell a duplicate from a stray.
     answered: HashSet<RequestId>,
+    /// Answers that arrived before anyone waited for them (out of order).
     early: HashMap<RequestId, Answer>,
     /// Collects strays while a fence is up.
     strays: Option<Vec<Stray>>,
@@ -140,10 +144,12 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// The options the probes run with.
     pub fn options(&self) -> &ProbeOptions {
         self.options
     }
 
+    /// The server process, for signals, exits and stdin.
     pub fn process(&mut self) -> &mut ServerProcess {
         &mut self.process
     }
@@ -219,7 +225,7 @@ impl<'a> Session<'a> {
     }
 
     /// Waits for the answer to `id`; see [`Session::call`].
-    pub fn await_answer(&mut self, law: LawId, id: &RequestId) -> Option<Answer> {
+    fn await_answer(&mut self, law: LawId, id: &RequestId) -> Option<Answer> {
         let deadline = Instant::now() + self.options.timeout;
         loop {
             if let Some(answer) = self.early.remove(id) {
