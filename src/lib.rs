@@ -25,5 +25,7 @@ pub use crate::jsonrpc::{
     ErrorCode, Frame, PROTOCOL_2024_11_05, RequestId, Response, RpcError, json_kind, method,
     notification_line, request_line,
 };
-pub use crate::server::{Transport, TransportError};
+pub use crate::server::{
+    Capture, Server, Tool, ToolDescriptor, ToolOutput, ToolSet, Transport, TransportError,
+};
 pub use crate::transcript::{Transcript, TranscriptError, TranscriptWriter};

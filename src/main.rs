@@ -10,6 +10,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[path = "../examples/demo-server.rs"]
+mod demo_server;
+
 /// Record, replay and check MCP stdio servers.
 #[derive(Debug, Parser)]
 #[command(name = "mcp-replay", version, about, long_about = None)]
@@ -26,6 +29,8 @@ enum Command {
     Check(CheckArgs),
     /// List the laws: id, severity per profile, implemented or reserved, citations.
     Laws(LawsArgs),
+    /// Serve the demo MCP server on stdio: the server the bundled transcripts run against.
+    DemoServer,
 }
 
 /// Arguments of `mcp-replay record`.
@@ -73,6 +78,7 @@ fn main() -> ExitCode {
         Command::Record(args) => run_record(args),
         Command::Check(args) => run_check(args),
         Command::Laws(args) => run_laws(&args),
+        Command::DemoServer => return demo_server::main(),
     };
     match result {
         Ok(code) => code,

@@ -1,6 +1,339 @@
 //! The core server library: the smallest correct way to write an MCP server
 //! that speaks line-delimited JSON-RPC 2.0 over stdio (MCP-CORE r1).
+//!
+//! A [`Server`] is a name, a version and a [`ToolSet`], driven over a
+//! [`Transport`]. The loop reads one line at a time and classifies it by
+//! its id: a request is answered exactly once, a notification never, and a
+//! line that is no frame gets a parse error while the loop goes on. It ends
+//! only at end of input or on a dead channel.
+//!
+//! ```no_run
+//! use mcp_replay::server::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
+//! use serde_json::{Value, json};
+//!
+//! struct Echo;
+//!
+//! impl Tool for Echo {
+//!     fn descriptor(&self) -> ToolDescriptor {
+//!         let schema = json!({
+//!             "type": "object",
+//!             "properties": {"text": {"type": "string"}},
+//!             "required": ["text"]
+//!         });
+//!         ToolDescriptor::new("echo", "Answers with its text", schema)
+//!     }
+//!
+//!     fn run(&self, args: &Value) -> ToolOutput {
+//!         ToolOutput::ok(args["text"].as_str().unwrap_or_default())
+//!     }
+//! }
+//!
+//! let server = Server::new("echo-server", "1.0.0", ToolSet::new().with(Echo));
+//! server.serve_stdio().expect("the protocol channel works");
+//! ```
 
+mod capture;
+mod schema;
+mod tools;
 mod transport;
 
+use std::any::Any;
+use std::io::{self, Write};
+use std::panic::{self, AssertUnwindSafe};
+
+use serde_json::{Map, Value, json};
+
+use self::capture::ProtectedStdio;
+use self::transport::StdioTransport;
+use crate::jsonrpc::{
+    ErrorCode, Frame, PROTOCOL_2024_11_05, RequestId, Response, json_kind, method,
+};
+
+pub use self::capture::Capture;
+pub use self::tools::{Tool, ToolDescriptor, ToolOutput, ToolSet};
 pub use self::transport::{Transport, TransportError};
+
+/// The protocol revisions the loop answers, newest first (MCP-CORE r1
+/// §1¶07). Newer revisions join this list as the loop learns them.
+pub const PROTOCOL_REVISIONS: &[&str] = &[PROTOCOL_2024_11_05];
+
+/// An MCP server: a name, a version and the tools it offers (MCP-CORE r1
+/// §2¶13).
+#[derive(Debug)]
+pub struct Server {
+    name: String,
+    version: String,
+    tools: ToolSet,
+    capture: bool,
+}
+
+impl Server {
+    /// A server offering `tools`, named `name` at `version` in its
+    /// `initialize` answer.
+    pub fn new(name: impl Into<String>, version: impl Into<String>, tools: ToolSet) -> Server {
+        Server {
+            name: name.into(),
+            version: version.into(),
+            tools,
+            capture: true,
+        }
+    }
+
+    /// The same server without the capture guard: what tools write goes
+    /// straight to the process's stderr.
+    ///
+    /// The capture redirects process-global descriptors, so two loops in one
+    /// process cannot both capture at once (MCP-CORE r1 §4¶24); this is for
+    /// tests that run several loops side by side.
+    pub fn without_capture(mut self) -> Server {
+        self.capture = false;
+        self
+    }
+
+    /// The tools this server offers.
+    pub fn tools(&self) -> &ToolSet {
+        &self.tools
+    }
+
+    /// Serves the host on stdin and stdout until stdin ends.
+    ///
+    /// While serving, the protocol uses private copies of stdin and stdout;
+    /// fd 1 points at stderr and fd 0 at `/dev/null`, so a stray `println!`
+    /// or a child process can neither corrupt the protocol channel nor read
+    /// the host's messages. Both are put back when this returns.
+    ///
+    /// # Errors
+    ///
+    /// [`TransportError::Read`] or [`TransportError::Write`] when the host's
+    /// end of the channel dies; [`TransportError::ClaimStdio`] or
+    /// [`TransportError::StdioBusy`] when stdio cannot be set aside;
+    /// [`TransportError::CaptureFile`] when the capture guard cannot start.
+    pub fn serve_stdio(&self) -> Result<(), TransportError> {
+        let stdio = ProtectedStdio::claim()?;
+        let mut transport = StdioTransport::new(&stdio.stdin, &stdio.stdout);
+        self.serve(&mut transport)
+    }
+
+    /// Serves the host at the other end of `transport` until its input ends.
+    ///
+    /// Requests are answered in the order they arrive, each exactly once;
+    /// notifications are absorbed; a line that is no frame is answered with a
+    /// parse error and the loop goes on (MCP-CORE r1 §1¶08-10).
+    ///
+    /// # Errors
+    ///
+    /// The transport's error when the channel dies;
+    /// [`TransportError::CaptureFile`] or [`TransportError::Redirect`] when
+    /// the capture guard cannot start.
+    pub fn serve(&self, transport: &mut impl Transport) -> Result<(), TransportError> {
+        self.serve_dyn(transport)
+    }
+
+    fn serve_dyn(&self, transport: &mut dyn Transport) -> Result<(), TransportError> {
+        let mut capture = if self.capture {
+            Some(Capture::new()?)
+        } else {
+            None
+        };
+        let mut line = Vec::with_capacity(4096);
+        while transport.read_line(&mut line)? {
+            if let Some(answer) = self.answer(&line, capture.as_mut()) {
+                transport.write_line(answer.as_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The answer to one inbound line, if it gets one.
+    fn answer(&self, line: &[u8], capture: Option<&mut Capture>) -> Option<String> {
+        match Frame::parse(trim_line(line)) {
+            Frame::Request { id, method, params } => {
+                Some(self.dispatch(id, &method, params, capture).to_line())
+            }
+            // MCP-CORE r1 §1¶09: notifications are absorbed without a reply,
+            // whatever their method.
+            Frame::Notification { .. } => None,
+            // This server sends no requests, so a response answers nothing it
+            // asked; replying to it would start a conversation about nothing.
+            Frame::Response { .. } => None,
+            // MCP-CORE r1 §1¶10: every line that is no frame (not JSON, not
+            // an object, no method, an id that is neither number nor string)
+            // is a parse error, echoing the id when one could be read.
+            Frame::Malformed { reason, id } => Some(
+                Response::error(id, ErrorCode::PARSE_ERROR, format!("parse error: {reason}"))
+                    .to_line(),
+            ),
+        }
+    }
+
+    fn dispatch(
+        &self,
+        id: RequestId,
+        method: &str,
+        params: Option<Value>,
+        capture: Option<&mut Capture>,
+    ) -> Response {
+        match method {
+            method::INITIALIZE => Response::ok(id, self.initialize_result(params.as_ref())),
+            method::PING => Response::ok(id, json!({})),
+            method::TOOLS_LIST => {
+                let tools: Vec<&ToolDescriptor> = self.tools.descriptors().collect();
+                Response::ok(id, json!({ "tools": tools }))
+            }
+            method::TOOLS_CALL => self.call(id, params, capture),
+            other => Response::error(
+                Some(id),
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("method not found: {other}"),
+            ),
+        }
+    }
+
+    fn initialize_result(&self, params: Option<&Value>) -> Value {
+        let requested = params
+            .and_then(|params| params.get("protocolVersion"))
+            .and_then(Value::as_str);
+        json!({
+            "protocolVersion": negotiate(requested),
+            "serverInfo": {"name": self.name, "version": self.version},
+            "capabilities": {"tools": {"listChanged": false}},
+        })
+    }
+
+    fn call(
+        &self,
+        id: RequestId,
+        params: Option<Value>,
+        capture: Option<&mut Capture>,
+    ) -> Response {
+        let (name, args) = match call_params(params) {
+            Ok(call) => call,
+            Err(message) => {
+                return Response::error(Some(id), ErrorCode::INVALID_PARAMS, message);
+            }
+        };
+        let Some((descriptor, tool)) = self.tools.get(&name) else {
+            return Response::error(
+                Some(id),
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("unknown tool `{name}`"),
+            );
+        };
+        let violations = schema::validate(&descriptor.input_schema, &args);
+        if !violations.is_empty() {
+            let mut report = format!("invalid arguments for `{name}`:");
+            for violation in &violations {
+                report.push('\n');
+                report.push_str(&violation.to_string());
+            }
+            return Response::ok(id, ToolOutput::error(report).to_result());
+        }
+        let output = run_tool(&name, tool, &args, capture);
+        Response::ok(id, output.to_result())
+    }
+}
+
+/// The revision to answer: the requested one when supported, else the
+/// newest supported (MCP lifecycle#version-negotiation).
+fn negotiate(requested: Option<&str>) -> &'static str {
+    PROTOCOL_REVISIONS
+        .iter()
+        .find(|revision| Some(**revision) == requested)
+        .unwrap_or(&PROTOCOL_REVISIONS[0])
+}
+
+/// A line as the host meant it: without the `\r` of a CRLF terminator and
+/// without a leading UTF-8 byte-order mark, as the official SDKs read lines.
+fn trim_line(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+}
+
+/// The tool name and arguments of a `tools/call`, or why they are invalid
+/// params (MCP-CORE r1 §2¶15).
+fn call_params(params: Option<Value>) -> Result<(String, Value), String> {
+    let mut params = match params {
+        Some(Value::Object(params)) => params,
+        None | Some(Value::Null) => return Err("tools/call needs params with a `name`".into()),
+        Some(other) => {
+            return Err(format!(
+                "tools/call params must be an object, found {}",
+                json_kind(&other)
+            ));
+        }
+    };
+    let name = match params.remove("name") {
+        Some(Value::String(name)) => name,
+        Some(other) => {
+            return Err(format!(
+                "tools/call `name` must be a string, found {}",
+                json_kind(&other)
+            ));
+        }
+        None => return Err("tools/call is missing the tool `name`".into()),
+    };
+    let args = match params.remove("arguments") {
+        // Hosts that have no arguments to pass send none, or null.
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(args @ Value::Object(_)) => args,
+        Some(other) => {
+            return Err(format!(
+                "tools/call `arguments` must be an object, found {}",
+                json_kind(&other)
+            ));
+        }
+    };
+    Ok((name, args))
+}
+
+/// Runs one tool inside the capture guard; a panic becomes a failed run.
+fn run_tool(
+    name: &str,
+    tool: &dyn Tool,
+    args: &Value,
+    capture: Option<&mut Capture>,
+) -> ToolOutput {
+    let guarded = || panic::catch_unwind(AssertUnwindSafe(|| tool.run(args)));
+    let (outcome, captured) = match capture {
+        Some(capture) => match capture.run(guarded) {
+            Ok(run) => run,
+            // A failed redirect is no failure of the tool's, but the agent
+            // still needs to read why nothing happened.
+            Err(err) => return ToolOutput::error(format!("the tool `{name}` did not run: {err}")),
+        },
+        None => (guarded(), Vec::new()),
+    };
+    let mut output = outcome.unwrap_or_else(|payload| {
+        ToolOutput::error(format!(
+            "the tool `{name}` panicked: {}",
+            panic_message(&*payload)
+        ))
+    });
+    if captured.is_empty() {
+        return output;
+    }
+    if output.append_capture {
+        if !output.report.is_empty() && !output.report.ends_with('\n') {
+            output.report.push('\n');
+        }
+        output.report.push_str(&String::from_utf8_lossy(&captured));
+    } else {
+        // What the run said is not lost: it goes on to the real stderr. A
+        // dead stderr has no one to tell.
+        let _ = io::stderr().write_all(&captured);
+    }
+    output
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    if let Some(message) = payload.downcast_ref::<&str>() {
+        message
+    } else if let Some(message) = payload.downcast_ref::<String>() {
+        message
+    } else {
+        "(a panic without a message)"
+    }
+}
+
+#[cfg(test)]
+mod tests;

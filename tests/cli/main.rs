@@ -1,5 +1,6 @@
 //! The command-line tests: one binary, one module per area.
 
+mod demo_server;
 mod fixture;
 mod laws;
 mod util;

@@ -1,0 +1,257 @@
+//! The capture guard, and the protection of the protocol channel: the one
+//! room of the crate that redirects file descriptors (MCP-CORE r1 §4¶26).
+//!
+//! Everything a tool run says, its child processes included, goes to the
+//! process's fd 2, so the only capture that sees a whole run is a
+//! process-level redirect around the call (§4¶22). [`Capture::run`] points
+//! fd 2 at an anonymous temp file for the length of one call, then puts fd 2
+//! back and hands over what the file caught. A file, not a pipe: a pipe that
+//! fills up blocks the writer, and a chatty child would deadlock the run.
+//!
+//! While a server serves stdio, the protocol gets private, close-on-exec
+//! duplicates of fd 0 and fd 1, fd 1 is pointed at stderr and fd 0 at
+//! `/dev/null` ([`ProtectedStdio`]). A stray `println!` in a tool, or a child
+//! writing to the stdout it inherited, then cannot corrupt the protocol
+//! channel, and nothing can read the host's messages. A capture that runs
+//! while stdout is protected redirects fd 1 as well, so a run's stray stdout
+//! is caught with its stderr.
+//!
+//! Invariants:
+//! - Redirections never nest or overlap (§4¶24). One process-wide state,
+//!   behind a mutex, records whether a capture is live and whether stdio is
+//!   protected; a second capture, or a second protection, is refused with an
+//!   error instead of silently stacking.
+//! - Every redirect is undone by `Drop` (§4¶25): a tool that panics unwinds
+//!   through the guard, which puts fd 1 and fd 2 back before the panic goes
+//!   on, so no panic can leave the process mute. What such a run wrote, the
+//!   panic message included, is passed on to the real stderr.
+//! - Nothing else in the crate touches file descriptors 0, 1 or 2. The
+//!   saved copies are close-on-exec, so children never inherit them; the
+//!   redirected fds 1 and 2 are inherited on purpose, which is how a child's
+//!   output is caught.
+//!
+//! All of it goes through rustix's safe `dup2_std*` functions and std's
+//! owned descriptors, so the room needs no `unsafe` at all.
+
+use std::fs::File;
+use std::io::{self, Seek, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::fs::FileExt;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use super::TransportError;
+
+/// What the process's standard descriptors are doing right now.
+#[derive(Debug, Default)]
+struct FdState {
+    /// A [`Capture::run`] is in progress.
+    capture_live: bool,
+    /// fd 1 points at stderr and fd 0 at `/dev/null`.
+    stdio_protected: bool,
+}
+
+static STATE: Mutex<FdState> = Mutex::new(FdState {
+    capture_live: false,
+    stdio_protected: false,
+});
+
+fn state() -> MutexGuard<'static, FdState> {
+    // The state is two flags that are always consistent, so a panic while it
+    // was held leaves nothing to repair.
+    STATE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Captures everything the process writes to stderr during a call, child
+/// processes included (MCP-CORE r1 §4).
+///
+/// One `Capture` keeps one anonymous temp file for its whole life, so a run
+/// costs a few system calls: the redirects, one seek to learn how much was
+/// written, and a read only when something was.
+#[derive(Debug)]
+pub struct Capture {
+    file: File,
+    /// fd 2 as it was when the capture was made; restores fd 2 (and fd 1,
+    /// which points at the same stderr while stdio is protected).
+    stderr: OwnedFd,
+}
+
+impl Capture {
+    /// A capture with its temp file.
+    ///
+    /// # Errors
+    ///
+    /// [`TransportError::CaptureFile`] when the temp file cannot be made,
+    /// [`TransportError::Redirect`] when fd 2 cannot be duplicated.
+    pub fn new() -> Result<Capture, TransportError> {
+        let file = tempfile::tempfile().map_err(TransportError::CaptureFile)?;
+        let stderr = io::stderr()
+            .as_fd()
+            .try_clone_to_owned()
+            .map_err(TransportError::Redirect)?;
+        Ok(Capture { file, stderr })
+    }
+
+    /// Runs `f` with fd 2 (and fd 1, while stdio is protected) pointed at the
+    /// capture file; returns what `f` returned and every byte written to
+    /// those descriptors meanwhile.
+    ///
+    /// If `f` panics, the descriptors are restored before the panic goes on.
+    ///
+    /// # Errors
+    ///
+    /// [`TransportError::CaptureBusy`] when another capture is live: captures
+    /// never nest or overlap (MCP-CORE r1 §4¶24), and `f` is not run.
+    /// [`TransportError::Redirect`] when a descriptor cannot be redirected
+    /// or the capture file cannot be read back.
+    pub fn run<T>(&mut self, f: impl FnOnce() -> T) -> Result<(T, Vec<u8>), TransportError> {
+        let redirect = Redirect::begin(&self.file, &self.stderr)?;
+        let value = f();
+        redirect.end()?;
+        let captured = take(&self.file).map_err(TransportError::Redirect)?;
+        Ok((value, captured))
+    }
+}
+
+/// Reads what the capture file caught and empties it for the next run.
+fn take(mut file: &File) -> io::Result<Vec<u8>> {
+    // fd 2 shared the file's offset, so the offset is the number of bytes
+    // written, and reading nothing when nothing was written is one seek.
+    let len = file.stream_position()?;
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let len = usize::try_from(len).map_err(io::Error::other)?;
+    let mut captured = vec![0; len];
+    file.read_exact_at(&mut captured, 0)?;
+    file.set_len(0)?;
+    file.rewind()?;
+    Ok(captured)
+}
+
+/// One live redirect; `Drop` undoes it.
+struct Redirect<'a> {
+    file: &'a File,
+    stderr: &'a OwnedFd,
+    stdout_too: bool,
+    restored: bool,
+}
+
+impl<'a> Redirect<'a> {
+    fn begin(file: &'a File, stderr: &'a OwnedFd) -> Result<Redirect<'a>, TransportError> {
+        let stdout_too = {
+            let mut state = state();
+            if state.capture_live {
+                return Err(TransportError::CaptureBusy);
+            }
+            state.capture_live = true;
+            state.stdio_protected
+        };
+        // From here on, dropping `redirect` undoes whatever was done and
+        // releases the flag, also when a redirect below fails.
+        let mut redirect = Redirect {
+            file,
+            stderr,
+            stdout_too: false,
+            restored: false,
+        };
+        if stdout_too {
+            // Bytes a tool left in std's stdout buffer before this run belong
+            // to whoever wrote them, not to this run.
+            let _ = io::stdout().flush();
+        }
+        rustix::stdio::dup2_stderr(file).map_err(|err| TransportError::Redirect(err.into()))?;
+        if stdout_too {
+            rustix::stdio::dup2_stdout(file).map_err(|err| TransportError::Redirect(err.into()))?;
+            redirect.stdout_too = true;
+        }
+        Ok(redirect)
+    }
+
+    fn end(mut self) -> Result<(), TransportError> {
+        self.restore().map_err(TransportError::Redirect)
+    }
+
+    fn restore(&mut self) -> io::Result<()> {
+        if self.restored {
+            return Ok(());
+        }
+        self.restored = true;
+        let mut state = state();
+        state.capture_live = false;
+        let mut res = Ok(());
+        if self.stdout_too {
+            // A `print!` without a newline sits in std's buffer; it was
+            // written during the run, so it goes into the capture.
+            let _ = io::stdout().flush();
+            res = rustix::stdio::dup2_stdout(self.stderr).map_err(io::Error::from);
+        }
+        rustix::stdio::dup2_stderr(self.stderr)?;
+        res
+    }
+}
+
+impl Drop for Redirect<'_> {
+    fn drop(&mut self) {
+        if self.restored {
+            return;
+        }
+        // Only reached without `end` when the run panicked or `begin` failed
+        // half-way; there is nowhere to report a failure to restore. What the
+        // run said (the panic message among it, since the panic hook runs
+        // before the unwinding) goes on to the real stderr instead of into
+        // the next run's capture.
+        if self.restore().is_ok()
+            && let Ok(captured) = take(self.file)
+        {
+            let _ = io::stderr().write_all(&captured);
+        }
+    }
+}
+
+/// The protocol's private copies of stdin and stdout, with fd 0 pointed at
+/// `/dev/null` and fd 1 at stderr for as long as this lives.
+///
+/// `Drop` puts fd 0 and fd 1 back.
+#[derive(Debug)]
+pub(crate) struct ProtectedStdio {
+    /// The host's messages.
+    pub stdin: File,
+    /// The protocol channel to the host.
+    pub stdout: File,
+}
+
+impl ProtectedStdio {
+    /// Takes stdin and stdout for the protocol.
+    pub fn claim() -> Result<ProtectedStdio, TransportError> {
+        let mut state = state();
+        if state.stdio_protected || state.capture_live {
+            return Err(TransportError::StdioBusy);
+        }
+        // Whatever std buffered for stdout before serving goes where it was
+        // headed, ahead of the protocol.
+        io::stdout().flush().map_err(TransportError::Write)?;
+        let claim = |err: io::Error| TransportError::ClaimStdio(err);
+        let stdin = File::from(io::stdin().as_fd().try_clone_to_owned().map_err(claim)?);
+        let stdout = File::from(io::stdout().as_fd().try_clone_to_owned().map_err(claim)?);
+        let null = File::open("/dev/null").map_err(claim)?;
+        rustix::stdio::dup2_stdout(io::stderr()).map_err(|err| claim(err.into()))?;
+        if let Err(err) = rustix::stdio::dup2_stdin(&null) {
+            let _ = rustix::stdio::dup2_stdout(&stdout);
+            return Err(claim(err.into()));
+        }
+        state.stdio_protected = true;
+        Ok(ProtectedStdio { stdin, stdout })
+    }
+}
+
+impl Drop for ProtectedStdio {
+    fn drop(&mut self) {
+        let mut state = state();
+        let _ = io::stdout().flush();
+        // Restoring can only fail if the saved descriptors were closed under
+        // us, and a destructor has nowhere to report that.
+        let _ = rustix::stdio::dup2_stdout(&self.stdout);
+        let _ = rustix::stdio::dup2_stdin(&self.stdin);
+        state.stdio_protected = false;
+    }
+}

@@ -1,0 +1,399 @@
+//! A validator for the JSON Schema subset tool input schemas use.
+//!
+//! Arguments that violate a tool's `inputSchema` are the tool's failure, not
+//! the protocol's: the loop answers them with an `isError` result whose
+//! report lists what is wrong, path by path (MCP-CORE r1 §3¶19; MCP
+//! 2025-11-25 server/tools#error-handling). The subset is what tool schemas
+//! use in practice: `type` (one name or a list; `integer` is a number with
+//! no fraction), `properties`, `required`, `additionalProperties` (`false` or
+//! a schema), `items`, `enum`, `const`, `anyOf`, `oneOf`, `allOf` and local
+//! `$ref`s (`#/$defs/…`, `#/definitions/…`), which schema generators emit for
+//! optional and nested types. Other keywords are ignored, so the validator
+//! never rejects arguments a full validator would accept for a reason it does
+//! not understand; `oneOf` is held to "at least one", for the same reason.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::jsonrpc::json_kind;
+
+/// One way the arguments break the schema, at a JSON Pointer path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Violation {
+    /// The JSON Pointer of the offending value inside the arguments; empty
+    /// for the arguments object itself.
+    pub path: String,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "arguments: {}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// Checks `value` against `schema`; every violation found, in document
+/// order. An empty list means the value is valid.
+pub(crate) fn validate(schema: &Value, value: &Value) -> Vec<Violation> {
+    let mut res = Vec::new();
+    let mut path = String::new();
+    let validator = Validator { root: schema };
+    validator.check(schema, value, &mut path, &mut res, 0);
+    res
+}
+
+/// How many `$ref`s may be followed in a row without descending into the
+/// value; a schema that refers to itself in a loop stops here, accepting.
+const MAX_REF_HOPS: usize = 32;
+
+/// One validation: the root schema is where `$ref`s point into.
+struct Validator<'a> {
+    root: &'a Value,
+}
+
+impl Validator<'_> {
+    fn check(
+        &self,
+        schema: &Value,
+        value: &Value,
+        path: &mut String,
+        res: &mut Vec<Violation>,
+        hops: usize,
+    ) {
+        // `true` and `{}` accept everything; `false` accepts nothing.
+        let schema = match schema {
+            Value::Object(schema) => schema,
+            Value::Bool(false) => {
+                res.push(violation(path, "no value is allowed here".to_owned()));
+                return;
+            }
+            _ => return,
+        };
+        if let Some(Value::String(reference)) = schema.get("$ref") {
+            // Only local references resolve; anything else accepts, like an
+            // unknown keyword.
+            if let Some(target) = reference
+                .strip_prefix('#')
+                .and_then(|pointer| self.root.pointer(pointer))
+                && hops < MAX_REF_HOPS
+            {
+                self.check(target, value, path, res, hops + 1);
+            }
+        }
+        if let Some(Value::Array(branches)) = schema.get("allOf") {
+            for branch in branches {
+                self.check(branch, value, path, res, hops + 1);
+            }
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = schema.get(keyword)
+                && !branches.is_empty()
+                && !branches
+                    .iter()
+                    .any(|branch| self.accepts(branch, value, hops))
+            {
+                let message = format!(
+                    "matches none of the {} schemas of `{keyword}`",
+                    branches.len()
+                );
+                res.push(violation(path, message));
+            }
+        }
+        if let Some(expected) = schema.get("type")
+            && !type_matches(expected, value)
+        {
+            let message = format!(
+                "expected {}, found {}",
+                describe_type(expected),
+                json_kind(value)
+            );
+            res.push(violation(path, message));
+            // The other keywords assume the right type; their messages would
+            // only repeat this one.
+            return;
+        }
+        if let Some(Value::Array(allowed)) = schema.get("enum")
+            && !allowed.contains(value)
+        {
+            let listed: Vec<String> = allowed.iter().map(Value::to_string).collect();
+            let message = format!("expected one of {}, found {value}", listed.join(", "));
+            res.push(violation(path, message));
+        }
+        if let Some(constant) = schema.get("const")
+            && constant != value
+        {
+            res.push(violation(
+                path,
+                format!("expected {constant}, found {value}"),
+            ));
+        }
+        match value {
+            Value::Object(object) => self.check_object(schema, object, path, res),
+            Value::Array(items) => {
+                if let Some(item_schema) = schema.get("items") {
+                    for (index, item) in items.iter().enumerate() {
+                        let len = path.len();
+                        path.push('/');
+                        path.push_str(&index.to_string());
+                        self.check(item_schema, item, path, res, 0);
+                        path.truncate(len);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether `value` satisfies `schema`, for choosing between branches.
+    fn accepts(&self, schema: &Value, value: &Value, hops: usize) -> bool {
+        let mut res = Vec::new();
+        self.check(schema, value, &mut String::new(), &mut res, hops + 1);
+        res.is_empty()
+    }
+
+    fn check_object(
+        &self,
+        schema: &Map<String, Value>,
+        object: &Map<String, Value>,
+        path: &mut String,
+        res: &mut Vec<Violation>,
+    ) {
+        if let Some(Value::Array(required)) = schema.get("required") {
+            for name in required.iter().filter_map(Value::as_str) {
+                if !object.contains_key(name) {
+                    let message = format!("missing required property `{name}`");
+                    res.push(violation(path, message));
+                }
+            }
+        }
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let additional = schema.get("additionalProperties");
+        for (name, item) in object {
+            let len = path.len();
+            push_token(path, name);
+            match properties.and_then(|properties| properties.get(name)) {
+                Some(item_schema) => self.check(item_schema, item, path, res, 0),
+                None => match additional {
+                    Some(Value::Bool(false)) => {
+                        res.push(violation(path, "unexpected property".to_owned()));
+                    }
+                    Some(item_schema) => self.check(item_schema, item, path, res, 0),
+                    None => {}
+                },
+            }
+            path.truncate(len);
+        }
+    }
+}
+
+/// Appends one JSON Pointer reference token, escaped (RFC 6901 §3).
+fn push_token(path: &mut String, token: &str) {
+    path.push('/');
+    for ch in token.chars() {
+        match ch {
+            '~' => path.push_str("~0"),
+            '/' => path.push_str("~1"),
+            other => path.push(other),
+        }
+    }
+}
+
+fn violation(path: &str, message: String) -> Violation {
+    Violation {
+        path: path.to_owned(),
+        message,
+    }
+}
+
+fn type_matches(expected: &Value, value: &Value) -> bool {
+    match expected {
+        Value::String(name) => is_type(name, value),
+        Value::Array(names) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .any(|name| is_type(name, value)),
+        // A malformed `type` says nothing the validator can hold a value to.
+        _ => true,
+    }
+}
+
+fn is_type(name: &str, value: &Value) -> bool {
+    match name {
+        "null" => value.is_null(),
+        "boolean" => value.is_boolean(),
+        "string" => value.is_string(),
+        "number" => value.is_number(),
+        "integer" => match value {
+            Value::Number(n) => {
+                n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+            }
+            _ => false,
+        },
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        // An unknown type name is the schema's problem, not the caller's.
+        _ => true,
+    }
+}
+
+fn describe_type(expected: &Value) -> String {
+    let article = |name: &str| match name {
+        "null" => "null".to_owned(),
+        "integer" | "array" | "object" => format!("an {name}"),
+        other => format!("a {other}"),
+    };
+    match expected {
+        Value::String(name) => article(name),
+        Value::Array(names) => {
+            let names: Vec<String> = names
+                .iter()
+                .filter_map(Value::as_str)
+                .map(article)
+                .collect();
+            names.join(" or ")
+        }
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn messages(schema: Value, value: Value) -> Vec<String> {
+        validate(&schema, &value)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn add_schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+            "required": ["a", "b"],
+            "additionalProperties": false
+        })
+    }
+
+    #[test]
+    fn valid_arguments_have_no_violations() {
+        assert!(messages(add_schema(), json!({"a": 1, "b": 2.5})).is_empty());
+    }
+
+    #[test]
+    fn wrong_type_names_the_path() {
+        assert_eq!(
+            messages(add_schema(), json!({"a": "1", "b": 2})),
+            ["/a: expected a number, found a string"]
+        );
+    }
+
+    #[test]
+    fn missing_required_and_unexpected_properties_are_listed() {
+        assert_eq!(
+            messages(add_schema(), json!({"a": 1, "c": true})),
+            [
+                "arguments: missing required property `b`",
+                "/c: unexpected property"
+            ]
+        );
+    }
+
+    #[test]
+    fn integer_accepts_whole_numbers_only() {
+        let schema = json!({"type": "integer"});
+        assert!(messages(schema.clone(), json!(3)).is_empty());
+        assert!(messages(schema.clone(), json!(3.0)).is_empty());
+        assert_eq!(
+            messages(schema, json!(3.5)),
+            ["arguments: expected an integer, found a number"]
+        );
+    }
+
+    #[test]
+    fn type_lists_enum_and_const() {
+        let schema = json!({"type": ["string", "null"]});
+        assert!(messages(schema.clone(), Value::Null).is_empty());
+        assert_eq!(
+            messages(schema, json!(1)),
+            ["arguments: expected a string or null, found a number"]
+        );
+        assert_eq!(
+            messages(json!({"enum": ["fast", "slow"]}), json!("medium")),
+            [r#"arguments: expected one of "fast", "slow", found "medium""#]
+        );
+        assert_eq!(
+            messages(json!({"const": 1}), json!(2)),
+            ["arguments: expected 1, found 2"]
+        );
+    }
+
+    #[test]
+    fn items_and_nested_paths_are_escaped() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"a/b~c": {"type": "array", "items": {"type": "string"}}}
+        });
+        assert_eq!(
+            messages(schema, json!({"a/b~c": ["x", 2]})),
+            ["/a~1b~0c/1: expected a string, found a number"]
+        );
+    }
+
+    #[test]
+    fn additional_properties_schema_applies_to_the_rest() {
+        let schema = json!({"type": "object", "additionalProperties": {"type": "boolean"}});
+        assert_eq!(
+            messages(schema, json!({"x": true, "y": 0})),
+            ["/y: expected a boolean, found a number"]
+        );
+    }
+
+    #[test]
+    fn local_refs_and_any_of_resolve() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"when": {"anyOf": [{"$ref": "#/$defs/day"}, {"type": "null"}]}},
+            "$defs": {"day": {"type": "string", "enum": ["mon", "tue"]}}
+        });
+        assert!(messages(schema.clone(), json!({"when": "mon"})).is_empty());
+        assert!(messages(schema.clone(), json!({"when": null})).is_empty());
+        assert_eq!(
+            messages(schema, json!({"when": "sun"})),
+            ["/when: matches none of the 2 schemas of `anyOf`"]
+        );
+        let all_of = json!({"allOf": [{"$ref": "#/definitions/n"}], "definitions": {"n": {"type": "number"}}});
+        assert_eq!(
+            messages(all_of, json!("x")),
+            ["arguments: expected a number, found a string"]
+        );
+    }
+
+    #[test]
+    fn a_schema_that_refers_to_itself_in_a_loop_terminates() {
+        assert!(messages(json!({"$ref": "#"}), json!(1)).is_empty());
+        let list = json!({"type": "object", "properties": {"next": {"$ref": "#"}}});
+        assert_eq!(
+            messages(list, json!({"next": {"next": 3}})),
+            ["/next/next: expected an object, found a number"]
+        );
+    }
+
+    #[test]
+    fn unknown_keywords_and_boolean_schemas() {
+        assert!(messages(json!({"minLength": 99, "format": "uri"}), json!("x")).is_empty());
+        assert!(messages(json!(true), json!({"any": 1})).is_empty());
+        assert_eq!(
+            messages(json!({"properties": {"x": false}}), json!({"x": 1})),
+            ["/x: no value is allowed here"]
+        );
+    }
+}
