@@ -493,3 +493,15 @@ fn writing_after_end_of_input_breaks_eof_exit_zero() {
         "wrote notifications/message after answering every request, with stdin closed"
     );
 }
+
+#[test]
+fn the_demo_server_holds_every_law_in_both_profiles() {
+    let command = ServerCommand::new(vec![
+        env!("CARGO_BIN_EXE_mcp-replay").to_owned(),
+        "demo-server".to_owned(),
+    ]);
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probes::run(&command, &options(profile)).unwrap();
+        assert_failures(&report, &[]);
+    }
+}
