@@ -68,13 +68,15 @@ struct Flags {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Like {
     /// No reply to a non-JSON line, -32600 without id to JSON that is not
-    /// JSON-RPC, unknown tool -32602, death by SIGTERM.
+    /// JSON-RPC, -32601 for a malformed tools/call, unknown tool -32602,
+    /// death by SIGTERM.
     Rmcp,
     /// Silence on malformed lines, unknown tool as an isError result, death
     /// by SIGTERM.
     PythonSdk,
-    /// As the TypeScript SDK v1: silence on malformed lines, unknown tool as
-    /// an isError result, death by SIGTERM.
+    /// As the TypeScript SDK v1: silence on malformed lines, -32603 for a
+    /// malformed tools/call, unknown tool as an isError result, death by
+    /// SIGTERM.
     TypescriptSdk,
 }
 
@@ -497,10 +499,13 @@ impl Fixture {
     }
 
     fn tools_call(&self, params: Option<Value>) -> Result<Value, (ErrorCode, String)> {
-        let bad_params = if self.broken(Break::InvalidParams) {
-            ErrorCode::INTERNAL_ERROR
-        } else {
-            ErrorCode::INVALID_PARAMS
+        // The TypeScript SDK reports a malformed call as an internal error;
+        // rmcp, which cannot read it as a tools/call, as an unknown method.
+        let bad_params = match self.flags.like {
+            _ if self.broken(Break::InvalidParams) => ErrorCode::INTERNAL_ERROR,
+            Some(Like::TypescriptSdk) => ErrorCode::INTERNAL_ERROR,
+            Some(Like::Rmcp) => ErrorCode::METHOD_NOT_FOUND,
+            _ => ErrorCode::INVALID_PARAMS,
         };
         let Some(Value::Object(mut params)) = params else {
             return Err((bad_params, "tools/call needs params".to_owned()));

@@ -12,7 +12,7 @@ use crate::process::shell_status;
 
 use super::Ledger;
 use super::conversation::{honest_notifications, tool_error_is_result};
-use super::session::{Session, Stray, describe, seconds};
+use super::session::{Session, Stray, describe, error_words, seconds};
 use super::tools;
 
 /// The revision from which the spec makes a tool's input errors results.
@@ -252,8 +252,8 @@ pub(super) fn version(mut s: Session<'_>) -> Ledger {
                         && data.get("requested").is_some_and(Value::is_string)
                 });
             let message = format!(
-                "refused with error {} ({:?}); version negotiation answers a result with a supported revision",
-                error.code, error.message
+                "refused with {}; version negotiation answers a result with a supported revision",
+                error_words(&error)
             );
             if negotiates && s.ledger.profile() == Profile::Spec {
                 s.ledger.fail_as(law, Severity::Warning, &step, message);
@@ -364,7 +364,7 @@ mod tests {
             graded(Profile::Core, &[error(None, -32600)]),
             [(
                 Severity::Error,
-                "answered error -32600 with id null (\"m\"); MCP-CORE asks error -32700 with id null"
+                "answered error -32600 without an id (\"m\"); MCP-CORE asks error -32700 with id null"
                     .to_owned()
             )]
         );
@@ -383,7 +383,7 @@ mod tests {
                 (Severity::Warning, "2 replies to one malformed line".to_owned()),
                 (
                     Severity::Warning,
-                    "answered a result with id null: {}; expected silence, or error -32700 or -32600 without an id".to_owned()
+                    "answered a result without an id: {}; expected silence, or error -32700 or -32600 without an id".to_owned()
                 ),
                 (
                     Severity::Warning,
