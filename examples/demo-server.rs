@@ -8,11 +8,12 @@
 //! - `add {a, b}` answers with the sum of two numbers;
 //! - `fail` always fails, as an `isError` result;
 //! - `stderr-child {text?}` starts a child process that writes to its stderr
-//!   and its stdout; the report shows what the capture guard caught.
+//!   and its stdout and reads its stdin; the report shows what the capture
+//!   guard caught, and that the child read nothing of the host's messages.
 
 use std::ffi::OsString;
-use std::io::Write;
-use std::process::{Command, ExitCode, Stdio};
+use std::io::{Read, Write};
+use std::process::{Command, ExitCode};
 
 use mcp_replay::server::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet, TransportError};
 use serde_json::{Number, Value, json};
@@ -62,13 +63,18 @@ fn report(err: &dyn std::error::Error) {
     }
 }
 
-/// The child process of `stderr-child`: one line on stderr, one on the
-/// stdout it inherited.
+/// The child process of `stderr-child`: it reads the stdin it inherited to
+/// its end, then writes one line on stderr and one on the stdout it
+/// inherited.
 fn child(text: &OsString) -> ExitCode {
     let text = text.to_string_lossy();
+    let mut stdin = Vec::new();
+    let read = std::io::stdin().read_to_end(&mut stdin);
     let mut stderr = std::io::stderr();
     let mut stdout = std::io::stdout();
-    let wrote = writeln!(stderr, "child stderr: {text}")
+    let wrote = read
+        .and_then(|n| writeln!(stderr, "child stdin: {n} bytes"))
+        .and_then(|()| writeln!(stderr, "child stderr: {text}"))
         .and_then(|()| writeln!(stdout, "child stdout: {text}"))
         .and_then(|()| stdout.flush());
     match wrote {
@@ -181,11 +187,17 @@ impl Tool for StderrChild {
             Ok(exe) => exe,
             Err(err) => return ToolOutput::error(format!("cannot find this program: {err}")),
         };
+        // The child inherits stdin, stdout and stderr as they are while the
+        // server serves: stdin reads nothing (it is /dev/null, so the child
+        // cannot take the host's messages), and stdout and stderr go to the
+        // capture (so the child cannot corrupt the protocol channel).
         let status = Command::new(&exe)
             .args(std::env::args_os().skip(1))
             .env(CHILD_TEXT, text)
-            .stdin(Stdio::null())
             .status();
+        // A stray line on the tool's own stdout, as a forgotten `println!`
+        // would write: it is caught too.
+        let _ = writeln!(std::io::stdout(), "tool stdout: the child is done");
         match status {
             Ok(status) if status.success() => {
                 ToolOutput::ok("the child exited with status 0; the capture caught:").with_capture()

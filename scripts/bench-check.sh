@@ -16,8 +16,8 @@
 # 3. a corpus of CORPUS copies of the transcript with `--jobs` = the cores,
 #    against the floor of the corpus divided by the cores (the floor client
 #    run once per transcript, one after the other). Also `--jobs 1`.
-# 4. the peak RSS of each run above (the largest of the checker and the
-#    servers it waited for, from wait4). Target: below 15 MiB.
+# 4. the peak RSS of each run above, from GNU time (%M: the largest of the
+#    checker and the servers it waited for). Target: below 15 MiB.
 #
 # Each round runs every command once, alternating, so load on the machine
 # weighs on all alike; the figures are medians over the rounds.
@@ -77,32 +77,35 @@ commands = {
 }
 
 def run(argv):
-    """Wall time in seconds and peak RSS in KiB (wait4: the process and the
-    descendants it waited for)."""
+    """Wall time in seconds."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
+    code = subprocess.call(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        sys.exit(f"{argv} exited with {proc.returncode}")
-    return elapsed, usage.ru_maxrss
+    if code != 0:
+        sys.exit(f"{argv} exited with {code}")
+    return elapsed
+
+def peak_rss(argv):
+    """Peak RSS in KiB, from GNU time: a small process that forks and execs,
+    so its own size does not count (a fork of this Python would)."""
+    out = f"{scratch}/rss"
+    code = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", out] + argv,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if code != 0:
+        sys.exit(f"{argv} exited with {code}")
+    return int(open(out).read().split()[-1])
 
 times = {name: [] for name in commands}
-rss = {name: 0 for name in commands}
 floor_corpus = []
 for round in range(rounds):
     for name, argv in commands.items():
-        elapsed, peak = run(argv)
-        times[name].append(elapsed)
-        rss[name] = max(rss[name], peak)
+        times[name].append(run(argv))
     # The floor of the corpus: the floor client once per transcript, in turn.
     if round < max(3, rounds // 10):
-        total = 0.0
-        for _ in range(corpus_n):
-            total += run(floor)[0]
-        floor_corpus.append(total)
+        floor_corpus.append(sum(run(floor) for _ in range(corpus_n)))
     print(f"round {round + 1}/{rounds}", file=sys.stderr)
+have_time = os.path.exists("/usr/bin/time")
+rss = {name: max(peak_rss(argv) for _ in range(3)) for name, argv in commands.items()} if have_time else {}
 
 med = {name: statistics.median(values) for name, values in times.items()}
 ms = lambda s: f"{s * 1000:8.2f} ms"
@@ -113,6 +116,8 @@ budget = settle_ms / 1000 + 0.2
 print(f"(2) the whole law suite        {ms(med['laws'])}   settle {settle_ms} ms + 200 ms = {ms(budget)} ({'within' if med['laws'] <= budget else 'over'} target)")
 print(f"(3) {corpus_n} transcripts, --jobs {cores}  {ms(med['corpus-jobs'])}   floor/cores {ms(fc / cores)}   ratio {med['corpus-jobs'] / (fc / cores):.3f}x")
 print(f"    {corpus_n} transcripts, --jobs 1  {ms(med['corpus-1'])}   floor {ms(fc)}   ratio {med['corpus-1'] / fc:.3f}x")
-for name in commands:
+if not have_time:
+    print("(4) peak RSS: not measured (no /usr/bin/time)")
+for name in rss:
     print(f"(4) peak RSS {name:<12} {rss[name] / 1024:6.1f} MiB" + ("" if name == "floor" else "  (target < 15 MiB)"))
 PY

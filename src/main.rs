@@ -36,6 +36,8 @@ enum Command {
     Record(RecordArgs),
     /// Replay transcripts against a server and check the laws.
     Check(Box<CheckArgs>),
+    /// List the laws: id, severity per profile, implemented or reserved, citations.
+    Laws(LawsArgs),
     /// Serve the demo MCP server on stdio: the server the bundled transcripts run against.
     DemoServer,
 }
@@ -167,6 +169,23 @@ fn parse_law(text: &str) -> Result<LawId, String> {
     })
 }
 
+/// Arguments of `mcp-replay laws`.
+#[derive(Debug, clap::Args)]
+struct LawsArgs {
+    /// How to print the catalog.
+    #[arg(long, value_enum, default_value_t = LawsFormat::Human)]
+    format: LawsFormat,
+}
+
+/// The formats of `mcp-replay laws`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum LawsFormat {
+    /// Aligned text.
+    Human,
+    /// JSON Lines, one object per law.
+    Json,
+}
+
 /// The exit status of a usage error or unreadable input.
 const EXIT_USAGE: u8 = report::EXIT_USAGE;
 
@@ -175,6 +194,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Record(args) => run_record(args),
         Command::Check(args) => run_check(*args),
+        Command::Laws(args) => run_laws(&args),
         Command::DemoServer => return demo_server::main(),
     };
     match result {
@@ -388,5 +408,19 @@ impl Progress {
         {
             eprint!("\r\x1b[2K");
         }
+    }
+}
+
+fn run_laws(args: &LawsArgs) -> Result<ExitCode, Failure> {
+    use mcp_replay::check::laws::{CatalogFormat, render_catalog};
+    let format = match args.format {
+        LawsFormat::Human => CatalogFormat::Human,
+        LawsFormat::Json => CatalogFormat::Json,
+    };
+    let mut out = std::io::stdout().lock();
+    match render_catalog(&mut out, format).and_then(|()| std::io::Write::flush(&mut out)) {
+        // A reader that stopped reading (`| head`) is no failure.
+        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => Err(err.into()),
+        _ => Ok(ExitCode::SUCCESS),
     }
 }

@@ -53,6 +53,11 @@ struct Flags {
     /// Serve `tools/list` in pages of N tools.
     #[arg(long, value_name = "N")]
     page_size: Option<usize>,
+    /// Refuse `initialize` for any revision but 2024-11-05 with error -32602
+    /// and `data {supported, requested}`, as an example in the specification
+    /// does.
+    #[arg(long)]
+    refuse_unknown_revision: bool,
     /// Behave like an official SDK over stdio.
     #[arg(long, value_name = "SDK")]
     like: Option<Like>,
@@ -63,13 +68,15 @@ struct Flags {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Like {
     /// No reply to a non-JSON line, -32600 without id to JSON that is not
-    /// JSON-RPC, unknown tool -32602, death by SIGTERM.
+    /// JSON-RPC, -32601 for a malformed tools/call, unknown tool -32602,
+    /// death by SIGTERM.
     Rmcp,
     /// Silence on malformed lines, unknown tool as an isError result, death
     /// by SIGTERM.
     PythonSdk,
-    /// As the TypeScript SDK v1: silence on malformed lines, unknown tool as
-    /// an isError result, death by SIGTERM.
+    /// As the TypeScript SDK v1: silence on malformed lines, -32603 for a
+    /// malformed tools/call, unknown tool as an isError result, death by
+    /// SIGTERM.
     TypescriptSdk,
 }
 
@@ -361,6 +368,23 @@ impl Fixture {
             }
             _ => id,
         };
+        if method == method::INITIALIZE
+            && self.flags.refuse_unknown_revision
+            && let Some(requested) = params
+                .as_ref()
+                .and_then(|p| p.get("protocolVersion"))
+                .and_then(Value::as_str)
+                .filter(|requested| *requested != PROTOCOL_2024_11_05)
+        {
+            let data = json!({"supported": [PROTOCOL_2024_11_05], "requested": requested});
+            let response = Response::error(
+                Some(id),
+                ErrorCode::INVALID_PARAMS,
+                "Unsupported protocol version",
+            )
+            .with_data(data);
+            return self.write(&response.to_line());
+        }
         let outcome = match method.as_str() {
             method::INITIALIZE => Ok(self.initialize(params.as_ref())),
             method::PING if self.broken(Break::Ping) => Ok(json!({"pong": true})),
@@ -475,10 +499,13 @@ impl Fixture {
     }
 
     fn tools_call(&self, params: Option<Value>) -> Result<Value, (ErrorCode, String)> {
-        let bad_params = if self.broken(Break::InvalidParams) {
-            ErrorCode::INTERNAL_ERROR
-        } else {
-            ErrorCode::INVALID_PARAMS
+        // The TypeScript SDK reports a malformed call as an internal error;
+        // rmcp, which cannot read it as a tools/call, as an unknown method.
+        let bad_params = match self.flags.like {
+            _ if self.broken(Break::InvalidParams) => ErrorCode::INTERNAL_ERROR,
+            Some(Like::TypescriptSdk) => ErrorCode::INTERNAL_ERROR,
+            Some(Like::Rmcp) => ErrorCode::METHOD_NOT_FOUND,
+            _ => ErrorCode::INVALID_PARAMS,
         };
         let Some(Value::Object(mut params)) = params else {
             return Err((bad_params, "tools/call needs params".to_owned()));

@@ -23,7 +23,8 @@
 //!   error instead of silently stacking.
 //! - Every redirect is undone by `Drop` (§4¶25): a tool that panics unwinds
 //!   through the guard, which puts fd 1 and fd 2 back before the panic goes
-//!   on, so no panic can leave the process mute.
+//!   on, so no panic can leave the process mute. What such a run wrote, the
+//!   panic message included, is passed on to the real stderr.
 //! - Nothing else in the crate touches file descriptors 0, 1 or 2. The
 //!   saved copies are close-on-exec, so children never inherit them; the
 //!   redirected fds 1 and 2 are inherited on purpose, which is how a child's
@@ -106,58 +107,63 @@ impl Capture {
         let redirect = Redirect::begin(&self.file, &self.stderr)?;
         let value = f();
         redirect.end()?;
-        let captured = self.take().map_err(TransportError::Redirect)?;
+        let captured = take(&self.file).map_err(TransportError::Redirect)?;
         Ok((value, captured))
     }
+}
 
-    /// Reads what the file caught and empties it for the next run.
-    fn take(&mut self) -> io::Result<Vec<u8>> {
-        // fd 2 shared the file's offset, so the offset is the number of bytes
-        // written, and reading nothing when nothing was written is one seek.
-        let len = self.file.stream_position()?;
-        if len == 0 {
-            return Ok(Vec::new());
-        }
-        let len = usize::try_from(len).map_err(io::Error::other)?;
-        let mut captured = vec![0; len];
-        self.file.read_exact_at(&mut captured, 0)?;
-        self.file.set_len(0)?;
-        self.file.rewind()?;
-        Ok(captured)
+/// Reads what the capture file caught and empties it for the next run.
+fn take(mut file: &File) -> io::Result<Vec<u8>> {
+    // fd 2 shared the file's offset, so the offset is the number of bytes
+    // written, and reading nothing when nothing was written is one seek.
+    let len = file.stream_position()?;
+    if len == 0 {
+        return Ok(Vec::new());
     }
+    let len = usize::try_from(len).map_err(io::Error::other)?;
+    let mut captured = vec![0; len];
+    file.read_exact_at(&mut captured, 0)?;
+    file.set_len(0)?;
+    file.rewind()?;
+    Ok(captured)
 }
 
 /// One live redirect; `Drop` undoes it.
 struct Redirect<'a> {
+    file: &'a File,
     stderr: &'a OwnedFd,
     stdout_too: bool,
     restored: bool,
 }
 
 impl<'a> Redirect<'a> {
-    fn begin(file: &File, stderr: &'a OwnedFd) -> Result<Redirect<'a>, TransportError> {
-        let mut state = state();
-        if state.capture_live {
-            return Err(TransportError::CaptureBusy);
-        }
-        let stdout_too = state.stdio_protected;
+    fn begin(file: &'a File, stderr: &'a OwnedFd) -> Result<Redirect<'a>, TransportError> {
+        let stdout_too = {
+            let mut state = state();
+            if state.capture_live {
+                return Err(TransportError::CaptureBusy);
+            }
+            state.capture_live = true;
+            state.stdio_protected
+        };
+        // From here on, dropping `redirect` undoes whatever was done and
+        // releases the flag, also when a redirect below fails.
+        let mut redirect = Redirect {
+            file,
+            stderr,
+            stdout_too: false,
+            restored: false,
+        };
         if stdout_too {
             // Bytes a tool left in std's stdout buffer before this run belong
             // to whoever wrote them, not to this run.
             let _ = io::stdout().flush();
         }
         rustix::stdio::dup2_stderr(file).map_err(|err| TransportError::Redirect(err.into()))?;
-        let mut redirect = Redirect {
-            stderr,
-            stdout_too: false,
-            restored: false,
-        };
         if stdout_too {
-            // On failure `redirect` drops here and puts fd 2 back.
             rustix::stdio::dup2_stdout(file).map_err(|err| TransportError::Redirect(err.into()))?;
             redirect.stdout_too = true;
         }
-        state.capture_live = true;
         Ok(redirect)
     }
 
@@ -186,9 +192,19 @@ impl<'a> Redirect<'a> {
 
 impl Drop for Redirect<'_> {
     fn drop(&mut self) {
+        if self.restored {
+            return;
+        }
         // Only reached without `end` when the run panicked or `begin` failed
-        // half-way; there is nowhere to report a failure to restore.
-        let _ = self.restore();
+        // half-way; there is nowhere to report a failure to restore. What the
+        // run said (the panic message among it, since the panic hook runs
+        // before the unwinding) goes on to the real stderr instead of into
+        // the next run's capture.
+        if self.restore().is_ok()
+            && let Ok(captured) = take(self.file)
+        {
+            let _ = io::stderr().write_all(&captured);
+        }
     }
 }
 

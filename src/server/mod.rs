@@ -334,3 +334,6 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
         "(a panic without a message)"
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -119,7 +119,8 @@ caught! {
     break_capabilities_honest: "capabilities-honest", core Warning, spec Some(Warning);
     break_tools_list_sorted: "tools-list-sorted", core Error, spec Some(Warning);
     break_tools_list_valid: "tools-list-valid", core Error, spec Some(Error);
-    break_invalid_params: "invalid-params", core Error, spec Some(Error);
+    // Another error code than -32602 is only a warning under spec.
+    break_invalid_params: "invalid-params", core Error, spec Some(Warning);
     break_unknown_tool: "unknown-tool", core Error, spec Some(Warning);
     // The fixture answers 2024-11-05, where spec does not apply this law.
     break_tool_error_is_result: "tool-error-is-result", core Error, spec None;
@@ -141,6 +142,7 @@ fn tool_errors_are_graded_under_spec_from_2025_11_25() {
     assert_failures(
         &report,
         &[
+            (LawId::InvalidParams, Warning),
             (LawId::UnknownTool, Warning),
             (LawId::ToolErrorIsResult, Warning),
         ],
@@ -186,22 +188,39 @@ stress! {
 
 #[test]
 fn sdk_like_servers_pass_spec_and_fail_core_where_they_differ() {
-    let core_differences = [
-        (LawId::ParseErrorKeepsServing, Error),
-        (LawId::UnknownTool, Error),
+    // Where each SDK parts from MCP-CORE, and what spec still warns about.
+    let cases: [(&str, &[LawId], &[LawId]); 3] = [
+        (
+            "rmcp",
+            &[
+                LawId::ParseErrorKeepsServing,
+                LawId::InvalidParams,
+                LawId::UnknownTool,
+            ],
+            &[LawId::InvalidParams],
+        ),
+        (
+            "python-sdk",
+            &[LawId::ParseErrorKeepsServing, LawId::UnknownTool],
+            &[LawId::UnknownTool],
+        ),
+        (
+            "typescript-sdk",
+            &[
+                LawId::ParseErrorKeepsServing,
+                LawId::InvalidParams,
+                LawId::UnknownTool,
+            ],
+            &[LawId::InvalidParams, LawId::UnknownTool],
+        ),
     ];
-    for sdk in ["rmcp", "python-sdk", "typescript-sdk"] {
+    for (sdk, core, spec_warnings) in cases {
         let args = ["--like", sdk];
-        assert_failures(&probe(&args, Profile::Core), &core_differences);
+        let core: Vec<_> = core.iter().map(|law| (*law, Error)).collect();
+        assert_failures(&probe(&args, Profile::Core), &core);
         let spec = probe(&args, Profile::Spec);
-        // rmcp answers -32602 for an unknown tool; the others an isError
-        // result, which spec only warns about.
-        let warnings: &[(LawId, Severity)] = if sdk == "rmcp" {
-            &[]
-        } else {
-            &[(LawId::UnknownTool, Warning)]
-        };
-        assert_failures(&spec, warnings);
+        let warnings: Vec<_> = spec_warnings.iter().map(|law| (*law, Warning)).collect();
+        assert_failures(&spec, &warnings);
         // The SDKs negotiate 2025-11-25, so spec grades tool errors.
         assert_eq!(
             spec.status(LawId::ToolErrorIsResult),
@@ -267,14 +286,20 @@ fn a_silent_server_is_a_timeout_finding_not_a_hang() {
     for finding in &report.findings {
         assert_eq!(
             finding.message,
-            "no answer within 500 ms; the server was stopped"
+            "no answer within 1.5 s; the server was stopped"
         );
     }
     assert_eq!(report.status(LawId::Initialize), Some(&LawStatus::Failed));
+    assert_eq!(
+        report.status(LawId::Ping),
+        Some(&LawStatus::Skipped(
+            "the server stopped answering at step `initialize`".to_owned()
+        ))
+    );
     match report.status(LawId::EofDrains) {
         Some(LawStatus::Skipped(reason)) => assert_eq!(
             reason,
-            "at step `initialize`, no answer within 500 ms; the server was stopped"
+            "at step `initialize`, no answer within 1.5 s; the server was stopped"
         ),
         other => panic!("{other:?}"),
     }
@@ -319,13 +344,172 @@ fn no_process_outlives_a_probe_run() {
     let marker = format!("no-process-left-{}", std::process::id());
     probe(&["--echo-suffix", &marker], Profile::Spec);
     assert_eq!(processes_with(&marker), Vec::<String>::new());
+}
 
-    // A server that ignores SIGTERM and end of input is killed too.
-    let stubborn = format!("stubborn-{}", std::process::id());
-    let mut options = options(Profile::Core);
-    options.timeout = Duration::from_millis(500);
+#[test]
+fn a_server_that_ignores_end_of_input_and_sigterm_is_stopped() {
+    let marker = format!("stubborn-{}", std::process::id());
+    // SIGTERM stays ignored across exec, and the rmcp-like fixture keeps
+    // the default disposition; after end of input the shell lingers.
+    let script = r#"trap "" TERM; "$1" --like rmcp --echo-suffix "$0"; sleep 60 & wait"#;
+    let command = ServerCommand::new(vec![
+        "sh".into(),
+        "-c".into(),
+        script.into(),
+        marker.clone(),
+        fixture_server().into(),
+    ]);
+    let mut options = options(Profile::Spec);
     options.grace = Duration::from_millis(500);
-    let script = r#"trap "" TERM; while read -r line; do :; done; exec sleep 60"#;
-    probes::run(&sh(script, &stubborn), &options).unwrap();
-    assert_eq!(processes_with(&stubborn), Vec::<String>::new());
+    let report = probes::run(&command, &options).unwrap();
+    // The rmcp-like fixture's own differences from the spec are warnings
+    // about other laws; only the lifecycle matters here.
+    let lifecycle = [LawId::EofExitZero, LawId::SigtermExit143];
+    let messages: Vec<(LawId, Severity, &str)> = report
+        .findings
+        .iter()
+        .filter(|f| lifecycle.contains(&f.law))
+        .map(|f| (f.law, f.severity, f.message.as_str()))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (
+                LawId::EofExitZero,
+                Warning,
+                "still running 500 ms after stdin closed; the server was stopped"
+            ),
+            (
+                LawId::SigtermExit143,
+                Warning,
+                "still running 500 ms after SIGTERM; the server was stopped"
+            ),
+        ],
+        "{report:#?}"
+    );
+    assert_eq!(report.status(LawId::EofDrains), Some(&LawStatus::Held));
+    assert_eq!(processes_with(&marker), Vec::<String>::new());
+}
+
+#[test]
+fn refusing_an_unsupported_revision_is_an_error_in_core_and_a_warning_in_spec() {
+    let args = ["--refuse-unknown-revision"];
+    let step = "initialize with the unsupported revision 1900-01-01";
+    for (profile, severity) in [(Profile::Core, Error), (Profile::Spec, Warning)] {
+        let report = probe(&args, profile);
+        let found: Vec<_> = report
+            .findings
+            .iter()
+            .map(|f| (f.law, f.severity, f.location.clone()))
+            .collect();
+        assert_eq!(found.len(), 1, "{report:#?}");
+        assert_eq!(found[0].0, LawId::Initialize);
+        assert_eq!(found[0].1, severity);
+        assert!(matches!(&found[0].2, Location::Probe { step: s, .. } if s == step));
+        assert!(report.findings[0].message.starts_with(
+            "refused with error -32602 (\"Unsupported protocol version\"); version negotiation answers a result"
+        ));
+    }
+    let spec = probe(&args, Profile::Spec);
+    match spec.status(LawId::ToolErrorIsResult) {
+        Some(LawStatus::Skipped(reason)) => assert!(
+            reason.contains("initialize answered error -32602"),
+            "{reason}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn laws_lists_the_catalog_for_people() {
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .arg("laws")
+        .assert()
+        .code(0);
+    let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    for law in LawId::ALL {
+        assert!(
+            stdout
+                .lines()
+                .any(|line| line.starts_with(&format!("{law} "))),
+            "no line for {law} in\n{stdout}"
+        );
+    }
+    let discover = stdout
+        .lines()
+        .find(|line| line.starts_with("discover "))
+        .unwrap();
+    assert!(discover.contains("(reserved)"), "{discover}");
+    let sorted = stdout
+        .lines()
+        .find(|line| line.starts_with("tools-list-sorted "))
+        .unwrap();
+    assert_eq!(
+        sorted.split_whitespace().take(3).collect::<Vec<_>>(),
+        ["tools-list-sorted", "error", "warning"]
+    );
+}
+
+#[test]
+fn laws_lists_the_catalog_as_json_lines() {
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .args(["laws", "--format", "json"])
+        .assert()
+        .code(0);
+    let lines = crate::util::json_lines(&output.get_output().stdout);
+    let ids: Vec<&str> = lines
+        .iter()
+        .map(|line| line["id"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = LawId::ALL.iter().map(|law| law.as_str()).collect();
+    assert_eq!(ids, expected);
+    let reserved: Vec<&str> = lines
+        .iter()
+        .filter(|line| line["implemented"] == false)
+        .map(|line| line["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        reserved,
+        [
+            "schema",
+            "discover",
+            "list-cache-hints",
+            "help-does-not-serve",
+            "bad-flag-exits-2"
+        ]
+    );
+    let help = &lines[22];
+    assert_eq!(help["core"]["severity"], "error");
+    assert_eq!(help["core"]["cites"], "REQ-C-032 acceptance");
+    assert!(help["spec"].is_null());
+}
+
+#[test]
+fn writing_after_end_of_input_breaks_eof_exit_zero() {
+    let script = r#""$1"; echo '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"bye"}}'"#;
+    let command = ServerCommand::new(vec![
+        "sh".into(),
+        "-c".into(),
+        script.into(),
+        "goodbye".into(),
+        fixture_server().into(),
+    ]);
+    let report = probes::run(&command, &options(Profile::Core)).unwrap();
+    assert_failures(&report, &[(LawId::EofExitZero, Error)]);
+    assert_eq!(
+        report.findings[0].message,
+        "wrote notifications/message after answering every request, with stdin closed"
+    );
+}
+
+#[test]
+fn the_demo_server_holds_every_law_in_both_profiles() {
+    let command = ServerCommand::new(vec![
+        env!("CARGO_BIN_EXE_mcp-replay").to_owned(),
+        "demo-server".to_owned(),
+    ]);
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probes::run(&command, &options(profile)).unwrap();
+        assert_failures(&report, &[]);
+    }
 }

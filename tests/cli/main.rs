@@ -1,6 +1,7 @@
 //! The command-line tests: one integration binary, one module per area.
 
 mod check;
+mod demo_server;
 mod fixture;
 mod laws;
 mod output;

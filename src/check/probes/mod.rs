@@ -42,7 +42,9 @@ pub struct ProbeOptions {
     /// How long stdout is watched after spawn, before the first message,
     /// for `quiet-before-serving`.
     pub settle: Duration,
-    /// The deadline of each step (one answer).
+    /// The deadline of each step (one answer). A fresh process's first
+    /// answer, to `initialize`, may take three times as long: interpreters
+    /// and package runners start slowly.
     pub timeout: Duration,
     /// How long the server may take to exit after stdin closes or SIGTERM.
     pub grace: Duration,

@@ -50,11 +50,17 @@ impl Init {
     }
 }
 
+/// A fresh process has this many step timeouts to answer its first request:
+/// interpreters and package runners start slowly, and the sessions start
+/// side by side on a machine that may be busy.
+const STARTUP_STEPS: u32 = 3;
+
 /// The ids of probe requests that are numbers stay below this; string ids
 /// hold numbers from here on, so that a server which turns a string id into
 /// a number is caught rather than confused with another request.
 const STRING_ID_BASE: i64 = 1000;
 
+/// A client's view of one server process, with the ledger of what it found.
 pub(super) struct Session<'a> {
     process: ServerProcess,
     options: &'a ProbeOptions,
@@ -62,8 +68,11 @@ pub(super) struct Session<'a> {
     /// The step under way, for findings made while reading.
     step: String,
     next_id: i64,
+    /// The requests sent and not answered yet, oldest first.
     pending: Vec<RequestId>,
+    /// The requests answered, to tell a duplicate from a stray.
     answered: HashSet<RequestId>,
+    /// Answers that arrived before anyone waited for them (out of order).
     early: HashMap<RequestId, Answer>,
     /// Collects strays while a fence is up.
     strays: Option<Vec<Stray>>,
@@ -140,10 +149,12 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// The options the probes run with.
     pub fn options(&self) -> &ProbeOptions {
         self.options
     }
 
+    /// The server process, for signals, exits and stdin.
     pub fn process(&mut self) -> &mut ServerProcess {
         &mut self.process
     }
@@ -192,12 +203,25 @@ impl<'a> Session<'a> {
         name: &str,
         params: Option<Value>,
     ) -> Option<Answer> {
+        let wait = self.options.timeout;
+        self.call_within(law, id, name, params, wait)
+    }
+
+    /// [`Session::call_with`] with a wait of its own.
+    fn call_within(
+        &mut self,
+        law: LawId,
+        id: RequestId,
+        name: &str,
+        params: Option<Value>,
+        wait: Duration,
+    ) -> Option<Answer> {
         if !self.alive_for(law) {
             return None;
         }
         let line = self.request_with(id.clone(), name, params);
         self.send_lines(&[line]);
-        self.await_answer(law, &id)
+        self.await_answer(law, &id, wait)
     }
 
     /// Sends `lines` with a `ping` right behind them, in one write, and waits
@@ -213,14 +237,14 @@ impl<'a> Session<'a> {
         lines.push(self.request_with(id.clone(), method::PING, None));
         self.send_lines(&lines);
         self.strays = Some(Vec::new());
-        let answer = self.await_answer(law, &id);
+        let answer = self.await_answer(law, &id, self.options.timeout);
         let strays = self.strays.take().unwrap_or_default();
         answer.map(|_| strays)
     }
 
-    /// Waits for the answer to `id`; see [`Session::call`].
-    pub fn await_answer(&mut self, law: LawId, id: &RequestId) -> Option<Answer> {
-        let deadline = Instant::now() + self.options.timeout;
+    /// Waits up to `wait` for the answer to `id`; see [`Session::call`].
+    fn await_answer(&mut self, law: LawId, id: &RequestId, wait: Duration) -> Option<Answer> {
+        let deadline = Instant::now() + wait;
         loop {
             if let Some(answer) = self.early.remove(id) {
                 return Some(answer);
@@ -228,10 +252,8 @@ impl<'a> Session<'a> {
             match self.next_response(deadline) {
                 Next::Response(rid, answer) => self.route(rid, answer),
                 Next::Timeout => {
-                    let message = format!(
-                        "no answer within {}; the server was stopped",
-                        seconds(self.options.timeout)
-                    );
+                    let message =
+                        format!("no answer within {}; the server was stopped", seconds(wait));
                     self.fail_and_stop(law, message);
                     return None;
                 }
@@ -244,10 +266,14 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// Reads until stdout closes or `deadline` passes, routing responses;
-    /// returns whether stdout closed.
-    pub fn drain(&mut self, deadline: Instant) -> bool {
+    /// Reads until stdout closes or `deadline` passes, routing responses,
+    /// or, with `until_answered`, until no request is pending; returns
+    /// whether stdout closed.
+    pub fn drain(&mut self, deadline: Instant, until_answered: bool) -> bool {
         loop {
+            if until_answered && self.pending.is_empty() {
+                return false;
+            }
             match self.next_response(deadline) {
                 Next::Response(rid, answer) => self.route(rid, answer),
                 Next::Timeout => return false,
@@ -283,7 +309,9 @@ impl<'a> Session<'a> {
             "capabilities": {},
             "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
         });
-        let answer = self.call(law, method::INITIALIZE, Some(params))?;
+        let id = self.number_id();
+        let wait = self.options.timeout * STARTUP_STEPS;
+        let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
         let init = answer.as_ref().ok().map(|result| Init {
             revision: result
                 .get("protocolVersion")
@@ -309,10 +337,7 @@ impl<'a> Session<'a> {
         let init = match self.initialize(law, revision) {
             Some((_, Some(init))) => Some(init),
             Some((Err(error), None)) => {
-                self.stop(format!(
-                    "initialize answered error {} ({:?})",
-                    error.code, error.message
-                ));
+                self.stop(format!("initialize answered {}", error_words(&error)));
                 None
             }
             _ => None,
@@ -499,11 +524,25 @@ pub(super) fn describe(stray: &Stray) -> String {
     let id = stray
         .id
         .as_ref()
-        .map_or_else(|| "null".to_owned(), ToString::to_string);
+        .map_or_else(|| "without an id".to_owned(), |id| format!("with id {id}"));
     match &stray.answer {
-        Ok(result) => format!("a result with id {id}: {}", short(result)),
-        Err(error) => format!("error {} with id {id} ({:?})", error.code, error.message),
+        Ok(result) => format!("a result {id}: {}", short(result)),
+        Err(error) => format!(
+            "error {} {id} ({:?})",
+            error.code,
+            wire::excerpt(error.message.as_bytes())
+        ),
     }
+}
+
+/// An error response in words, its message shortened: `error -32601
+/// ("method not found")`.
+pub(super) fn error_words(error: &RpcError) -> String {
+    format!(
+        "error {} ({:?})",
+        error.code,
+        wire::excerpt(error.message.as_bytes())
+    )
 }
 
 /// A JSON value as compact text, shortened for messages.

@@ -12,7 +12,7 @@ use crate::process::shell_status;
 
 use super::Ledger;
 use super::conversation::{honest_notifications, tool_error_is_result};
-use super::session::{Session, Stray, describe, seconds};
+use super::session::{Session, Stray, describe, error_words, seconds};
 use super::tools;
 
 /// The revision from which the spec makes a tool's input errors results.
@@ -125,7 +125,10 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     s.process().close_stdin();
     let grace = s.options().grace;
     let deadline = Instant::now() + grace;
-    s.drain(deadline);
+    s.drain(deadline, true);
+    let answered_at = s.notifications.len();
+    s.drain(deadline, false);
+    let after: Vec<String> = s.notifications[answered_at..].to_vec();
     let status = s.process().wait(deadline);
     let unanswered: Vec<String> = s.pending().iter().map(ToString::to_string).collect();
     if !unanswered.is_empty() {
@@ -145,6 +148,16 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     }
     s.ledger.held(drains);
     let step = s.step("end of input");
+    if s.pending().is_empty() && !after.is_empty() {
+        s.ledger.fail(
+            exit_zero,
+            &step,
+            format!(
+                "wrote {} after answering every request, with stdin closed",
+                after.join(", ")
+            ),
+        );
+    }
     match status {
         Some(status) if shell_status(status) == 0 => {}
         Some(status) => s.ledger.fail(
@@ -239,8 +252,8 @@ pub(super) fn version(mut s: Session<'_>) -> Ledger {
                         && data.get("requested").is_some_and(Value::is_string)
                 });
             let message = format!(
-                "refused with error {} ({:?}); version negotiation answers a result with a supported revision",
-                error.code, error.message
+                "refused with {}; version negotiation answers a result with a supported revision",
+                error_words(&error)
             );
             if negotiates && s.ledger.profile() == Profile::Spec {
                 s.ledger.fail_as(law, Severity::Warning, &step, message);
@@ -304,6 +317,82 @@ fn at_least(revision: &str, min: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jsonrpc::{RequestId, RpcError};
+    use serde_json::json;
+
+    fn error(id: Option<RequestId>, code: i64) -> Stray {
+        Stray {
+            id,
+            answer: Err(RpcError {
+                code: ErrorCode(code),
+                message: "m".into(),
+                data: None,
+            }),
+        }
+    }
+
+    /// The severities and messages `grade_parse_replies` finds in `profile`.
+    fn graded(profile: Profile, strays: &[Stray]) -> Vec<(Severity, String)> {
+        let mut ledger = Ledger::new("server".into(), profile);
+        grade_parse_replies(&mut ledger, "step", strays);
+        ledger
+            .findings
+            .into_iter()
+            .map(|f| (f.severity, f.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_parse_error_with_id_null_passes_both_profiles() {
+        for profile in [Profile::Core, Profile::Spec] {
+            assert_eq!(graded(profile, &[error(None, -32700)]), []);
+        }
+    }
+
+    #[test]
+    fn silence_and_invalid_request_pass_spec_only() {
+        assert_eq!(graded(Profile::Spec, &[]), []);
+        assert_eq!(graded(Profile::Spec, &[error(None, -32600)]), []);
+        assert_eq!(
+            graded(Profile::Core, &[]),
+            [(
+                Severity::Error,
+                "no reply to a malformed line; MCP-CORE asks error -32700 with id null".to_owned()
+            )]
+        );
+        assert_eq!(
+            graded(Profile::Core, &[error(None, -32600)]),
+            [(
+                Severity::Error,
+                "answered error -32600 without an id (\"m\"); MCP-CORE asks error -32700 with id null"
+                    .to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn other_replies_are_warnings_under_spec() {
+        let result = Stray {
+            id: None,
+            answer: Ok(json!({})),
+        };
+        let with_id = error(Some(RequestId::number(3)), -32700);
+        assert_eq!(
+            graded(Profile::Spec, &[result, with_id.clone()]),
+            [
+                (Severity::Warning, "2 replies to one malformed line".to_owned()),
+                (
+                    Severity::Warning,
+                    "answered a result without an id: {}; expected silence, or error -32700 or -32600 without an id".to_owned()
+                ),
+                (
+                    Severity::Warning,
+                    "answered error -32700 with id 3 (\"m\"); expected silence, or error -32700 or -32600 without an id".to_owned()
+                ),
+            ]
+        );
+        assert_eq!(graded(Profile::Core, &[with_id])[0].0, Severity::Error);
+    }
 
     #[test]
     fn revisions_compare_as_dates() {

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::check::laws::LawId;
 use crate::jsonrpc::{RpcError, json_kind, method};
 
-use super::session::{Answer, Session};
+use super::session::{Answer, Session, error_words};
 
 /// Pages are followed up to this many; a list that goes on is broken.
 const MAX_PAGES: usize = 64;
@@ -57,10 +57,9 @@ pub(super) fn paginate(
             Err(error) if page == 1 => return Some(Err(error)),
             Err(error) => {
                 listing.problems.push(format!(
-                    "page {page} (cursor {:?}) answered error {} ({:?})",
+                    "page {page} (cursor {:?}) answered {}",
                     cursor.unwrap_or_default(),
-                    error.code,
-                    error.message
+                    error_words(&error)
                 ));
                 break;
             }

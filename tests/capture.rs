@@ -1,0 +1,390 @@
+//! The capture guard on its own (MCP-CORE r1 §4): fd 2 is process-global,
+//! so these tests live in a binary of their own and take turns through one
+//! lock. Tests that must watch the real stderr run this binary again as a
+//! child process and read the child's stderr.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
+use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::{Mutex, MutexGuard, PoisonError, mpsc};
+use std::thread;
+
+use mcp_replay::TransportError;
+use mcp_replay::server::{Capture, Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
+use mcp_replay::transcript::ReplayTransport;
+use serde_json::{Value, json};
+
+/// Set when this binary runs as the child of one of its own tests.
+const CHILD: &str = "MCP_REPLAY_CAPTURE_TEST_CHILD";
+
+static FD2: Mutex<()> = Mutex::new(());
+
+/// Takes the turn on fd 2.
+fn fd2_turn() -> MutexGuard<'static, ()> {
+    FD2.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What fd 2 points at: device and inode.
+fn fd2_identity() -> (u64, u64) {
+    let fd = io::stderr().as_fd().try_clone_to_owned().unwrap();
+    let metadata = File::from(fd).metadata().unwrap();
+    (metadata.dev(), metadata.ino())
+}
+
+/// Writes straight to fd 2. (`eprintln!` would go to the test harness's
+/// own capture instead.)
+fn say(bytes: &[u8]) {
+    io::stderr().write_all(bytes).unwrap();
+}
+
+fn sh(script: &str) -> Command {
+    let mut command = Command::new("sh");
+    command.args(["-c", script]).stdin(Stdio::null());
+    command
+}
+
+/// Runs the test `name` of this binary in a child process, in its child
+/// role, and returns its output.
+fn in_child(name: &str) -> Output {
+    Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn is_child() -> bool {
+    std::env::var_os(CHILD).is_some()
+}
+
+/// MCP-CORE r1 §4¶21, §4¶22 and §4¶23: the capture is a process-level redirect, so
+/// it catches a child process's stderr along with the process's own, which
+/// no in-process writer could.
+#[test]
+fn a_child_writing_to_stderr_is_captured() {
+    let _turn = fd2_turn();
+    let mut capture = Capture::new().unwrap();
+    let (status, captured) = capture
+        .run(|| {
+            say(b"parent before\n");
+            let status = sh("echo 'child line' >&2").status();
+            say(b"parent after\n");
+            status
+        })
+        .unwrap();
+    assert!(status.unwrap().success());
+    assert_eq!(
+        String::from_utf8(captured).unwrap(),
+        "parent before\nchild line\nparent after\n"
+    );
+    // The next run starts empty.
+    let ((), captured) = capture.run(|| ()).unwrap();
+    assert!(captured.is_empty());
+}
+
+/// MCP-CORE r1 §4¶22: the capture is a file, not a pipe, so a child that
+/// writes far more than a pipe holds runs to its end.
+#[test]
+fn a_chatty_child_cannot_deadlock_the_capture() {
+    let _turn = fd2_turn();
+    let mut capture = Capture::new().unwrap();
+    let (status, captured) = capture
+        .run(|| sh("head -c 4194304 /dev/zero >&2").status())
+        .unwrap();
+    assert!(status.unwrap().success());
+    assert_eq!(captured.len(), 4 * 1024 * 1024);
+    assert!(captured.iter().all(|&b| b == 0));
+}
+
+/// MCP-CORE r1 §4¶25: a run that panics unwinds through the guard, which
+/// puts fd 2 back; the process is not left mute and the next capture holds
+/// only its own bytes.
+#[test]
+fn a_panicking_run_leaves_stderr_restored() {
+    let _turn = fd2_turn();
+    let before = fd2_identity();
+    let mut capture = Capture::new().unwrap();
+    let unwound = panic::catch_unwind(AssertUnwindSafe(|| {
+        capture.run(|| {
+            assert_ne!(fd2_identity(), before, "fd 2 is redirected inside the run");
+            panic!("the tool broke");
+        })
+    }));
+    assert!(unwound.is_err());
+    assert_eq!(fd2_identity(), before);
+    let ((), captured) = capture.run(|| say(b"next run\n")).unwrap();
+    assert_eq!(captured, b"next run\n");
+}
+
+/// MCP-CORE r1 §4¶25: what a panicking run said, the panic message
+/// included, reaches the real stderr.
+#[test]
+fn what_a_panicking_run_said_reaches_stderr() {
+    if is_child() {
+        let mut capture = Capture::new().unwrap();
+        let _ = panic::catch_unwind(AssertUnwindSafe(|| {
+            capture.run(|| {
+                say(b"said before the panic\n");
+                panic!("the tool broke");
+            })
+        }));
+        say(b"still audible\n");
+        // The next run holds only its own bytes, none of the panicked run's.
+        let ((), captured) = capture.run(|| say(b"next run\n")).unwrap();
+        writeln!(
+            io::stdout(),
+            "NEXT {:?}",
+            String::from_utf8_lossy(&captured)
+        )
+        .unwrap();
+        return;
+    }
+    let output = in_child("what_a_panicking_run_said_reaches_stderr");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let said = stderr.find("said before the panic").expect(&stderr);
+    let panic = stderr.find("the tool broke").expect(&stderr);
+    let after = stderr.find("still audible").expect(&stderr);
+    assert!(said < panic && panic < after, "{stderr}");
+    assert_eq!(
+        stderr.matches("said before the panic").count(),
+        1,
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(r#"NEXT "next run\n""#), "{stdout}");
+}
+
+/// MCP-CORE r1 §4¶24: captures never nest: a second capture inside a live
+/// one is refused with an error citing the paragraph, and its closure does
+/// not run.
+#[test]
+fn a_nested_capture_is_refused() {
+    let _turn = fd2_turn();
+    let mut outer = Capture::new().unwrap();
+    let mut inner = Capture::new().unwrap();
+    let mut inner_ran = false;
+    let (refusal, captured) = outer
+        .run(|| {
+            say(b"outer\n");
+            inner.run(|| inner_ran = true)
+        })
+        .unwrap();
+    let err = refusal.unwrap_err();
+    assert!(matches!(err, TransportError::CaptureBusy), "{err:?}");
+    assert!(err.to_string().contains("MCP-CORE r1 §4¶24"), "{err}");
+    assert!(!inner_ran);
+    assert_eq!(captured, b"outer\n");
+    // Once the outer run is over, the other capture works.
+    let ((), captured) = inner.run(|| say(b"inner\n")).unwrap();
+    assert_eq!(captured, b"inner\n");
+}
+
+/// MCP-CORE r1 §4¶24: captures never run concurrently: while one thread's
+/// capture is live, another thread's is refused.
+#[test]
+fn a_concurrent_capture_is_refused() {
+    let _turn = fd2_turn();
+    let (started_tx, started_rx) = mpsc::channel();
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let holder = thread::spawn(move || {
+        let mut capture = Capture::new().unwrap();
+        capture
+            .run(|| {
+                started_tx.send(()).unwrap();
+                done_rx.recv().unwrap();
+            })
+            .unwrap();
+    });
+    started_rx.recv().unwrap();
+    let mut other = Capture::new().unwrap();
+    let refused = other.run(|| ());
+    done_tx.send(()).unwrap();
+    holder.join().unwrap();
+    assert!(
+        matches!(refused, Err(TransportError::CaptureBusy)),
+        "{refused:?}"
+    );
+    assert!(other.run(|| ()).is_ok());
+}
+
+/// A tool that speaks on stderr itself and through a child.
+struct Chatty {
+    keep: bool,
+}
+
+impl Tool for Chatty {
+    fn descriptor(&self) -> ToolDescriptor {
+        let name = if self.keep { "keeps" } else { "passes-on" };
+        ToolDescriptor::new(name, "writes to stderr", json!({"type": "object"}))
+    }
+
+    fn run(&self, _args: &Value) -> ToolOutput {
+        say(b"tool line\n");
+        let status = sh("echo 'child line' >&2").status();
+        let output = match status {
+            Ok(status) if status.success() => ToolOutput::ok("ran"),
+            _ => ToolOutput::error("the child failed"),
+        };
+        if self.keep {
+            output.with_capture()
+        } else {
+            output
+        }
+    }
+}
+
+/// A tool that panics.
+struct Panics;
+
+impl Tool for Panics {
+    fn descriptor(&self) -> ToolDescriptor {
+        ToolDescriptor::new("panics", "panics", json!({"type": "object"}))
+    }
+
+    fn run(&self, _args: &Value) -> ToolOutput {
+        panic!("the tool broke");
+    }
+}
+
+fn chatty_server() -> Server {
+    let tools = ToolSet::new()
+        .with(Chatty { keep: true })
+        .with(Chatty { keep: false })
+        .with(Panics);
+    Server::new("capture-test", "1", tools)
+}
+
+fn call(id: u32, name: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name}})
+        .to_string()
+}
+
+fn reports(transport: &ReplayTransport) -> Vec<(String, bool)> {
+    transport
+        .written()
+        .iter()
+        .map(|line| {
+            let answer: Value = serde_json::from_slice(line).unwrap();
+            let result = &answer["result"];
+            (
+                result["content"][0]["text"].as_str().unwrap().to_owned(),
+                result["isError"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// MCP-CORE r1 §4¶22: the serve loop runs each tool inside the capture; a
+/// tool that asks for it gets what it and its child said appended to its
+/// report.
+#[test]
+fn the_loop_appends_the_capture_to_a_report_that_asks() {
+    let _turn = fd2_turn();
+    let before = fd2_identity();
+    let mut transport = ReplayTransport::from_lines([call(1, "keeps")]);
+    chatty_server().serve(&mut transport).unwrap();
+    assert_eq!(
+        reports(&transport),
+        [("ran\ntool line\nchild line\n".to_owned(), false)]
+    );
+    assert_eq!(fd2_identity(), before);
+}
+
+/// MCP-CORE r1 §4¶22 and §4¶25: what a run said is not lost: unless the
+/// report takes it, it goes on to the real stderr, once; a tool that panics
+/// is a failed run, and the loop and stderr go on.
+#[test]
+fn the_loop_passes_a_capture_on_to_stderr() {
+    if is_child() {
+        let mut transport = ReplayTransport::from_lines([
+            call(1, "passes-on"),
+            call(2, "keeps"),
+            call(3, "panics"),
+            call(4, "passes-on"),
+        ]);
+        chatty_server().serve(&mut transport).unwrap();
+        let mut stdout = io::stdout();
+        for (report, is_error) in reports(&transport) {
+            writeln!(stdout, "REPORT {is_error} {report:?}").unwrap();
+        }
+        return;
+    }
+    let output = in_child("the_loop_passes_a_capture_on_to_stderr");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let reports: Vec<&str> = stdout
+        .lines()
+        // The harness's `test … ... ` may share the first line.
+        .filter_map(|line| line.split_once("REPORT ").map(|(_, report)| report))
+        .collect();
+    assert_eq!(
+        reports,
+        [
+            r#"false "ran""#,
+            r#"false "ran\ntool line\nchild line\n""#,
+            r#"true "the tool `panics` panicked: the tool broke""#,
+            r#"false "ran""#,
+        ]
+    );
+    // Two runs passed their lines on; the one that kept them did not.
+    assert_eq!(stderr.matches("tool line").count(), 2, "{stderr}");
+    assert_eq!(stderr.matches("child line").count(), 2, "{stderr}");
+    assert!(stderr.contains("panicked"), "{stderr}");
+}
+
+/// MCP-CORE r1 §4¶26: the capture room is the crate's one home of
+/// descriptor redirection and of unsafe code; nothing else in `src/`
+/// touches fds 0-2 or std handles.
+#[test]
+fn only_the_capture_room_touches_descriptors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let forbidden = [
+        "dup2",
+        "rustix::stdio",
+        "from_raw_fd",
+        "unsafe {",
+        "unsafe fn",
+        "unsafe impl",
+        "unsafe extern",
+        "allow(unsafe_code)",
+        "SetStdHandle",
+    ];
+    let mut offenders = Vec::new();
+    let mut files = 0;
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|ext| ext != "rs") || path.ends_with("server/capture.rs")
+            {
+                continue;
+            }
+            files += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            for word in forbidden {
+                if text.contains(word) {
+                    offenders.push(format!("{}: {word}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        files > 5,
+        "scanned only {files} files under {}",
+        root.display()
+    );
+    assert!(offenders.is_empty(), "{offenders:#?}");
+    let capture = std::fs::read_to_string(root.join("server/capture.rs")).unwrap();
+    assert!(capture.contains("rustix::stdio::dup2_stderr"));
+}
