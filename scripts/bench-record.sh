@@ -51,10 +51,18 @@ for server in demo echo; do
         for mode in lockstep:$lockstep_n pipelined:$pipelined_n session:$sessions; do
             m=${mode%%:*} n=${mode#*:}
             run direct "$server" "$m" "$n" -- "${cmd[@]}"
-            run record "$server" "$m" "$n" -- "$bin" record -o "$scratch/t.jsonl" --force -- "${cmd[@]}"
-            if [ "$m" != session ] || [ "$round" = 1 ]; then
-                run pyshim "$server" "$m" "$n" -- python3 scripts/bench/py-shim.py "$scratch/p.jsonl" -- "${cmd[@]}"
+            if [ "$m" = session ]; then
+                # A new transcript per session, as with the default name.
+                run record "$server" "$m" "$n" -- "$bin" record -o "$scratch/s-$server-$round-{n}.jsonl" -- "${cmd[@]}"
+                # The same transcript replaced each time, as a host config with --force does.
+                run force "$server" "$m" "$n" -- "$bin" record -o "$scratch/t.jsonl" --force -- "${cmd[@]}"
+                if [ "$round" = 1 ]; then
+                    run pyshim "$server" "$m" 10 -- python3 scripts/bench/py-shim.py "$scratch/p.jsonl" -- "${cmd[@]}"
+                fi
+                continue
             fi
+            run record "$server" "$m" "$n" -- "$bin" record -o "$scratch/t.jsonl" --force -- "${cmd[@]}"
+            run pyshim "$server" "$m" "$n" -- python3 scripts/bench/py-shim.py "$scratch/p.jsonl" -- "${cmd[@]}"
         done
     done
 done
@@ -84,6 +92,9 @@ for server in ("demo", "echo"):
     line("pipelined throughput", "pipelined", "msgs_per_s", "msg/s", ratio=True)
     line("session: first answer", "session", "first_answer_us", "us")
     line("session: start to exit", "session", "whole_session_us", "us")
+    for key, name in (("first_answer_us", "first answer"), ("whole_session_us", "start to exit")):
+        d, f = med("direct", server, "session", key), med("force", server, "session", key)
+        print(f"{server:<6} {'session, --force over a file: ' + name + ' (us)':<34} {d:>10.1f} {f:>10.1f} {f - d:>+12.1f}")
 for r in rows:
     if r[2] == "rss":
         print(f"record peak RSS over {int(r[3]['n']):>8} messages: {r[3]['vmhwm_kib']} KiB")

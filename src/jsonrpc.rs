@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// The method names the crate knows, each spelled once.
@@ -116,7 +116,20 @@ impl fmt::Display for RequestId {
 
 impl Serialize for RequestId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_value().serialize(serializer)
+        // Every answer echoes an id, so the common cases skip re-parsing the
+        // number's text into a `Value`; integer text is already canonical.
+        match &self.0 {
+            IdRepr::String(s) => serializer.serialize_str(s),
+            IdRepr::Number(text) => {
+                if let Ok(n) = text.parse::<i64>() {
+                    serializer.serialize_i64(n)
+                } else if let Ok(n) = text.parse::<u64>() {
+                    serializer.serialize_u64(n)
+                } else {
+                    self.to_value().serialize(serializer)
+                }
+            }
+        }
     }
 }
 
@@ -174,6 +187,22 @@ pub enum Frame {
 impl Frame {
     /// Classifies one line (without its terminator). Never panics.
     pub fn parse(line: &[u8]) -> Frame {
+        // The fast path reads the five members that classify a frame straight
+        // into a struct, skipping the others, without building the object. A
+        // line it cannot take (not an object, duplicate members, not JSON)
+        // goes the general way, which also words the reason.
+        let first = line.iter().find(|b| !b.is_ascii_whitespace());
+        if first == Some(&b'{')
+            && let Ok(envelope) = serde_json::from_slice::<Envelope>(line)
+        {
+            return Frame::classify(
+                envelope.id,
+                envelope.method,
+                envelope.params,
+                envelope.result,
+                envelope.error,
+            );
+        }
         match serde_json::from_slice::<Value>(line) {
             Ok(Value::Object(object)) => Frame::from_object(object),
             Ok(other) => Frame::Malformed {
@@ -189,11 +218,27 @@ impl Frame {
 
     /// Classifies an already parsed JSON object.
     pub fn from_object(mut object: Map<String, Value>) -> Frame {
-        let raw_id = object.remove("id");
+        Frame::classify(
+            object.remove("id"),
+            object.remove("method"),
+            object.remove("params"),
+            object.remove("result"),
+            object.remove("error"),
+        )
+    }
+
+    /// Classifies a frame by the members that are present (`Some`, even when
+    /// null).
+    fn classify(
+        raw_id: Option<Value>,
+        method: Option<Value>,
+        params: Option<Value>,
+        result: Option<Value>,
+        error: Option<Value>,
+    ) -> Frame {
         let id_present = matches!(raw_id, Some(ref v) if !v.is_null());
         let id = raw_id.as_ref().and_then(RequestId::from_value);
-        let params = object.remove("params");
-        match object.remove("method") {
+        match method {
             Some(Value::String(method)) => {
                 if !id_present {
                     Frame::Notification { method, params }
@@ -211,12 +256,12 @@ impl Frame {
                 id,
             },
             None => {
-                if let Some(result) = object.remove("result") {
+                if let Some(result) = result {
                     Frame::Response {
                         id,
                         outcome: Ok(result),
                     }
-                } else if let Some(error) = object.remove("error") {
+                } else if let Some(error) = error {
                     Frame::Response {
                         id,
                         outcome: Err(parse_rpc_error(error)),
@@ -240,6 +285,27 @@ impl Frame {
     pub fn is_request(&self) -> bool {
         matches!(self, Frame::Request { .. })
     }
+}
+
+/// The members of a frame object that classify it; `Some` when present,
+/// even when null. Other members are skipped unread.
+#[derive(Deserialize)]
+struct Envelope {
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    method: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    params: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    result: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    error: Option<Value>,
+}
+
+/// A member that is present, null included.
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
 }
 
 fn parse_rpc_error(error: Value) -> RpcError {
@@ -384,6 +450,7 @@ pub fn notification_line(method: &str, params: Option<&Value>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
 
     #[test]
@@ -451,6 +518,23 @@ mod tests {
     }
 
     #[test]
+    fn ids_serialize_as_they_came() {
+        for text in [
+            "7",
+            "-3",
+            "0",
+            "18446744073709551615",
+            "1.5",
+            "1e3",
+            r#""7""#,
+        ] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let id = RequestId::from_value(&value).unwrap();
+            assert_eq!(serde_json::to_value(&id).unwrap(), value, "{text}");
+        }
+    }
+
+    #[test]
     fn response_lines() {
         let ok = Response::ok(RequestId::string("a"), json!({}));
         assert_eq!(ok.to_line(), r#"{"jsonrpc":"2.0","id":"a","result":{}}"#);
@@ -458,6 +542,65 @@ mod tests {
         assert_eq!(
             err.to_line(),
             r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}"#
+        );
+    }
+
+    fn arb_member() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            Just(json!(1.5)),
+            prop_oneof![Just("ping"), Just(""), Just("7"), Just("tools/call")]
+                .prop_map(Value::from),
+            Just(json!({"code": -32601, "message": "m"})),
+            Just(json!([1, {"a": null}])),
+        ]
+    }
+
+    fn arb_key() -> impl Strategy<Value = &'static str> {
+        prop_oneof![
+            Just("id"),
+            Just("method"),
+            Just("params"),
+            Just("result"),
+            Just("error"),
+            Just("jsonrpc"),
+            Just("other"),
+        ]
+    }
+
+    proptest! {
+        /// The fast path classifies every object, duplicate members and
+        /// whitespace included, exactly as the general path does.
+        #[test]
+        fn parse_agrees_with_from_object(
+            members in prop::collection::vec((arb_key(), arb_member()), 0..8),
+            pad in prop_oneof![Just(""), Just(" "), Just("\t\r ")],
+        ) {
+            let body: Vec<String> = members
+                .iter()
+                .map(|(key, value)| format!("{}:{value}", Value::from(*key)))
+                .collect();
+            let line = format!("{pad}{{{}}}{pad}", body.join(","));
+            let object: Map<String, Value> = serde_json::from_str(&line).unwrap();
+            prop_assert_eq!(Frame::parse(line.as_bytes()), Frame::from_object(object));
+        }
+    }
+
+    #[test]
+    fn non_objects_keep_their_reasons() {
+        let reason = |line: &[u8]| match Frame::parse(line) {
+            Frame::Malformed { reason, .. } => reason,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            reason(br#"["id", "ping"]"#),
+            "expected a JSON object, found an array"
+        );
+        assert_eq!(
+            reason(b"{\"id\": 1,"),
+            "not JSON: EOF while parsing a value at line 1 column 9"
         );
     }
 

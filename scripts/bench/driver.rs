@@ -7,6 +7,7 @@
 //!                                the answers are read: prints messages/s
 //! driver session R -- CMD...     R sessions of one message each: prints the
 //!                                median time to the first answer and to exit
+//!                                (`{n}` in CMD becomes the session's number)
 //! driver rss N -- CMD...         N pipelined messages, then the peak RSS of
 //!                                the command's process (VmHWM) in KiB
 
@@ -69,9 +70,9 @@ fn lockstep(n: usize, cmd: &[String]) {
     println!("lockstep n={n} p50_us={:.1} p99_us={:.1} mean_us={mean:.1}", at(0.5), at(0.99));
 }
 
-fn pipelined(n: usize, cmd: &[String]) -> Child {
-    let (child, stdin, mut stdout) = spawn(cmd);
-    let start = Instant::now();
+/// Writes `n` messages from a thread of its own while reading the `n`
+/// answers; returns the stdin (still open) once every answer has arrived.
+fn exchange(n: usize, stdin: ChildStdin, stdout: &mut BufReader<ChildStdout>) -> ChildStdin {
     let writer = std::thread::spawn(move || {
         let mut out = BufWriter::with_capacity(64 * 1024, stdin);
         for id in 0..n {
@@ -85,23 +86,31 @@ fn pipelined(n: usize, cmd: &[String]) -> Child {
         line.clear();
         stdout.read_line(&mut line).unwrap();
     }
+    writer.join().unwrap()
+}
+
+fn pipelined(n: usize, cmd: &[String]) {
+    let (child, stdin, mut stdout) = spawn(cmd);
+    let start = Instant::now();
+    let stdin = exchange(n, stdin, &mut stdout);
     let elapsed = start.elapsed();
-    let stdin = writer.join().unwrap();
     println!(
         "pipelined n={n} secs={:.3} msgs_per_s={:.0}",
         elapsed.as_secs_f64(),
         n as f64 / elapsed.as_secs_f64()
     );
-    drop(stdin);
-    child
+    finish(child, stdin);
 }
 
 fn session(rounds: usize, cmd: &[String]) {
     let mut first = Vec::new();
     let mut total = Vec::new();
-    for _ in 0..rounds {
+    for round in 0..rounds {
+        // `{n}` in an argument becomes the round's number, for a fresh
+        // transcript per session.
+        let cmd: Vec<String> = cmd.iter().map(|a| a.replace("{n}", &round.to_string())).collect();
         let start = Instant::now();
-        let (child, mut stdin, mut stdout) = spawn(cmd);
+        let (child, mut stdin, mut stdout) = spawn(&cmd);
         stdin.write_all(message(1).as_bytes()).unwrap();
         stdin.flush().unwrap();
         let mut line = String::new();
@@ -121,23 +130,9 @@ fn session(rounds: usize, cmd: &[String]) {
 
 fn rss(n: usize, cmd: &[String]) {
     let (child, stdin, mut stdout) = spawn(cmd);
-    let pid = child.id();
-    let writer = std::thread::spawn(move || {
-        let mut out = BufWriter::with_capacity(64 * 1024, stdin);
-        for id in 0..n {
-            out.write_all(message(id).as_bytes()).unwrap();
-        }
-        out.flush().unwrap();
-        out.into_inner().unwrap()
-    });
-    let mut line = String::new();
-    for _ in 0..n {
-        line.clear();
-        stdout.read_line(&mut line).unwrap();
-    }
-    let stdin = writer.join().unwrap();
+    let stdin = exchange(n, stdin, &mut stdout);
     // Read before closing stdin: the process is still alive, all traffic done.
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
     let hwm = status
         .lines()
         .find_map(|l| l.strip_prefix("VmHWM:"))
@@ -156,10 +151,7 @@ fn main() {
     let cmd = &args[sep + 1..];
     match mode.as_str() {
         "lockstep" => lockstep(n, cmd),
-        "pipelined" => {
-            let status = pipelined(n, cmd).wait().unwrap();
-            assert!(status.success(), "the command failed: {status}");
-        }
+        "pipelined" => pipelined(n, cmd),
         "session" => session(n, cmd),
         "rss" => rss(n, cmd),
         other => panic!("unknown mode {other}"),

@@ -227,8 +227,8 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
     };
     header.redact = redaction;
     header.ignore = options.ignore.clone();
-    let writer = match TranscriptWriter::create(&path, &header, options.force) {
-        Ok(writer) => writer,
+    let (writer, removal) = match create_transcript(&path, &header, options.force) {
+        Ok(created) => created,
         Err(err) => {
             let _ = rustix::process::kill_process_group(pid, Signal::KILL);
             let _ = child.wait();
@@ -272,11 +272,47 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
         None => Exit::Code(status.code().unwrap_or(0)),
     };
     recording.exit(exit);
+    if let Some(removal) = removal {
+        let _ = removal.join();
+    }
     Ok(Recorded {
         path: recording.path().to_owned(),
         exit,
         write_error: recording.take_error(),
     })
+}
+
+/// Creates the transcript; with `overwrite`, an existing file is replaced.
+///
+/// The old file is renamed aside and removed by a thread of its own rather
+/// than truncated: freeing a file's blocks can take milliseconds (with
+/// `discard`, every freed block is trimmed), and the host is waiting for the
+/// server's first answer meanwhile.
+fn create_transcript(
+    path: &Path,
+    header: &Header,
+    overwrite: bool,
+) -> Result<(TranscriptWriter, Option<thread::JoinHandle<()>>), TranscriptError> {
+    if overwrite && path.is_file() {
+        let name = path.file_name().map_or_else(
+            || "transcript".into(),
+            |name| name.to_string_lossy().into_owned(),
+        );
+        let aside = path.with_file_name(format!(".{name}.old-{}", std::process::id()));
+        if std::fs::rename(path, &aside).is_ok() {
+            let removal = thread::spawn(move || {
+                let _ = std::fs::remove_file(aside);
+            });
+            // Another process may have created the file in between; then it
+            // is overwritten after all.
+            let writer = match TranscriptWriter::create(path, header, false) {
+                Err(TranscriptError::Exists { .. }) => TranscriptWriter::create(path, header, true),
+                other => other,
+            };
+            return writer.map(|writer| (writer, Some(removal)));
+        }
+    }
+    TranscriptWriter::create(path, header, overwrite).map(|writer| (writer, None))
 }
 
 /// A writable handle of one of the recorder's own standard streams, written

@@ -9,12 +9,15 @@
 //! fills up blocks the writer, and a chatty child would deadlock the run.
 //!
 //! While a server serves stdio, the protocol gets private, close-on-exec
-//! duplicates of fd 0 and fd 1, fd 1 is pointed at stderr and fd 0 at
-//! `/dev/null` ([`ProtectedStdio`]). A stray `println!` in a tool, or a child
-//! writing to the stdout it inherited, then cannot corrupt the protocol
-//! channel, and nothing can read the host's messages. A capture that runs
-//! while stdout is protected redirects fd 1 as well, so a run's stray stdout
-//! is caught with its stderr.
+//! duplicates of fd 0 and fd 1, fd 0 is pointed at `/dev/null`, and fd 1 at
+//! the capture file (or at stderr, for a server without capture)
+//! ([`ProtectedStdio`]). A stray `println!` in a tool, or a child writing to
+//! the stdout it inherited, then cannot corrupt the protocol channel, and
+//! nothing can read the host's messages. Because fd 1 points at the capture
+//! file for the whole session, a run's stray stdout is caught with its
+//! stderr at no cost per run; stdout that another thread writes between
+//! runs is caught by the next run, and what is left when serving ends goes
+//! on to stderr.
 //!
 //! Invariants:
 //! - Redirections never nest or overlap (§4¶24). One process-wide state,
@@ -22,9 +25,9 @@
 //!   protected; a second capture, or a second protection, is refused with an
 //!   error instead of silently stacking.
 //! - Every redirect is undone by `Drop` (§4¶25): a tool that panics unwinds
-//!   through the guard, which puts fd 1 and fd 2 back before the panic goes
-//!   on, so no panic can leave the process mute. What such a run wrote, the
-//!   panic message included, is passed on to the real stderr.
+//!   through the guard, which puts fd 2 back before the panic goes on, so no
+//!   panic can leave the process mute. What such a run wrote, the panic
+//!   message included, is passed on to the real stderr.
 //! - Nothing else in the crate touches file descriptors 0, 1 or 2. The
 //!   saved copies are close-on-exec, so children never inherit them; the
 //!   redirected fds 1 and 2 are inherited on purpose, which is how a child's
@@ -46,7 +49,7 @@ use super::TransportError;
 struct FdState {
     /// A [`Capture::run`] is in progress.
     capture_live: bool,
-    /// fd 1 points at stderr and fd 0 at `/dev/null`.
+    /// fd 0 points at `/dev/null`, fd 1 away from the protocol channel.
     stdio_protected: bool,
 }
 
@@ -65,13 +68,12 @@ fn state() -> MutexGuard<'static, FdState> {
 /// processes included (MCP-CORE r1 §4).
 ///
 /// One `Capture` keeps one anonymous temp file for its whole life, so a run
-/// costs a few system calls: the redirects, one seek to learn how much was
-/// written, and a read only when something was.
+/// costs three system calls: two redirects and one seek to learn how much
+/// was written, plus a read only when something was.
 #[derive(Debug)]
 pub struct Capture {
     file: File,
-    /// fd 2 as it was when the capture was made; restores fd 2 (and fd 1,
-    /// which points at the same stderr while stdio is protected).
+    /// fd 2 as it was when the capture was made, to put back after each run.
     stderr: OwnedFd,
 }
 
@@ -91,24 +93,34 @@ impl Capture {
         Ok(Capture { file, stderr })
     }
 
-    /// Runs `f` with fd 2 (and fd 1, while stdio is protected) pointed at the
-    /// capture file; returns what `f` returned and every byte written to
-    /// those descriptors meanwhile.
+    /// Runs `f` with fd 2 pointed at the capture file; returns what `f`
+    /// returned and every byte written to fd 2 meanwhile (and, while a
+    /// server serves stdio with this capture, to fd 1).
     ///
-    /// If `f` panics, the descriptors are restored before the panic goes on.
+    /// If `f` panics, fd 2 is restored before the panic goes on, and what
+    /// the run wrote is passed on to the real stderr.
     ///
     /// # Errors
     ///
     /// [`TransportError::CaptureBusy`] when another capture is live: captures
     /// never nest or overlap (MCP-CORE r1 §4¶24), and `f` is not run.
-    /// [`TransportError::Redirect`] when a descriptor cannot be redirected
-    /// or the capture file cannot be read back.
+    /// [`TransportError::Redirect`] when fd 2 cannot be redirected or the
+    /// capture file cannot be read back.
     pub fn run<T>(&mut self, f: impl FnOnce() -> T) -> Result<(T, Vec<u8>), TransportError> {
         let redirect = Redirect::begin(&self.file, &self.stderr)?;
         let value = f();
         redirect.end()?;
         let captured = take(&self.file).map_err(TransportError::Redirect)?;
         Ok((value, captured))
+    }
+
+    /// Passes on to stderr whatever the file caught outside any run (stray
+    /// stdout while serving) and empties it.
+    pub(crate) fn pass_on_leftovers(&mut self) {
+        if let Ok(leftovers) = take(&self.file) {
+            // A dead stderr has no one to tell.
+            let _ = io::stderr().write_all(&leftovers);
+        }
     }
 }
 
@@ -128,17 +140,19 @@ fn take(mut file: &File) -> io::Result<Vec<u8>> {
     Ok(captured)
 }
 
-/// One live redirect; `Drop` undoes it.
+/// One live redirect of fd 2; `Drop` undoes it.
 struct Redirect<'a> {
     file: &'a File,
     stderr: &'a OwnedFd,
-    stdout_too: bool,
+    /// Whether stdio is protected, so std's stdout buffer drains into the
+    /// capture file at the end of the run.
+    stdio_protected: bool,
     restored: bool,
 }
 
 impl<'a> Redirect<'a> {
     fn begin(file: &'a File, stderr: &'a OwnedFd) -> Result<Redirect<'a>, TransportError> {
-        let stdout_too = {
+        let stdio_protected = {
             let mut state = state();
             if state.capture_live {
                 return Err(TransportError::CaptureBusy);
@@ -147,23 +161,14 @@ impl<'a> Redirect<'a> {
             state.stdio_protected
         };
         // From here on, dropping `redirect` undoes whatever was done and
-        // releases the flag, also when a redirect below fails.
-        let mut redirect = Redirect {
+        // releases the flag, also when the redirect below fails.
+        let redirect = Redirect {
             file,
             stderr,
-            stdout_too: false,
+            stdio_protected,
             restored: false,
         };
-        if stdout_too {
-            // Bytes a tool left in std's stdout buffer before this run belong
-            // to whoever wrote them, not to this run.
-            let _ = io::stdout().flush();
-        }
         rustix::stdio::dup2_stderr(file).map_err(|err| TransportError::Redirect(err.into()))?;
-        if stdout_too {
-            rustix::stdio::dup2_stdout(file).map_err(|err| TransportError::Redirect(err.into()))?;
-            redirect.stdout_too = true;
-        }
         Ok(redirect)
     }
 
@@ -178,15 +183,13 @@ impl<'a> Redirect<'a> {
         self.restored = true;
         let mut state = state();
         state.capture_live = false;
-        let mut res = Ok(());
-        if self.stdout_too {
+        if self.stdio_protected {
             // A `print!` without a newline sits in std's buffer; it was
             // written during the run, so it goes into the capture.
             let _ = io::stdout().flush();
-            res = rustix::stdio::dup2_stdout(self.stderr).map_err(io::Error::from);
         }
         rustix::stdio::dup2_stderr(self.stderr)?;
-        res
+        Ok(())
     }
 }
 
@@ -209,7 +212,8 @@ impl Drop for Redirect<'_> {
 }
 
 /// The protocol's private copies of stdin and stdout, with fd 0 pointed at
-/// `/dev/null` and fd 1 at stderr for as long as this lives.
+/// `/dev/null` and fd 1 away from the protocol channel for as long as this
+/// lives.
 ///
 /// `Drop` puts fd 0 and fd 1 back.
 #[derive(Debug)]
@@ -221,8 +225,9 @@ pub(crate) struct ProtectedStdio {
 }
 
 impl ProtectedStdio {
-    /// Takes stdin and stdout for the protocol.
-    pub fn claim() -> Result<ProtectedStdio, TransportError> {
+    /// Takes stdin and stdout for the protocol; fd 1 then points at
+    /// `capture`'s file, or at stderr without a capture.
+    pub fn claim(capture: Option<&Capture>) -> Result<ProtectedStdio, TransportError> {
         let mut state = state();
         if state.stdio_protected || state.capture_live {
             return Err(TransportError::StdioBusy);
@@ -234,7 +239,11 @@ impl ProtectedStdio {
         let stdin = File::from(io::stdin().as_fd().try_clone_to_owned().map_err(claim)?);
         let stdout = File::from(io::stdout().as_fd().try_clone_to_owned().map_err(claim)?);
         let null = File::open("/dev/null").map_err(claim)?;
-        rustix::stdio::dup2_stdout(io::stderr()).map_err(|err| claim(err.into()))?;
+        let redirected = match capture {
+            Some(capture) => rustix::stdio::dup2_stdout(&capture.file),
+            None => rustix::stdio::dup2_stdout(io::stderr()),
+        };
+        redirected.map_err(|err| claim(err.into()))?;
         if let Err(err) = rustix::stdio::dup2_stdin(&null) {
             let _ = rustix::stdio::dup2_stdout(&stdout);
             return Err(claim(err.into()));
@@ -247,6 +256,7 @@ impl ProtectedStdio {
 impl Drop for ProtectedStdio {
     fn drop(&mut self) {
         let mut state = state();
+        // Stray stdout still in std's buffer goes where fd 1 points now.
         let _ = io::stdout().flush();
         // Restoring can only fail if the saved descriptors were closed under
         // us, and a destructor has nowhere to report that.

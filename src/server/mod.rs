@@ -41,6 +41,7 @@ use std::any::Any;
 use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
 
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use self::capture::ProtectedStdio;
@@ -98,9 +99,10 @@ impl Server {
     /// Serves the host on stdin and stdout until stdin ends.
     ///
     /// While serving, the protocol uses private copies of stdin and stdout;
-    /// fd 1 points at stderr and fd 0 at `/dev/null`, so a stray `println!`
-    /// or a child process can neither corrupt the protocol channel nor read
-    /// the host's messages. Both are put back when this returns.
+    /// fd 0 points at `/dev/null`, and fd 1 at the capture (or at stderr,
+    /// without one), so a stray `println!` or a child process can neither
+    /// corrupt the protocol channel nor read the host's messages. Both are
+    /// put back when this returns.
     ///
     /// # Errors
     ///
@@ -109,9 +111,17 @@ impl Server {
     /// [`TransportError::StdioBusy`] when stdio cannot be set aside;
     /// [`TransportError::CaptureFile`] when the capture guard cannot start.
     pub fn serve_stdio(&self) -> Result<(), TransportError> {
-        let stdio = ProtectedStdio::claim()?;
-        let mut transport = StdioTransport::new(&stdio.stdin, &stdio.stdout);
-        self.serve(&mut transport)
+        let mut capture = self.new_capture()?;
+        let stdio = ProtectedStdio::claim(capture.as_ref())?;
+        let res = {
+            let mut transport = StdioTransport::new(&stdio.stdin, &stdio.stdout);
+            self.serve_with(&mut transport, capture.as_mut())
+        };
+        drop(stdio);
+        if let Some(capture) = &mut capture {
+            capture.pass_on_leftovers();
+        }
+        res
     }
 
     /// Serves the host at the other end of `transport` until its input ends.
@@ -120,35 +130,49 @@ impl Server {
     /// notifications are absorbed; a line that is no frame is answered with a
     /// parse error and the loop goes on (MCP-CORE r1 §1¶08-10).
     ///
+    /// ```
+    /// use mcp_replay::server::{Server, ToolSet};
+    /// use mcp_replay::transcript::ReplayTransport;
+    ///
+    /// let server = Server::new("s", "1", ToolSet::new()).without_capture();
+    /// let mut transport = ReplayTransport::from_lines([r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#]);
+    /// server.serve(&mut transport).unwrap();
+    /// assert_eq!(transport.written(), [br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec()]);
+    /// ```
+    ///
     /// # Errors
     ///
     /// The transport's error when the channel dies;
     /// [`TransportError::CaptureFile`] or [`TransportError::Redirect`] when
     /// the capture guard cannot start.
     pub fn serve(&self, transport: &mut impl Transport) -> Result<(), TransportError> {
-        self.serve_dyn(transport)
+        let mut capture = self.new_capture()?;
+        self.serve_with(transport, capture.as_mut())
     }
 
-    fn serve_dyn(&self, transport: &mut dyn Transport) -> Result<(), TransportError> {
-        let mut capture = if self.capture {
-            Some(Capture::new()?)
-        } else {
-            None
-        };
+    fn new_capture(&self) -> Result<Option<Capture>, TransportError> {
+        self.capture.then(Capture::new).transpose()
+    }
+
+    fn serve_with(
+        &self,
+        transport: &mut dyn Transport,
+        mut capture: Option<&mut Capture>,
+    ) -> Result<(), TransportError> {
         let mut line = Vec::with_capacity(4096);
         while transport.read_line(&mut line)? {
-            if let Some(answer) = self.answer(&line, capture.as_mut()) {
-                transport.write_line(answer.as_bytes())?;
+            if let Some(answer) = self.answer(&line, capture.as_deref_mut()) {
+                transport.write_line(&answer)?;
             }
         }
         Ok(())
     }
 
     /// The answer to one inbound line, if it gets one.
-    fn answer(&self, line: &[u8], capture: Option<&mut Capture>) -> Option<String> {
+    fn answer(&self, line: &[u8], capture: Option<&mut Capture>) -> Option<Vec<u8>> {
         match Frame::parse(trim_line(line)) {
             Frame::Request { id, method, params } => {
-                Some(self.dispatch(id, &method, params, capture).to_line())
+                Some(self.dispatch(id, &method, params, capture))
             }
             // MCP-CORE r1 §1¶09: notifications are absorbed without a reply,
             // whatever their method.
@@ -161,31 +185,35 @@ impl Server {
             // is a parse error, echoing the id when one could be read.
             Frame::Malformed { reason, id } => Some(
                 Response::error(id, ErrorCode::PARSE_ERROR, format!("parse error: {reason}"))
-                    .to_line(),
+                    .to_line()
+                    .into_bytes(),
             ),
         }
     }
 
+    /// The answer line to one request.
     fn dispatch(
         &self,
         id: RequestId,
         method: &str,
         params: Option<Value>,
         capture: Option<&mut Capture>,
-    ) -> Response {
+    ) -> Vec<u8> {
         match method {
-            method::INITIALIZE => Response::ok(id, self.initialize_result(params.as_ref())),
-            method::PING => Response::ok(id, json!({})),
+            method::INITIALIZE => result_line(&id, &self.initialize_result(params.as_ref())),
+            method::PING => result_line(&id, &json!({})),
             method::TOOLS_LIST => {
                 let tools: Vec<&ToolDescriptor> = self.tools.descriptors().collect();
-                Response::ok(id, json!({ "tools": tools }))
+                result_line(&id, &json!({ "tools": tools }))
             }
             method::TOOLS_CALL => self.call(id, params, capture),
             other => Response::error(
                 Some(id),
                 ErrorCode::METHOD_NOT_FOUND,
                 format!("method not found: {other}"),
-            ),
+            )
+            .to_line()
+            .into_bytes(),
         }
     }
 
@@ -200,16 +228,13 @@ impl Server {
         })
     }
 
-    fn call(
-        &self,
-        id: RequestId,
-        params: Option<Value>,
-        capture: Option<&mut Capture>,
-    ) -> Response {
+    fn call(&self, id: RequestId, params: Option<Value>, capture: Option<&mut Capture>) -> Vec<u8> {
         let (name, args) = match call_params(params) {
             Ok(call) => call,
             Err(message) => {
-                return Response::error(Some(id), ErrorCode::INVALID_PARAMS, message);
+                return Response::error(Some(id), ErrorCode::INVALID_PARAMS, message)
+                    .to_line()
+                    .into_bytes();
             }
         };
         let Some((descriptor, tool)) = self.tools.get(&name) else {
@@ -217,20 +242,42 @@ impl Server {
                 Some(id),
                 ErrorCode::METHOD_NOT_FOUND,
                 format!("unknown tool `{name}`"),
-            );
+            )
+            .to_line()
+            .into_bytes();
         };
         let violations = schema::validate(&descriptor.input_schema, &args);
-        if !violations.is_empty() {
+        let output = if violations.is_empty() {
+            run_tool(&name, tool, &args, capture)
+        } else {
             let mut report = format!("invalid arguments for `{name}`:");
             for violation in &violations {
                 report.push('\n');
                 report.push_str(&violation.to_string());
             }
-            return Response::ok(id, ToolOutput::error(report).to_result());
-        }
-        let output = run_tool(&name, tool, &args, capture);
-        Response::ok(id, output.to_result())
+            ToolOutput::error(report)
+        };
+        output.answer_line(&id)
     }
+}
+
+/// A success answer as one line, serialized straight from `result`.
+fn result_line(id: &RequestId, result: &impl Serialize) -> Vec<u8> {
+    #[derive(Serialize)]
+    struct Wire<'a, T> {
+        jsonrpc: &'static str,
+        id: &'a RequestId,
+        result: &'a T,
+    }
+    let wire = Wire {
+        jsonrpc: "2.0",
+        id,
+        result,
+    };
+    // Most answers fit, so the line is written without regrowing.
+    let mut line = Vec::with_capacity(256);
+    serde_json::to_writer(&mut line, &wire).expect("a result always serializes");
+    line
 }
 
 /// The revision to answer: the requested one when supported, else the

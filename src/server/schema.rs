@@ -42,15 +42,81 @@ impl fmt::Display for Violation {
 /// order. An empty list means the value is valid.
 pub(crate) fn validate(schema: &Value, value: &Value) -> Vec<Violation> {
     let mut res = Vec::new();
-    let mut path = String::new();
     let validator = Validator { root: schema };
-    validator.check(schema, value, &mut path, &mut res, 0);
+    validator.check(schema, value, &Path::Root, &mut res, 0);
     res
 }
 
 /// How many `$ref`s may be followed in a row without descending into the
 /// value; a schema that refers to itself in a loop stops here, accepting.
 const MAX_REF_HOPS: usize = 32;
+
+/// Where a value sits inside the arguments: a chain of tokens on the stack,
+/// rendered as a JSON Pointer only when a violation needs it, so valid
+/// arguments cost no allocation for their paths.
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    fn render(&self, out: &mut String) {
+        match self {
+            Path::Root => {}
+            Path::Key(parent, key) => {
+                parent.render(out);
+                push_token(out, key);
+            }
+            Path::Index(parent, index) => {
+                parent.render(out);
+                out.push('/');
+                out.push_str(&index.to_string());
+            }
+        }
+    }
+}
+
+/// The keywords of one schema object the validator understands, gathered
+/// in one pass over its members.
+#[derive(Default)]
+struct Keywords<'a> {
+    reference: Option<&'a str>,
+    all_of: Option<&'a Vec<Value>>,
+    any_of: Option<&'a Vec<Value>>,
+    one_of: Option<&'a Vec<Value>>,
+    kind: Option<&'a Value>,
+    allowed: Option<&'a Vec<Value>>,
+    constant: Option<&'a Value>,
+    items: Option<&'a Value>,
+    required: Option<&'a Vec<Value>>,
+    properties: Option<&'a Map<String, Value>>,
+    additional: Option<&'a Value>,
+}
+
+impl<'a> Keywords<'a> {
+    fn of(schema: &'a Map<String, Value>) -> Keywords<'a> {
+        let mut res = Keywords::default();
+        for (keyword, value) in schema {
+            match (keyword.as_str(), value) {
+                ("$ref", Value::String(reference)) => res.reference = Some(reference),
+                ("allOf", Value::Array(branches)) => res.all_of = Some(branches),
+                ("anyOf", Value::Array(branches)) => res.any_of = Some(branches),
+                ("oneOf", Value::Array(branches)) => res.one_of = Some(branches),
+                ("type", kind) => res.kind = Some(kind),
+                ("enum", Value::Array(allowed)) => res.allowed = Some(allowed),
+                ("const", constant) => res.constant = Some(constant),
+                ("items", items) => res.items = Some(items),
+                ("required", Value::Array(required)) => res.required = Some(required),
+                ("properties", Value::Object(properties)) => res.properties = Some(properties),
+                ("additionalProperties", additional) => res.additional = Some(additional),
+                _ => {}
+            }
+        }
+        res
+    }
+}
 
 /// One validation: the root schema is where `$ref`s point into.
 struct Validator<'a> {
@@ -62,7 +128,7 @@ impl Validator<'_> {
         &self,
         schema: &Value,
         value: &Value,
-        path: &mut String,
+        path: &Path<'_>,
         res: &mut Vec<Violation>,
         hops: usize,
     ) {
@@ -75,7 +141,8 @@ impl Validator<'_> {
             }
             _ => return,
         };
-        if let Some(Value::String(reference)) = schema.get("$ref") {
+        let keywords = Keywords::of(schema);
+        if let Some(reference) = keywords.reference {
             // Only local references resolve; anything else accepts, like an
             // unknown keyword.
             if let Some(target) = reference
@@ -86,13 +153,11 @@ impl Validator<'_> {
                 self.check(target, value, path, res, hops + 1);
             }
         }
-        if let Some(Value::Array(branches)) = schema.get("allOf") {
-            for branch in branches {
-                self.check(branch, value, path, res, hops + 1);
-            }
+        for branch in keywords.all_of.into_iter().flatten() {
+            self.check(branch, value, path, res, hops + 1);
         }
-        for keyword in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(branches)) = schema.get(keyword)
+        for (keyword, branches) in [("anyOf", keywords.any_of), ("oneOf", keywords.one_of)] {
+            if let Some(branches) = branches
                 && !branches.is_empty()
                 && !branches
                     .iter()
@@ -105,7 +170,7 @@ impl Validator<'_> {
                 res.push(violation(path, message));
             }
         }
-        if let Some(expected) = schema.get("type")
+        if let Some(expected) = keywords.kind
             && !type_matches(expected, value)
         {
             let message = format!(
@@ -118,14 +183,14 @@ impl Validator<'_> {
             // only repeat this one.
             return;
         }
-        if let Some(Value::Array(allowed)) = schema.get("enum")
+        if let Some(allowed) = keywords.allowed
             && !allowed.contains(value)
         {
             let listed: Vec<String> = allowed.iter().map(Value::to_string).collect();
             let message = format!("expected one of {}, found {value}", listed.join(", "));
             res.push(violation(path, message));
         }
-        if let Some(constant) = schema.get("const")
+        if let Some(constant) = keywords.constant
             && constant != value
         {
             res.push(violation(
@@ -134,15 +199,11 @@ impl Validator<'_> {
             ));
         }
         match value {
-            Value::Object(object) => self.check_object(schema, object, path, res),
+            Value::Object(object) => self.check_object(&keywords, object, path, res),
             Value::Array(items) => {
-                if let Some(item_schema) = schema.get("items") {
+                if let Some(item_schema) = keywords.items {
                     for (index, item) in items.iter().enumerate() {
-                        let len = path.len();
-                        path.push('/');
-                        path.push_str(&index.to_string());
-                        self.check(item_schema, item, path, res, 0);
-                        path.truncate(len);
+                        self.check(item_schema, item, &Path::Index(path, index), res, 0);
                     }
                 }
             }
@@ -153,41 +214,43 @@ impl Validator<'_> {
     /// Whether `value` satisfies `schema`, for choosing between branches.
     fn accepts(&self, schema: &Value, value: &Value, hops: usize) -> bool {
         let mut res = Vec::new();
-        self.check(schema, value, &mut String::new(), &mut res, hops + 1);
+        self.check(schema, value, &Path::Root, &mut res, hops + 1);
         res.is_empty()
     }
 
     fn check_object(
         &self,
-        schema: &Map<String, Value>,
+        keywords: &Keywords<'_>,
         object: &Map<String, Value>,
-        path: &mut String,
+        path: &Path<'_>,
         res: &mut Vec<Violation>,
     ) {
-        if let Some(Value::Array(required)) = schema.get("required") {
-            for name in required.iter().filter_map(Value::as_str) {
-                if !object.contains_key(name) {
-                    let message = format!("missing required property `{name}`");
-                    res.push(violation(path, message));
-                }
+        for name in keywords
+            .required
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
+            if !object.contains_key(name) {
+                let message = format!("missing required property `{name}`");
+                res.push(violation(path, message));
             }
         }
-        let properties = schema.get("properties").and_then(Value::as_object);
-        let additional = schema.get("additionalProperties");
         for (name, item) in object {
-            let len = path.len();
-            push_token(path, name);
-            match properties.and_then(|properties| properties.get(name)) {
-                Some(item_schema) => self.check(item_schema, item, path, res, 0),
-                None => match additional {
+            let item_path = Path::Key(path, name);
+            match keywords
+                .properties
+                .and_then(|properties| properties.get(name))
+            {
+                Some(item_schema) => self.check(item_schema, item, &item_path, res, 0),
+                None => match keywords.additional {
                     Some(Value::Bool(false)) => {
-                        res.push(violation(path, "unexpected property".to_owned()));
+                        res.push(violation(&item_path, "unexpected property".to_owned()));
                     }
-                    Some(item_schema) => self.check(item_schema, item, path, res, 0),
+                    Some(item_schema) => self.check(item_schema, item, &item_path, res, 0),
                     None => {}
                 },
             }
-            path.truncate(len);
         }
     }
 }
@@ -204,9 +267,11 @@ fn push_token(path: &mut String, token: &str) {
     }
 }
 
-fn violation(path: &str, message: String) -> Violation {
+fn violation(path: &Path<'_>, message: String) -> Violation {
+    let mut rendered = String::new();
+    path.render(&mut rendered);
     Violation {
-        path: path.to_owned(),
+        path: rendered,
         message,
     }
 }

@@ -1011,3 +1011,48 @@ fn citations_read_single_paragraphs_and_ranges() {
         [(1, 8), (1, 9), (1, 10), (4, 24), (2, 7)]
     );
 }
+
+/// The contents of the fenced blocks marked `rust` (or, in rustdoc, unmarked)
+/// in `text`, one string per block.
+fn code_blocks(text: &str, doc_comments: bool) -> Vec<String> {
+    let mut res = Vec::new();
+    let mut block: Option<String> = None;
+    for line in text.lines() {
+        let line = if doc_comments {
+            match line.trim_start().strip_prefix("///") {
+                Some(rest) => rest.strip_prefix(' ').unwrap_or(rest),
+                None => continue,
+            }
+        } else {
+            line
+        };
+        match (&mut block, line.trim_end()) {
+            (None, "```rust") => block = Some(String::new()),
+            (None, "```") if doc_comments => block = Some(String::new()),
+            (Some(_), "```") => res.extend(block.take()),
+            (Some(code), _) => {
+                code.push_str(line);
+                code.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    res
+}
+
+/// The guide's Rust code is code the build compiles: the 30-line server is
+/// `examples/hello-server.rs`, and the test snippet is a doctest of
+/// `Server::serve`.
+#[test]
+fn the_guide_shows_code_the_build_compiles() {
+    let guide = code_blocks(include_str!("../../docs/server-library.md"), false);
+    assert_eq!(guide.len(), 2);
+    assert_eq!(guide[0], include_str!("../../examples/hello-server.rs"));
+    let doctests = code_blocks(include_str!("mod.rs"), true);
+    assert!(doctests.contains(&guide[1]), "{doctests:#?}");
+    let server_lines = guide[0]
+        .lines()
+        .skip_while(|line| line.starts_with("//!") || line.is_empty())
+        .count();
+    assert!(server_lines <= 30, "the server takes {server_lines} lines");
+}

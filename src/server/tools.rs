@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
+
+use crate::jsonrpc::RequestId;
 
 /// What a tool tells a host about itself: the entry `tools/list` returns.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -83,13 +85,24 @@ impl ToolOutput {
         self
     }
 
-    /// The `tools/call` result: the report as one text content item, and
-    /// `isError`.
-    pub(crate) fn to_result(&self) -> Value {
-        json!({
-            "content": [{"type": "text", "text": self.report}],
-            "isError": self.is_error,
-        })
+    /// The answer to the `tools/call` request `id`, as one line: the report
+    /// as one text content item, and `isError`.
+    ///
+    /// Every call answers one, so the line is written directly, with only
+    /// the id and the report going through the JSON serializer.
+    pub(crate) fn answer_line(&self, id: &RequestId) -> Vec<u8> {
+        let mut line = Vec::with_capacity(96 + self.report.len());
+        line.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+        serde_json::to_writer(&mut line, id).expect("an id always serializes");
+        line.extend_from_slice(br#","result":{"content":[{"type":"text","text":"#);
+        serde_json::to_writer(&mut line, &self.report).expect("a string always serializes");
+        let end: &[u8] = if self.is_error {
+            br#"}],"isError":true}}"#
+        } else {
+            br#"}],"isError":false}}"#
+        };
+        line.extend_from_slice(end);
+        line
     }
 }
 
@@ -178,6 +191,7 @@ impl fmt::Debug for ToolSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     struct Named {
         name: &'static str,
@@ -241,13 +255,20 @@ mod tests {
             serde_json::to_value(&descriptor).unwrap(),
             json!({"name": "t", "description": "d", "inputSchema": {"type": "object"}})
         );
+        let line = ToolOutput::error("broken").answer_line(&RequestId::number(3));
         assert_eq!(
-            ToolOutput::error("broken").to_result(),
-            json!({"content": [{"type": "text", "text": "broken"}], "isError": true})
+            String::from_utf8(line).unwrap(),
+            r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"broken"}],"isError":true}}"#
         );
+        let report = "line\n\t\"quoted\" \\ \u{7} ✓";
+        let line = ToolOutput::ok(report).answer_line(&RequestId::string("a\"b"));
         assert_eq!(
-            ToolOutput::ok("fine").to_result(),
-            json!({"content": [{"type": "text", "text": "fine"}], "isError": false})
+            serde_json::from_slice::<Value>(&line).unwrap(),
+            json!({
+                "jsonrpc": "2.0",
+                "id": "a\"b",
+                "result": {"content": [{"type": "text", "text": report}], "isError": false}
+            })
         );
     }
 }

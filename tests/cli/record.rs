@@ -354,6 +354,12 @@ fn existing_transcript_is_refused_without_force() {
     assert_eq!(status, 0);
     assert!(dir.path().join("started").exists());
     assert_eq!(Transcript::read(&path).unwrap().exit(), Some(Exit::Code(0)));
+    // The replaced file was removed, not left aside.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
 }
 
 #[test]

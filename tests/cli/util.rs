@@ -3,7 +3,7 @@
 //! `mcp-replay` through pipes.
 
 use std::io::{Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal};
 use serde_json::{Value, json};
+
+pub use mcp_replay::process::shell_status;
 
 /// The `mcp-replay` binary under test.
 pub fn bin() -> &'static str {
@@ -251,14 +253,6 @@ fn read_chunks(mut stdout: ChildStdout, tx: &mpsc::Sender<Vec<u8>>) {
             }
         }
     }
-}
-
-/// The shell status of an exit status: the code, or 128 + the signal.
-pub fn shell_status(status: ExitStatus) -> i32 {
-    status
-        .code()
-        .or_else(|| status.signal().map(|signal| 128 + signal))
-        .expect("an exit has a code or a signal")
 }
 
 /// Waits until process `pid` is gone (or a zombie nobody reaps yet).

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Benchmarks the demo server (examples/demo-server.rs, the core server library
+# at work) against two references, in one run on one machine:
+#
+# - floor: a bare Rust loop that parses each line with serde_json and answers
+#   with its id;
+# - rmcp: an rmcp stdio server with the same `echo` tool.
+#
+# Both references and the driver are built from scripts/bench-server/ in a
+# scratch directory outside the crate. Measured: spawn to first answer,
+# lockstep `tools/call echo` round trips per second with p50/p99 latency,
+# pipelined messages per second, and peak RSS (VmHWM) at several sizes.
+# `mcp-replay demo-server` (the same server inside the full binary) runs too,
+# for comparison.
+#
+# Requirements: Linux (/proc/<pid>/status), cargo, and crates.io reachable on
+# the first run (rmcp, tokio, schemars, serde_json); about 1 GB of disk in the
+# scratch directory. Paths must not contain spaces.
+#
+# Settings (environment):
+#   BENCH_DIR        scratch directory (default: ${TMPDIR:-/tmp}/mcp-replay-bench)
+#   BENCH_LOCKSTEP   timed lockstep round trips per round (default 20000)
+#   BENCH_PIPELINED  pipelined sizes, comma-separated (default 10000,100000,500000)
+#   BENCH_SPAWNS     spawns timed to the first answer, per round (default 20)
+#   BENCH_ROUNDS     rounds; figures are medians over rounds (default 3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scratch="${BENCH_DIR:-${TMPDIR:-/tmp}/mcp-replay-bench}"
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+
+mkdir -p "$scratch"
+cp scripts/bench-server/floor.rs scripts/bench-server/rmcp-echo.rs scripts/bench-server/driver.rs "$scratch/"
+cp scripts/bench-server/Cargo.toml.in "$scratch/Cargo.toml"
+
+echo "==> building the demo server" >&2
+cargo build --release --quiet --example demo-server --bin mcp-replay
+echo "==> building the references and the driver in $scratch" >&2
+(cd "$scratch" && CARGO_TARGET_DIR="$scratch/target" cargo build --release --quiet)
+
+echo "==> running (this takes a few minutes)" >&2
+"$scratch/target/release/driver" \
+    "demo-server=$target/release/examples/demo-server" \
+    "floor=$scratch/target/release/floor" \
+    "rmcp=$scratch/target/release/rmcp-echo" \
+    "mcp-replay-demo-server=$target/release/mcp-replay demo-server"

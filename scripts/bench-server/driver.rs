@@ -1,0 +1,368 @@
+//! The benchmark driver: runs MCP stdio servers side by side and prints one
+//! table with the ratios the server library is held to.
+//!
+//! Usage: `driver NAME=COMMAND...`, e.g. `driver "demo=/path/demo-server"
+//! "floor=/path/floor"`; a COMMAND is split on spaces. The first server is
+//! the one under test; the servers named `floor` and `rmcp` are the
+//! references. Sizes come from the environment:
+//!
+//! - `BENCH_LOCKSTEP` (default 20000): timed lockstep round trips per round;
+//! - `BENCH_PIPELINED` (default `10000,100000,500000`): pipelined message
+//!   counts, one fresh process each;
+//! - `BENCH_SPAWNS` (default 20): spawns timed to the first answer;
+//! - `BENCH_ROUNDS` (default 3): rounds; each figure is the median of the
+//!   rounds, and the servers take turns within a round.
+
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// One server: a name and its argv.
+struct Server {
+    name: String,
+    argv: Vec<String>,
+}
+
+/// A running server, killed and reaped on drop.
+struct Running {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Running {
+    fn spawn(server: &Server) -> Running {
+        let mut child = Command::new(&server.argv[0])
+            .args(&server.argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|err| panic!("cannot start {}: {err}", server.argv.join(" ")));
+        let stdin = child.stdin.take();
+        let stdout = BufReader::with_capacity(64 * 1024, child.stdout.take().unwrap());
+        Running {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn recv(&mut self, line: &mut String) {
+        line.clear();
+        let n = self.stdout.read_line(line).unwrap();
+        assert!(n > 0, "the server closed stdout");
+    }
+
+    fn handshake(&mut self) {
+        let mut line = String::new();
+        self.send(&initialize(0));
+        self.recv(&mut line);
+        assert!(line.contains(r#""id":0"#), "initialize answer: {line}");
+        self.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    }
+
+    /// The peak resident set size so far (VmHWM), in KiB.
+    fn peak_rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server is alive");
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmHWM in /proc/<pid>/status")
+    }
+
+    /// Closes stdin and waits for the exit.
+    fn finish(mut self) {
+        self.stdin = None;
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stdin = None;
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn initialize(id: u64) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"initialize","params":{{"protocolVersion":"2024-11-05","capabilities":{{}},"clientInfo":{{"name":"bench","version":"1"}}}}}}"#
+    )
+}
+
+fn echo_call(id: u64) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"hello {id}"}}}}}}"#
+    )
+}
+
+/// Lockstep figures of one round.
+struct Lockstep {
+    per_sec: f64,
+    p50: Duration,
+    p99: Duration,
+    peak_rss_kib: u64,
+}
+
+fn lockstep(server: &Server, warmup: u64, n: u64) -> Lockstep {
+    let mut running = Running::spawn(server);
+    running.handshake();
+    let mut line = String::new();
+    // The warm-up also checks that the echo tool answers as it should (the
+    // floor answers only its id).
+    for id in 1..=warmup {
+        running.send(&echo_call(id));
+        running.recv(&mut line);
+        assert!(line.contains(&format!(r#""id":{id}"#)), "{line}");
+        if server.name != "floor" {
+            assert!(line.contains(&format!("hello {id}")), "{line}");
+        }
+    }
+    let requests: Vec<String> = (warmup + 1..=warmup + n).map(echo_call).collect();
+    let mut latencies = Vec::with_capacity(n as usize);
+    let start = Instant::now();
+    for request in &requests {
+        let sent = Instant::now();
+        running.send(request);
+        running.recv(&mut line);
+        latencies.push(sent.elapsed());
+    }
+    let elapsed = start.elapsed();
+    let peak_rss_kib = running.peak_rss_kib();
+    running.finish();
+    latencies.sort();
+    Lockstep {
+        per_sec: n as f64 / elapsed.as_secs_f64(),
+        p50: latencies[latencies.len() / 2],
+        p99: latencies[latencies.len() * 99 / 100],
+        peak_rss_kib,
+    }
+}
+
+/// Pipelined figures of one round at one size.
+struct Pipelined {
+    per_sec: f64,
+    peak_rss_kib: u64,
+}
+
+fn pipelined(server: &Server, n: u64) -> Pipelined {
+    let mut running = Running::spawn(server);
+    running.handshake();
+    let stdin = running.stdin.take().expect("stdin open");
+    let (close_tx, close_rx) = mpsc::channel::<()>();
+    let start = Instant::now();
+    // The writer writes every request as fast as the pipe takes them, while
+    // this thread reads the answers; it keeps stdin open until told, so the
+    // server is still alive when its peak RSS is read.
+    let writer = thread::spawn(move || {
+        let mut stdin = BufWriter::with_capacity(64 * 1024, stdin);
+        for id in 1..=n {
+            stdin.write_all(echo_call(id).as_bytes()).unwrap();
+            stdin.write_all(b"\n").unwrap();
+        }
+        stdin.flush().unwrap();
+        let _ = close_rx.recv();
+    });
+    let mut answers = 0;
+    let mut buf = vec![0u8; 64 * 1024];
+    let stdout = running.stdout.get_mut();
+    while answers < n {
+        let read = stdout.read(&mut buf).unwrap();
+        assert!(read > 0, "the server closed stdout after {answers} answers");
+        answers += buf[..read].iter().filter(|&&b| b == b'\n').count() as u64;
+    }
+    let elapsed = start.elapsed();
+    let peak_rss_kib = running.peak_rss_kib();
+    let _ = close_tx.send(());
+    writer.join().unwrap();
+    running.finish();
+    Pipelined {
+        per_sec: n as f64 / elapsed.as_secs_f64(),
+        peak_rss_kib,
+    }
+}
+
+/// Spawn to the answer of the first request (initialize), median of `k`.
+fn first_answer(server: &Server, k: usize) -> Duration {
+    let mut times: Vec<Duration> = (0..k)
+        .map(|_| {
+            let start = Instant::now();
+            let mut running = Running::spawn(server);
+            let mut line = String::new();
+            running.send(&initialize(0));
+            running.recv(&mut line);
+            let elapsed = start.elapsed();
+            running.finish();
+            elapsed
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .map(|value| value.parse().unwrap_or_else(|_| panic!("{name} must be a number")))
+        .unwrap_or(default)
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn median_duration(mut values: Vec<Duration>) -> Duration {
+    values.sort();
+    values[values.len() / 2]
+}
+
+fn mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
+}
+
+fn main() {
+    let servers: Vec<Server> = std::env::args()
+        .skip(1)
+        .map(|arg| {
+            let (name, command) = arg.split_once('=').expect("NAME=COMMAND");
+            Server {
+                name: name.to_owned(),
+                argv: command.split(' ').map(str::to_owned).collect(),
+            }
+        })
+        .collect();
+    assert!(!servers.is_empty(), "usage: driver NAME=COMMAND...");
+    let n_lockstep = env_u64("BENCH_LOCKSTEP", 20_000);
+    let warmup = (n_lockstep / 10).max(100);
+    let sizes: Vec<u64> = std::env::var("BENCH_PIPELINED")
+        .unwrap_or_else(|_| "10000,100000,500000".to_owned())
+        .split(',')
+        .map(|size| size.trim().parse().expect("BENCH_PIPELINED: numbers"))
+        .collect();
+    let spawns = env_u64("BENCH_SPAWNS", 20) as usize;
+    let rounds = env_u64("BENCH_ROUNDS", 3) as usize;
+
+    // Per server: lockstep rounds, pipelined rounds per size, first answers.
+    let mut lock: Vec<Vec<Lockstep>> = servers.iter().map(|_| Vec::new()).collect();
+    let mut pipe: Vec<Vec<Vec<Pipelined>>> = servers
+        .iter()
+        .map(|_| sizes.iter().map(|_| Vec::new()).collect())
+        .collect();
+    let mut first: Vec<Vec<Duration>> = servers.iter().map(|_| Vec::new()).collect();
+    for round in 1..=rounds {
+        for (index, server) in servers.iter().enumerate() {
+            eprintln!("round {round}/{rounds}: {}", server.name);
+            first[index].push(first_answer(server, spawns));
+            lock[index].push(lockstep(server, warmup, n_lockstep));
+            for (size_index, &size) in sizes.iter().enumerate() {
+                pipe[index][size_index].push(pipelined(server, size));
+            }
+        }
+    }
+
+    let lock_rate = |index: usize| median(lock[index].iter().map(|l| l.per_sec).collect());
+    let pipe_rate =
+        |index: usize, size: usize| median(pipe[index][size].iter().map(|p| p.per_sec).collect());
+    let pipe_rss = |index: usize, size: usize| {
+        pipe[index][size]
+            .iter()
+            .map(|p| p.peak_rss_kib)
+            .max()
+            .unwrap()
+    };
+
+    let cpus = thread::available_parallelism().map_or(0, |n| n.get());
+    println!(
+        "lockstep: {n_lockstep} round trips after {warmup} warm-up; pipelined: {sizes:?} messages; spawn: median of {spawns}; each figure the median of {rounds} rounds; {cpus} CPUs"
+    );
+    println!();
+    let size_names: Vec<String> = sizes.iter().map(|size| format!("N={size}")).collect();
+    println!(
+        "| server | spawn → first answer | lockstep round trips/s | p50 | p99 | pipelined msg/s ({}) | peak RSS, lockstep | peak RSS, pipelined ({}) |",
+        size_names.join(", "),
+        size_names.join(", ")
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for (index, server) in servers.iter().enumerate() {
+        let p50 = median_duration(lock[index].iter().map(|l| l.p50).collect());
+        let p99 = median_duration(lock[index].iter().map(|l| l.p99).collect());
+        let lock_rss = lock[index].iter().map(|l| l.peak_rss_kib).max().unwrap();
+        let rates: Vec<String> = (0..sizes.len())
+            .map(|size| format!("{:.0}", pipe_rate(index, size)))
+            .collect();
+        let rss: Vec<String> = (0..sizes.len())
+            .map(|size| format!("{:.1}", mib(pipe_rss(index, size))))
+            .collect();
+        println!(
+            "| {} | {:.2} ms | {:.0} | {:.1} µs | {:.1} µs | {} | {:.1} MiB | {} MiB |",
+            server.name,
+            median_duration(first[index].clone()).as_secs_f64() * 1e3,
+            lock_rate(index),
+            p50.as_secs_f64() * 1e6,
+            p99.as_secs_f64() * 1e6,
+            rates.join(" / "),
+            mib(lock_rss),
+            rss.join(" / "),
+        );
+    }
+    println!();
+
+    let find = |name: &str| servers.iter().position(|server| server.name == name);
+    let under_test = 0;
+    let name = &servers[under_test].name;
+    if let Some(floor) = find("floor") {
+        let ratio = lock_rate(under_test) / lock_rate(floor);
+        let verdict = if ratio >= 0.9 { "met" } else { "MISSED" };
+        println!(
+            "- lockstep: {name} / floor = {ratio:.2} (target ≥ 0.90: {verdict})"
+        );
+    }
+    if let Some(rmcp) = find("rmcp") {
+        let ratios: Vec<f64> = (0..sizes.len())
+            .map(|size| pipe_rate(under_test, size) / pipe_rate(rmcp, size))
+            .collect();
+        let worst = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let verdict = if worst >= 10.0 { "met" } else { "MISSED" };
+        let listed: Vec<String> = ratios.iter().map(|ratio| format!("{ratio:.1}")).collect();
+        println!(
+            "- pipelined: {name} / rmcp = {} at {} (target ≥ 10: {verdict})",
+            listed.join(" / "),
+            size_names.join(" / ")
+        );
+    }
+    if let Some(floor) = find("floor") {
+        let ratios: Vec<String> = (0..sizes.len())
+            .map(|size| format!("{:.2}", pipe_rate(under_test, size) / pipe_rate(floor, size)))
+            .collect();
+        println!("- pipelined: {name} / floor = {}", ratios.join(" / "));
+    }
+    let rss: Vec<u64> = (0..sizes.len())
+        .map(|size| pipe_rss(under_test, size))
+        .chain(lock[under_test].iter().map(|l| l.peak_rss_kib))
+        .collect();
+    let max = *rss.iter().max().unwrap();
+    let min = *rss.iter().min().unwrap();
+    let verdict = if max < 4 * 1024 { "met" } else { "MISSED" };
+    println!(
+        "- peak RSS: {name} {:.1}–{:.1} MiB over every run (target < 4 MiB and flat: {verdict}; growth from the smallest to the largest run {:.1}%)",
+        mib(min),
+        mib(max),
+        (max - min) as f64 / min as f64 * 100.0
+    );
+}
