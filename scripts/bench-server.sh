@@ -10,8 +10,10 @@
 # scratch directory outside the crate. Measured: spawn to first answer,
 # lockstep `tools/call echo` round trips per second with p50/p99 latency,
 # pipelined messages per second, and peak RSS (VmHWM) at several sizes.
-# `mcp-replay demo-server` (the same server inside the full binary) runs too,
-# for comparison.
+# For comparison, `mcp-replay demo-server` (the same server inside the full
+# binary) runs too, and so does lib-echo: the core library with only the echo
+# tool, with and without the capture guard, which isolates what the capture
+# costs per call.
 #
 # Requirements: Linux (/proc/<pid>/status), cargo, and crates.io reachable on
 # the first run (rmcp, tokio, schemars, serde_json); about 1 GB of disk in the
@@ -19,10 +21,11 @@
 #
 # Settings (environment):
 #   BENCH_DIR        scratch directory (default: ${TMPDIR:-/tmp}/mcp-replay-bench)
-#   BENCH_LOCKSTEP   timed lockstep round trips per round (default 20000)
+#   BENCH_LOCKSTEP   timed lockstep round trips per server (default 40000)
+#   BENCH_SLICES     slices the servers take turns in during lockstep (default 200)
 #   BENCH_PIPELINED  pipelined sizes, comma-separated (default 10000,100000,500000)
 #   BENCH_SPAWNS     spawns timed to the first answer, per round (default 20)
-#   BENCH_ROUNDS     rounds; figures are medians over rounds (default 3)
+#   BENCH_ROUNDS     rounds of the pipelined and spawn runs; figures are medians (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,8 +33,9 @@ scratch="${BENCH_DIR:-${TMPDIR:-/tmp}/mcp-replay-bench}"
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 
 mkdir -p "$scratch"
-cp scripts/bench-server/floor.rs scripts/bench-server/rmcp-echo.rs scripts/bench-server/driver.rs "$scratch/"
-cp scripts/bench-server/Cargo.toml.in "$scratch/Cargo.toml"
+cp scripts/bench-server/floor.rs scripts/bench-server/rmcp-echo.rs scripts/bench-server/lib-echo.rs \
+    scripts/bench-server/driver.rs "$scratch/"
+sed "s|@CRATE@|$PWD|" scripts/bench-server/Cargo.toml.in >"$scratch/Cargo.toml"
 
 echo "==> building the demo server" >&2
 cargo build --release --quiet --example demo-server --bin mcp-replay
@@ -43,4 +47,6 @@ echo "==> running (this takes a few minutes)" >&2
     "demo-server=$target/release/examples/demo-server" \
     "floor=$scratch/target/release/floor" \
     "rmcp=$scratch/target/release/rmcp-echo" \
-    "mcp-replay-demo-server=$target/release/mcp-replay demo-server"
+    "mcp-replay-demo-server=$target/release/mcp-replay demo-server" \
+    "lib-echo=$scratch/target/release/lib-echo" \
+    "lib-echo-no-capture=$scratch/target/release/lib-echo --no-capture"

@@ -6,12 +6,16 @@
 //! the one under test; the servers named `floor` and `rmcp` are the
 //! references. Sizes come from the environment:
 //!
-//! - `BENCH_LOCKSTEP` (default 20000): timed lockstep round trips per round;
+//! - `BENCH_LOCKSTEP` (default 40000): timed lockstep round trips per server;
+//! - `BENCH_SLICES` (default 200): slices the lockstep round trips are cut
+//!   into; the servers take turns slice by slice, and ratios compare the
+//!   slices that ran side by side;
 //! - `BENCH_PIPELINED` (default `10000,100000,500000`): pipelined message
 //!   counts, one fresh process each;
 //! - `BENCH_SPAWNS` (default 20): spawns timed to the first answer;
-//! - `BENCH_ROUNDS` (default 3): rounds; each figure is the median of the
-//!   rounds, and the servers take turns within a round.
+//! - `BENCH_ROUNDS` (default 3): rounds of the pipelined and spawn runs;
+//!   each figure is the median of the rounds, and the servers take turns
+//!   within a round.
 
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -111,47 +115,97 @@ fn echo_call(id: u64) -> String {
     )
 }
 
-/// Lockstep figures of one round.
+/// One server answering lockstep calls: spawned once, then driven in
+/// slices that take turns with the other servers' slices.
+struct LockstepSession {
+    running: Running,
+    next_id: u64,
+    /// Round trips per second of each slice.
+    rates: Vec<f64>,
+    latencies: Vec<Duration>,
+}
+
+impl LockstepSession {
+    fn start(server: &Server, warmup: u64) -> LockstepSession {
+        let mut running = Running::spawn(server);
+        running.handshake();
+        let mut line = String::new();
+        // The warm-up also checks that the echo tool answers as it should
+        // (the floor answers only its id).
+        for id in 1..=warmup {
+            running.send(&echo_call(id));
+            running.recv(&mut line);
+            assert!(line.contains(&format!(r#""id":{id}"#)), "{line}");
+            if server.name != "floor" {
+                assert!(line.contains(&format!("hello {id}")), "{line}");
+            }
+        }
+        LockstepSession {
+            running,
+            next_id: warmup + 1,
+            rates: Vec::new(),
+            latencies: Vec::new(),
+        }
+    }
+
+    fn slice(&mut self, n: u64) {
+        let requests: Vec<String> = (self.next_id..self.next_id + n).map(echo_call).collect();
+        self.next_id += n;
+        let mut line = String::new();
+        let start = Instant::now();
+        for request in &requests {
+            let sent = Instant::now();
+            self.running.send(request);
+            self.running.recv(&mut line);
+            self.latencies.push(sent.elapsed());
+        }
+        self.rates.push(n as f64 / start.elapsed().as_secs_f64());
+    }
+}
+
+/// Lockstep figures of one server.
 struct Lockstep {
+    /// The median over slices of the round trips per second.
     per_sec: f64,
+    /// The rate of each slice, to pair with other servers' slices.
+    rates: Vec<f64>,
     p50: Duration,
     p99: Duration,
     peak_rss_kib: u64,
 }
 
-fn lockstep(server: &Server, warmup: u64, n: u64) -> Lockstep {
-    let mut running = Running::spawn(server);
-    running.handshake();
-    let mut line = String::new();
-    // The warm-up also checks that the echo tool answers as it should (the
-    // floor answers only its id).
-    for id in 1..=warmup {
-        running.send(&echo_call(id));
-        running.recv(&mut line);
-        assert!(line.contains(&format!(r#""id":{id}"#)), "{line}");
-        if server.name != "floor" {
-            assert!(line.contains(&format!("hello {id}")), "{line}");
+/// Lockstep round trips for every server at once: all sessions stay alive,
+/// and the servers take turns slice by slice, so a change in the machine's
+/// load (other processes, CPU power states) falls on all of them alike.
+fn lockstep(servers: &[Server], warmup: u64, n: u64, slices: u64) -> Vec<Lockstep> {
+    let mut sessions: Vec<LockstepSession> = servers
+        .iter()
+        .map(|server| LockstepSession::start(server, warmup))
+        .collect();
+    for slice in 0..slices {
+        // Rotating the order keeps any server from always following the same
+        // one.
+        for offset in 0..sessions.len() {
+            let index = (slice as usize + offset) % sessions.len();
+            sessions[index].slice(n / slices);
         }
     }
-    let requests: Vec<String> = (warmup + 1..=warmup + n).map(echo_call).collect();
-    let mut latencies = Vec::with_capacity(n as usize);
-    let start = Instant::now();
-    for request in &requests {
-        let sent = Instant::now();
-        running.send(request);
-        running.recv(&mut line);
-        latencies.push(sent.elapsed());
-    }
-    let elapsed = start.elapsed();
-    let peak_rss_kib = running.peak_rss_kib();
-    running.finish();
-    latencies.sort();
-    Lockstep {
-        per_sec: n as f64 / elapsed.as_secs_f64(),
-        p50: latencies[latencies.len() / 2],
-        p99: latencies[latencies.len() * 99 / 100],
-        peak_rss_kib,
-    }
+    sessions
+        .into_iter()
+        .map(|mut session| {
+            let peak_rss_kib = session.running.peak_rss_kib();
+            session.running.finish();
+            session.latencies.sort();
+            let latencies = &session.latencies;
+            Lockstep {
+                per_sec: median(session.rates.clone()),
+                rates: session.rates,
+                p50: latencies[latencies.len() / 2],
+                p99: latencies[latencies.len() * 99 / 100],
+                peak_rss_kib,
+            }
+        })
+        .collect()
 }
 
 /// Pipelined figures of one round at one size.
@@ -248,7 +302,8 @@ fn main() {
         })
         .collect();
     assert!(!servers.is_empty(), "usage: driver NAME=COMMAND...");
-    let n_lockstep = env_u64("BENCH_LOCKSTEP", 20_000);
+    let n_lockstep = env_u64("BENCH_LOCKSTEP", 40_000);
+    let slices = env_u64("BENCH_SLICES", 200).max(1);
     let warmup = (n_lockstep / 10).max(100);
     let sizes: Vec<u64> = std::env::var("BENCH_PIPELINED")
         .unwrap_or_else(|_| "10000,100000,500000".to_owned())
@@ -258,8 +313,9 @@ fn main() {
     let spawns = env_u64("BENCH_SPAWNS", 20) as usize;
     let rounds = env_u64("BENCH_ROUNDS", 3) as usize;
 
-    // Per server: lockstep rounds, pipelined rounds per size, first answers.
-    let mut lock: Vec<Vec<Lockstep>> = servers.iter().map(|_| Vec::new()).collect();
+    eprintln!("lockstep: {} servers taking turns", servers.len());
+    let lock = lockstep(&servers, warmup, n_lockstep, slices);
+    // Per server: pipelined rounds per size, first answers.
     let mut pipe: Vec<Vec<Vec<Pipelined>>> = servers
         .iter()
         .map(|_| sizes.iter().map(|_| Vec::new()).collect())
@@ -269,14 +325,25 @@ fn main() {
         for (index, server) in servers.iter().enumerate() {
             eprintln!("round {round}/{rounds}: {}", server.name);
             first[index].push(first_answer(server, spawns));
-            lock[index].push(lockstep(server, warmup, n_lockstep));
             for (size_index, &size) in sizes.iter().enumerate() {
                 pipe[index][size_index].push(pipelined(server, size));
             }
         }
     }
 
-    let lock_rate = |index: usize| median(lock[index].iter().map(|l| l.per_sec).collect());
+    let lock_rate = |index: usize| lock[index].per_sec;
+    // The ratio of two servers' rates, slice by slice, then the median: the
+    // slices that ran under the same conditions are compared.
+    let lock_ratio = |a: usize, b: usize| {
+        median(
+            lock[a]
+                .rates
+                .iter()
+                .zip(&lock[b].rates)
+                .map(|(a, b)| a / b)
+                .collect(),
+        )
+    };
     let pipe_rate =
         |index: usize, size: usize| median(pipe[index][size].iter().map(|p| p.per_sec).collect());
     let pipe_rss = |index: usize, size: usize| {
@@ -289,7 +356,7 @@ fn main() {
 
     let cpus = thread::available_parallelism().map_or(0, |n| n.get());
     println!(
-        "lockstep: {n_lockstep} round trips after {warmup} warm-up; pipelined: {sizes:?} messages; spawn: median of {spawns}; each figure the median of {rounds} rounds; {cpus} CPUs"
+        "lockstep: {n_lockstep} round trips per server after {warmup} warm-up, in {slices} slices taking turns (rate: median over slices); pipelined: {sizes:?} messages and spawn: median of {spawns}, each the median of {rounds} rounds; {cpus} CPUs"
     );
     println!();
     let size_names: Vec<String> = sizes.iter().map(|size| format!("N={size}")).collect();
@@ -300,9 +367,9 @@ fn main() {
     );
     println!("|---|---|---|---|---|---|---|---|");
     for (index, server) in servers.iter().enumerate() {
-        let p50 = median_duration(lock[index].iter().map(|l| l.p50).collect());
-        let p99 = median_duration(lock[index].iter().map(|l| l.p99).collect());
-        let lock_rss = lock[index].iter().map(|l| l.peak_rss_kib).max().unwrap();
+        let p50 = lock[index].p50;
+        let p99 = lock[index].p99;
+        let lock_rss = lock[index].peak_rss_kib;
         let rates: Vec<String> = (0..sizes.len())
             .map(|size| format!("{:.0}", pipe_rate(index, size)))
             .collect();
@@ -326,12 +393,29 @@ fn main() {
     let find = |name: &str| servers.iter().position(|server| server.name == name);
     let under_test = 0;
     let name = &servers[under_test].name;
+    let p50 = |index: usize| lock[index].p50;
     if let Some(floor) = find("floor") {
-        let ratio = lock_rate(under_test) / lock_rate(floor);
+        let ratio = lock_ratio(under_test, floor);
         let verdict = if ratio >= 0.9 { "met" } else { "MISSED" };
         println!(
-            "- lockstep: {name} / floor = {ratio:.2} (target ≥ 0.90: {verdict})"
+            "- lockstep: {name} / floor = {ratio:.2} (target ≥ 0.90: {verdict}); p50 {:.1} µs against {:.1} µs",
+            p50(under_test).as_secs_f64() * 1e6,
+            p50(floor).as_secs_f64() * 1e6
         );
+    }
+    if let (Some(with), Some(without)) = (find("lib-echo"), find("lib-echo-no-capture")) {
+        println!(
+            "- the capture guard: lib-echo / lib-echo-no-capture lockstep = {:.2}, p50 {:.1} µs against {:.1} µs",
+            lock_ratio(with, without),
+            p50(with).as_secs_f64() * 1e6,
+            p50(without).as_secs_f64() * 1e6
+        );
+        if let Some(floor) = find("floor") {
+            println!(
+                "- lib-echo-no-capture / floor lockstep = {:.2}",
+                lock_ratio(without, floor)
+            );
+        }
     }
     if let Some(rmcp) = find("rmcp") {
         let ratios: Vec<f64> = (0..sizes.len())
@@ -354,7 +438,7 @@ fn main() {
     }
     let rss: Vec<u64> = (0..sizes.len())
         .map(|size| pipe_rss(under_test, size))
-        .chain(lock[under_test].iter().map(|l| l.peak_rss_kib))
+        .chain([lock[under_test].peak_rss_kib])
         .collect();
     let max = *rss.iter().max().unwrap();
     let min = *rss.iter().min().unwrap();

@@ -20,10 +20,10 @@
 //! on to stderr.
 //!
 //! Invariants:
-//! - Redirections never nest or overlap (§4¶24). One process-wide state,
-//!   behind a mutex, records whether a capture is live and whether stdio is
-//!   protected; a second capture, or a second protection, is refused with an
-//!   error instead of silently stacking.
+//! - Redirections never nest or overlap (§4¶24). One process-wide atomic
+//!   state records whether a capture is live and whether stdio is protected;
+//!   a second capture, or a second protection, is refused with an error
+//!   instead of silently stacking.
 //! - Every redirect is undone by `Drop` (§4¶25): a tool that panics unwinds
 //!   through the guard, which puts fd 2 back before the panic goes on, so no
 //!   panic can leave the process mute. What such a run wrote, the panic
@@ -40,29 +40,20 @@ use std::fs::File;
 use std::io::{self, Seek, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::fs::FileExt;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::TransportError;
 
-/// What the process's standard descriptors are doing right now.
-#[derive(Debug, Default)]
-struct FdState {
-    /// A [`Capture::run`] is in progress.
-    capture_live: bool,
-    /// fd 0 points at `/dev/null`, fd 1 away from the protocol channel.
-    stdio_protected: bool,
-}
+/// What the process's standard descriptors are doing right now: a set of
+/// the flags below, changed atomically, so that checking for a live capture
+/// costs no lock on every run.
+static STATE: AtomicU8 = AtomicU8::new(0);
 
-static STATE: Mutex<FdState> = Mutex::new(FdState {
-    capture_live: false,
-    stdio_protected: false,
-});
+/// A [`Capture`] run is in progress: fd 2 points at its file.
+const CAPTURE_LIVE: u8 = 1;
 
-fn state() -> MutexGuard<'static, FdState> {
-    // The state is two flags that are always consistent, so a panic while it
-    // was held leaves nothing to repair.
-    STATE.lock().unwrap_or_else(PoisonError::into_inner)
-}
+/// fd 0 points at `/dev/null`, fd 1 away from the protocol channel.
+const STDIO_PROTECTED: u8 = 2;
 
 /// Captures everything the process writes to stderr during a call, child
 /// processes included (MCP-CORE r1 §4).
@@ -107,11 +98,20 @@ impl Capture {
     /// [`TransportError::Redirect`] when fd 2 cannot be redirected or the
     /// capture file cannot be read back.
     pub fn run<T>(&mut self, f: impl FnOnce() -> T) -> Result<(T, Vec<u8>), TransportError> {
+        let (value, live) = self.start(f)?;
+        Ok((value, live.finish()?))
+    }
+
+    /// Runs `f` like [`run`](Self::run), but leaves fd 2 redirected until
+    /// the returned [`Live`] capture is finished (or dropped), so the caller
+    /// can do urgent work, such as answering the host, first.
+    pub(crate) fn start<T>(
+        &mut self,
+        f: impl FnOnce() -> T,
+    ) -> Result<(T, Live<'_>), TransportError> {
         let redirect = Redirect::begin(&self.file, &self.stderr)?;
         let value = f();
-        redirect.end()?;
-        let captured = take(&self.file).map_err(TransportError::Redirect)?;
-        Ok((value, captured))
+        Ok((value, Live { redirect }))
     }
 
     /// Passes on to stderr whatever the file caught outside any run (stray
@@ -121,6 +121,23 @@ impl Capture {
             // A dead stderr has no one to tell.
             let _ = io::stderr().write_all(&leftovers);
         }
+    }
+}
+
+/// A run that is over while its redirect is still in place.
+///
+/// Dropping it without [`finish`](Self::finish) puts fd 2 back and passes
+/// what was caught on to the real stderr.
+pub(crate) struct Live<'a> {
+    redirect: Redirect<'a>,
+}
+
+impl Live<'_> {
+    /// Puts fd 2 back and hands over what the run wrote.
+    pub fn finish(self) -> Result<Vec<u8>, TransportError> {
+        let file = self.redirect.file;
+        self.redirect.end()?;
+        take(file).map_err(TransportError::Redirect)
     }
 }
 
@@ -152,14 +169,11 @@ struct Redirect<'a> {
 
 impl<'a> Redirect<'a> {
     fn begin(file: &'a File, stderr: &'a OwnedFd) -> Result<Redirect<'a>, TransportError> {
-        let stdio_protected = {
-            let mut state = state();
-            if state.capture_live {
-                return Err(TransportError::CaptureBusy);
-            }
-            state.capture_live = true;
-            state.stdio_protected
-        };
+        let before = STATE.fetch_or(CAPTURE_LIVE, Ordering::AcqRel);
+        if before & CAPTURE_LIVE != 0 {
+            return Err(TransportError::CaptureBusy);
+        }
+        let stdio_protected = before & STDIO_PROTECTED != 0;
         // From here on, dropping `redirect` undoes whatever was done and
         // releases the flag, also when the redirect below fails.
         let redirect = Redirect {
@@ -181,15 +195,15 @@ impl<'a> Redirect<'a> {
             return Ok(());
         }
         self.restored = true;
-        let mut state = state();
-        state.capture_live = false;
         if self.stdio_protected {
             // A `print!` without a newline sits in std's buffer; it was
             // written during the run, so it goes into the capture.
             let _ = io::stdout().flush();
         }
-        rustix::stdio::dup2_stderr(self.stderr)?;
-        Ok(())
+        let res = rustix::stdio::dup2_stderr(self.stderr);
+        // Only once fd 2 is back may another capture begin.
+        STATE.fetch_and(!CAPTURE_LIVE, Ordering::AcqRel);
+        res.map_err(io::Error::from)
     }
 }
 
@@ -228,10 +242,20 @@ impl ProtectedStdio {
     /// Takes stdin and stdout for the protocol; fd 1 then points at
     /// `capture`'s file, or at stderr without a capture.
     pub fn claim(capture: Option<&Capture>) -> Result<ProtectedStdio, TransportError> {
-        let mut state = state();
-        if state.stdio_protected || state.capture_live {
+        if STATE
+            .compare_exchange(0, STDIO_PROTECTED, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
             return Err(TransportError::StdioBusy);
         }
+        let res = ProtectedStdio::redirect(capture);
+        if res.is_err() {
+            STATE.fetch_and(!STDIO_PROTECTED, Ordering::AcqRel);
+        }
+        res
+    }
+
+    fn redirect(capture: Option<&Capture>) -> Result<ProtectedStdio, TransportError> {
         // Whatever std buffered for stdout before serving goes where it was
         // headed, ahead of the protocol.
         io::stdout().flush().map_err(TransportError::Write)?;
@@ -248,20 +272,18 @@ impl ProtectedStdio {
             let _ = rustix::stdio::dup2_stdout(&stdout);
             return Err(claim(err.into()));
         }
-        state.stdio_protected = true;
         Ok(ProtectedStdio { stdin, stdout })
     }
 }
 
 impl Drop for ProtectedStdio {
     fn drop(&mut self) {
-        let mut state = state();
         // Stray stdout still in std's buffer goes where fd 1 points now.
         let _ = io::stdout().flush();
         // Restoring can only fail if the saved descriptors were closed under
         // us, and a destructor has nowhere to report that.
         let _ = rustix::stdio::dup2_stdout(&self.stdout);
         let _ = rustix::stdio::dup2_stdin(&self.stdin);
-        state.stdio_protected = false;
+        STATE.fetch_and(!STDIO_PROTECTED, Ordering::AcqRel);
     }
 }

@@ -44,7 +44,7 @@ use std::panic::{self, AssertUnwindSafe};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use self::capture::ProtectedStdio;
+use self::capture::{Live, ProtectedStdio};
 use self::transport::StdioTransport;
 use crate::jsonrpc::{
     ErrorCode, Frame, PROTOCOL_2024_11_05, RequestId, Response, json_kind, method,
@@ -161,15 +161,22 @@ impl Server {
     ) -> Result<(), TransportError> {
         let mut line = Vec::with_capacity(4096);
         while transport.read_line(&mut line)? {
-            if let Some(answer) = self.answer(&line, capture.as_deref_mut()) {
-                transport.write_line(&answer)?;
+            let Some(answer) = self.answer(&line, capture.as_deref_mut()) else {
+                continue;
+            };
+            transport.write_line(&answer.line)?;
+            if let Some(live) = answer.live {
+                // The host gets its answer before the capture is put away:
+                // putting fd 2 back and reading what the run said can wait.
+                transport.flush_if_idle()?;
+                pass_on(&live.finish()?);
             }
         }
         Ok(())
     }
 
     /// The answer to one inbound line, if it gets one.
-    fn answer(&self, line: &[u8], capture: Option<&mut Capture>) -> Option<Vec<u8>> {
+    fn answer<'c>(&self, line: &[u8], capture: Option<&'c mut Capture>) -> Option<Answer<'c>> {
         match Frame::parse(trim_line(line)) {
             Frame::Request { id, method, params } => {
                 Some(self.dispatch(id, &method, params, capture))
@@ -183,30 +190,30 @@ impl Server {
             // MCP-CORE r1 §1¶10: every line that is no frame (not JSON, not
             // an object, no method, an id that is neither number nor string)
             // is a parse error, echoing the id when one could be read.
-            Frame::Malformed { reason, id } => Some(
+            Frame::Malformed { reason, id } => Some(Answer::line(
                 Response::error(id, ErrorCode::PARSE_ERROR, format!("parse error: {reason}"))
                     .to_line()
                     .into_bytes(),
-            ),
+            )),
         }
     }
 
-    /// The answer line to one request.
-    fn dispatch(
+    /// The answer to one request.
+    fn dispatch<'c>(
         &self,
         id: RequestId,
         method: &str,
         params: Option<Value>,
-        capture: Option<&mut Capture>,
-    ) -> Vec<u8> {
-        match method {
+        capture: Option<&'c mut Capture>,
+    ) -> Answer<'c> {
+        let line = match method {
             method::INITIALIZE => result_line(&id, &self.initialize_result(params.as_ref())),
             method::PING => result_line(&id, &json!({})),
             method::TOOLS_LIST => {
                 let tools: Vec<&ToolDescriptor> = self.tools.descriptors().collect();
                 result_line(&id, &json!({ "tools": tools }))
             }
-            method::TOOLS_CALL => self.call(id, params, capture),
+            method::TOOLS_CALL => return self.call(id, params, capture),
             other => Response::error(
                 Some(id),
                 ErrorCode::METHOD_NOT_FOUND,
@@ -214,7 +221,8 @@ impl Server {
             )
             .to_line()
             .into_bytes(),
-        }
+        };
+        Answer::line(line)
     }
 
     fn initialize_result(&self, params: Option<&Value>) -> Value {
@@ -228,36 +236,52 @@ impl Server {
         })
     }
 
-    fn call(&self, id: RequestId, params: Option<Value>, capture: Option<&mut Capture>) -> Vec<u8> {
-        let (name, args) = match call_params(params) {
+    fn call<'c>(
+        &self,
+        id: RequestId,
+        params: Option<Value>,
+        capture: Option<&'c mut Capture>,
+    ) -> Answer<'c> {
+        let no_arguments = Value::Object(Map::new());
+        let (name, args) = match call_params(params.as_ref(), &no_arguments) {
             Ok(call) => call,
             Err(message) => {
-                return Response::error(Some(id), ErrorCode::INVALID_PARAMS, message)
-                    .to_line()
-                    .into_bytes();
+                let error = Response::error(Some(id), ErrorCode::INVALID_PARAMS, message);
+                return Answer::line(error.to_line().into_bytes());
             }
         };
-        let Some((descriptor, tool)) = self.tools.get(&name) else {
-            return Response::error(
-                Some(id),
-                ErrorCode::METHOD_NOT_FOUND,
-                format!("unknown tool `{name}`"),
-            )
-            .to_line()
-            .into_bytes();
+        let Some((descriptor, tool)) = self.tools.get(name) else {
+            let message = format!("unknown tool `{name}`");
+            let error = Response::error(Some(id), ErrorCode::METHOD_NOT_FOUND, message);
+            return Answer::line(error.to_line().into_bytes());
         };
-        let violations = schema::validate(&descriptor.input_schema, &args);
-        let output = if violations.is_empty() {
-            run_tool(&name, tool, &args, capture)
-        } else {
+        let violations = schema::validate(&descriptor.input_schema, args);
+        if !violations.is_empty() {
             let mut report = format!("invalid arguments for `{name}`:");
             for violation in &violations {
                 report.push('\n');
                 report.push_str(&violation.to_string());
             }
-            ToolOutput::error(report)
-        };
-        output.answer_line(&id)
+            return Answer::line(ToolOutput::error(report).answer_line(&id));
+        }
+        let (output, live) = run_tool(name, tool, args, capture);
+        Answer {
+            line: output.answer_line(&id),
+            live,
+        }
+    }
+}
+
+/// An answer line, and the capture of the run behind it when putting the
+/// capture away can wait until the answer is out.
+struct Answer<'c> {
+    line: Vec<u8>,
+    live: Option<Live<'c>>,
+}
+
+impl Answer<'_> {
+    fn line(line: Vec<u8>) -> Answer<'static> {
+        Answer { line, live: None }
     }
 }
 
@@ -298,35 +322,38 @@ fn trim_line(line: &[u8]) -> &[u8] {
 
 /// The tool name and arguments of a `tools/call`, or why they are invalid
 /// params (MCP-CORE r1 §2¶15).
-fn call_params(params: Option<Value>) -> Result<(String, Value), String> {
-    let mut params = match params {
+fn call_params<'p>(
+    params: Option<&'p Value>,
+    no_arguments: &'p Value,
+) -> Result<(&'p str, &'p Value), String> {
+    let params = match params {
         Some(Value::Object(params)) => params,
         None | Some(Value::Null) => return Err("tools/call needs params with a `name`".into()),
         Some(other) => {
             return Err(format!(
                 "tools/call params must be an object, found {}",
-                json_kind(&other)
+                json_kind(other)
             ));
         }
     };
-    let name = match params.remove("name") {
+    let name = match params.get("name") {
         Some(Value::String(name)) => name,
         Some(other) => {
             return Err(format!(
                 "tools/call `name` must be a string, found {}",
-                json_kind(&other)
+                json_kind(other)
             ));
         }
         None => return Err("tools/call is missing the tool `name`".into()),
     };
-    let args = match params.remove("arguments") {
+    let args = match params.get("arguments") {
         // Hosts that have no arguments to pass send none, or null.
-        None | Some(Value::Null) => Value::Object(Map::new()),
+        None | Some(Value::Null) => no_arguments,
         Some(args @ Value::Object(_)) => args,
         Some(other) => {
             return Err(format!(
                 "tools/call `arguments` must be an object, found {}",
-                json_kind(&other)
+                json_kind(other)
             ));
         }
     };
@@ -334,21 +361,27 @@ fn call_params(params: Option<Value>) -> Result<(String, Value), String> {
 }
 
 /// Runs one tool inside the capture guard; a panic becomes a failed run.
-fn run_tool(
+///
+/// The capture comes back still live unless the tool asked for it in its
+/// report; the caller finishes it once the answer is out.
+fn run_tool<'c>(
     name: &str,
     tool: &dyn Tool,
     args: &Value,
-    capture: Option<&mut Capture>,
-) -> ToolOutput {
+    capture: Option<&'c mut Capture>,
+) -> (ToolOutput, Option<Live<'c>>) {
     let guarded = || panic::catch_unwind(AssertUnwindSafe(|| tool.run(args)));
-    let (outcome, captured) = match capture {
-        Some(capture) => match capture.run(guarded) {
-            Ok(run) => run,
+    let (outcome, live) = match capture {
+        Some(capture) => match capture.start(guarded) {
+            Ok((outcome, live)) => (outcome, Some(live)),
             // A failed redirect is no failure of the tool's, but the agent
             // still needs to read why nothing happened.
-            Err(err) => return ToolOutput::error(format!("the tool `{name}` did not run: {err}")),
+            Err(err) => {
+                let report = format!("the tool `{name}` did not run: {err}");
+                return (ToolOutput::error(report), None);
+            }
         },
-        None => (guarded(), Vec::new()),
+        None => (guarded(), None),
     };
     let mut output = outcome.unwrap_or_else(|payload| {
         ToolOutput::error(format!(
@@ -356,20 +389,35 @@ fn run_tool(
             panic_message(&*payload)
         ))
     });
-    if captured.is_empty() {
-        return output;
-    }
-    if output.append_capture {
-        if !output.report.is_empty() && !output.report.ends_with('\n') {
-            output.report.push('\n');
+    match live {
+        Some(live) if output.append_capture => {
+            match live.finish() {
+                Ok(captured) => append_capture(&mut output.report, &captured),
+                Err(err) => append_capture(&mut output.report, err.to_string().as_bytes()),
+            }
+            (output, None)
         }
-        output.report.push_str(&String::from_utf8_lossy(&captured));
-    } else {
-        // What the run said is not lost: it goes on to the real stderr. A
-        // dead stderr has no one to tell.
-        let _ = io::stderr().write_all(&captured);
+        live => (output, live),
     }
-    output
+}
+
+fn append_capture(report: &mut String, captured: &[u8]) {
+    if captured.is_empty() {
+        return;
+    }
+    if !report.is_empty() && !report.ends_with('\n') {
+        report.push('\n');
+    }
+    report.push_str(&String::from_utf8_lossy(captured));
+}
+
+/// What a run said is not lost: unless its report took it, it goes on to
+/// the real stderr.
+fn pass_on(captured: &[u8]) {
+    if !captured.is_empty() {
+        // A dead stderr has no one to tell.
+        let _ = io::stderr().write_all(captured);
+    }
 }
 
 fn panic_message(payload: &(dyn Any + Send)) -> &str {

@@ -68,6 +68,18 @@ pub trait Transport {
     ///
     /// [`TransportError::Write`] when the channel is dead.
     fn write_line(&mut self, line: &[u8]) -> Result<(), TransportError>;
+
+    /// Called when the loop has written an answer and has work left that
+    /// can wait: a transport that buffers writes sends them now, unless
+    /// more input is already waiting (it will send them before it next
+    /// blocks). The default does nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`TransportError::Write`] when the channel is dead.
+    fn flush_if_idle(&mut self) -> Result<(), TransportError> {
+        Ok(())
+    }
 }
 
 /// The size of the read and write buffers: big enough that a burst of
@@ -100,11 +112,9 @@ impl<'a> StdioTransport<'a> {
 impl Transport for StdioTransport<'_> {
     fn read_line(&mut self, line: &mut Vec<u8>) -> Result<bool, TransportError> {
         line.clear();
-        if !self.reader.buffer().contains(&b'\n') {
-            // The read may block: every answer written so far must be out
-            // before the server waits for the host.
-            self.writer.flush().map_err(TransportError::Write)?;
-        }
+        // The read may block: every answer written so far must be out before
+        // the server waits for the host.
+        self.flush_if_idle()?;
         let n = self
             .reader
             .read_until(b'\n', line)
@@ -123,6 +133,15 @@ impl Transport for StdioTransport<'_> {
             .write_all(line)
             .and_then(|()| self.writer.write_all(b"\n"))
             .map_err(TransportError::Write)
+    }
+
+    fn flush_if_idle(&mut self) -> Result<(), TransportError> {
+        // A complete line already read ahead means the host is not waiting
+        // yet; its answers go out together with the next ones.
+        if self.reader.buffer().contains(&b'\n') {
+            return Ok(());
+        }
+        self.writer.flush().map_err(TransportError::Write)
     }
 }
 
@@ -159,10 +178,14 @@ mod tests {
         let mut line = Vec::new();
         assert!(transport.read_line(&mut line).unwrap());
         transport.write_line(b"answer a").unwrap();
-        // "b\n" is already buffered, so this read does not flush.
+        // "b\n" is already buffered, so neither this nor the read flushes.
+        transport.flush_if_idle().unwrap();
         assert!(transport.read_line(&mut line).unwrap());
         assert_eq!(stdout.metadata().unwrap().len(), 0);
         transport.write_line(b"answer b").unwrap();
+        // Nothing more is buffered: the host may be waiting, so out it goes.
+        transport.flush_if_idle().unwrap();
+        assert_eq!(stdout.metadata().unwrap().len(), 18);
         // End of input: the read would block, so it flushes first.
         assert!(!transport.read_line(&mut line).unwrap());
         let mut written = String::new();
