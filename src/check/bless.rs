@@ -1,12 +1,16 @@
 //! `--bless`: accepting a server's new answers into its transcript.
 //!
-//! The rewritten transcript keeps every line that is not a server stdout
-//! line byte for byte: the header (with its ignore rules), the client side,
-//! stderr, protocol and exit events. The server's stdout lines are those of
-//! the live replay, with the recorded ids in place of live ones and secrets
-//! redacted, each placed between the same client lines it arrived between.
-//! The file is replaced atomically: a temporary file in the same directory,
-//! renamed over it.
+//! When only the content of responses changed, each changed response is
+//! replaced where it stands (keeping its time) and every other line stays
+//! byte for byte, so that `git diff` shows exactly what the server now says.
+//! When the session changed shape (a recorded message never came, a line
+//! got an answer it had not had), the server's whole stdout side is
+//! rewritten from the live replay, each line placed between the same client
+//! lines it arrived between; every other line (the header with its ignore
+//! rules, the client side, stderr, protocol and exit events) still stays
+//! byte for byte. Live lines carry the recorded ids in place of live ones,
+//! and secrets redacted. The file is replaced atomically: a temporary file
+//! in the same directory, renamed over it.
 
 use std::collections::HashMap;
 use std::io::{self, Write as _};
@@ -15,14 +19,20 @@ use std::path::Path;
 use crate::check::replay::LiveLine;
 use crate::transcript::{Direction, EventKind, Transcript, encode_line_event};
 
-/// Rewrites the server side of `transcript`'s file with `live`.
+/// Writes the live answers of `live` into `transcript`'s file: in place of
+/// the responses that changed, or, when `reshaped`, as the whole server
+/// side.
 ///
 /// # Errors
 ///
 /// The I/O error of reading the file or replacing it.
-pub(crate) fn bless(transcript: &Transcript, live: &[LiveLine]) -> io::Result<()> {
+pub(crate) fn bless(transcript: &Transcript, live: &[LiveLine], reshaped: bool) -> io::Result<()> {
     let original = std::fs::read(&transcript.path)?;
-    let text = rewrite(&original, transcript, live);
+    let text = if reshaped {
+        rewrite(&original, transcript, live)
+    } else {
+        replace(&original, transcript, live)
+    };
     let dir = match transcript.path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -45,6 +55,44 @@ enum Kind {
     Other,
 }
 
+/// The file with each changed response replaced by the live line that
+/// answers it, at the same time.
+fn replace(original: &[u8], transcript: &Transcript, live: &[LiveLine]) -> Vec<u8> {
+    let times: HashMap<usize, f64> = transcript
+        .events
+        .iter()
+        .map(|event| (event.line, event.t))
+        .collect();
+    let replacements: HashMap<usize, &LiveLine> = live
+        .iter()
+        .flat_map(|line| line.replaces.iter().map(move |at| (*at, line)))
+        .collect();
+    let mut out = Vec::with_capacity(original.len());
+    for (index, raw) in original.split_inclusive(|&b| b == b'\n').enumerate() {
+        let number = index + 1;
+        match replacements.get(&number) {
+            Some(line) => {
+                let t = times.get(&number).copied().unwrap_or(0.0);
+                encode_line_event(
+                    &mut out,
+                    t,
+                    Direction::ServerToClient,
+                    &line.bytes,
+                    line.eol,
+                );
+            }
+            None => {
+                out.extend_from_slice(raw);
+                if !raw.ends_with(b"\n") {
+                    out.push(b'\n');
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The file with its whole server stdout side taken from the live replay.
 fn rewrite(original: &[u8], transcript: &Transcript, live: &[LiveLine]) -> Vec<u8> {
     let events: HashMap<usize, (Kind, f64)> = transcript
         .events
@@ -116,7 +164,31 @@ mod tests {
             segment,
             bytes: text.as_bytes().to_vec(),
             eol: true,
+            replaces: Vec::new(),
         }
+    }
+
+    #[test]
+    fn changed_responses_are_replaced_where_they_stand() {
+        let original = format!(
+            "{HEADER}\n{}\n{}\n{}\n{}\n",
+            r#"{"t":0.1,"dir":"c2s","msg":{"id":1, "method":"a"}}"#,
+            r#"{"t":0.2,"dir":"s2c","msg":{"id":1,"result":"same", "x":1}}"#,
+            r#"{"t":0.3,"dir":"c2s","msg":{"id":2,"method":"b"}}"#,
+            r#"{"t":0.4,"dir":"s2c","msg":{"id":2,"result":"old"}}"#,
+        );
+        let transcript = Transcript::from_reader(original.as_bytes(), "t.jsonl").unwrap();
+        let mut changed = live(2, r#"{"id":2,"result":"new"}"#);
+        changed.replaces = vec![5];
+        let live = [live(1, r#"{"x":1,"id":1,"result":"same"}"#), changed];
+        let text = String::from_utf8(replace(original.as_bytes(), &transcript, &live)).unwrap();
+        assert_eq!(
+            text,
+            original.replace(
+                r#"{"t":0.4,"dir":"s2c","msg":{"id":2,"result":"old"}}"#,
+                r#"{"t":0.400000,"dir":"s2c","msg":{"id":2,"result":"new"}}"#
+            )
+        );
     }
 
     #[test]

@@ -683,7 +683,7 @@ fn run_replay(plan: &Planned, bless: bool) -> (TranscriptResult, Vec<InputError>
                     result
                         .notes
                         .push("not blessed: the live session is incomplete".to_owned());
-                } else if let Err(err) = bless::bless(transcript, &outcome.live) {
+                } else if let Err(err) = bless::bless(transcript, &outcome.live, outcome.reshaped) {
                     errors.push(InputError {
                         path: Some(transcript.path.clone()),
                         message: format!("cannot bless `{}`: {err}", transcript.path.display()),

@@ -204,15 +204,20 @@ fn a_changed_answer_fails_with_a_diff_and_bless_accepts_it() {
         .stderr(predicate::str::contains(
             "Blessed: transcripts/session.jsonl (1 response)",
         ));
+    // Only the changed answer differs; every other line is kept byte for
+    // byte, so `git diff` shows exactly what the server now says.
     let blessed = std::fs::read_to_string(&path).unwrap();
-    let keep = |text: &str| -> Vec<String> {
-        text.lines()
-            .filter(|line| !line.contains("\"dir\":\"s2c\""))
-            .map(str::to_owned)
-            .collect()
-    };
-    assert_eq!(keep(&blessed), keep(&original));
-    assert!(blessed.contains("\"text\":\"hello!\""), "{blessed}");
+    let differing: Vec<(usize, &str)> = blessed
+        .lines()
+        .zip(original.lines())
+        .enumerate()
+        .filter(|(_, (new, old))| new != old)
+        .map(|(index, (new, _))| (index + 1, new))
+        .collect();
+    assert_eq!(blessed.lines().count(), original.lines().count());
+    assert_eq!(differing.len(), 1, "{differing:?}");
+    assert_eq!(differing[0].0, answer_line);
+    assert!(differing[0].1.contains("\"text\":\"hello!\""), "{blessed}");
     check(dir.path())
         .args([
             "--no-probes",
@@ -222,6 +227,57 @@ fn a_changed_answer_fails_with_a_diff_and_bless_accepts_it() {
             "--echo-suffix",
             "!",
         ])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn bless_rewrites_the_server_side_of_a_session_that_changed_shape() {
+    // Recorded with list_changed notifications the clean server never sends.
+    let (dir, path) = recorded(&["--unsolicited"]);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let server = fixture_server();
+    let output = check(dir.path())
+        .args([
+            "--no-probes",
+            "--timeout",
+            "300ms",
+            "transcripts",
+            "--",
+            server,
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    assert!(
+        stdout_of(&output).contains("the recorded notification `notifications/tools/list_changed`"),
+        "{}",
+        stdout_of(&output)
+    );
+    check(dir.path())
+        .args([
+            "--no-probes",
+            "--timeout",
+            "300ms",
+            "--bless",
+            "transcripts",
+            "--",
+            server,
+        ])
+        .assert()
+        .code(0);
+    let blessed = std::fs::read_to_string(&path).unwrap();
+    assert!(!blessed.contains("list_changed"), "{blessed}");
+    let client = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|line| !line.contains("\"dir\":\"s2c\""))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(client(&blessed), client(&original));
+    check(dir.path())
+        .args(["--no-probes", "transcripts", "--", server])
         .assert()
         .code(0);
 }

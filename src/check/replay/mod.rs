@@ -71,6 +71,11 @@ pub(crate) struct ReplayOutcome {
     /// `false` when the replay stopped early (a deadline passed or the
     /// server closed stdout), so the live session is incomplete.
     pub complete: bool,
+    /// Whether the live session differs from the recording in more than
+    /// the content of responses (a recorded message that never came, an
+    /// answer to a line that had none), so that blessing must rewrite the
+    /// whole server side rather than replace the responses that changed.
+    pub reshaped: bool,
     /// The live stdout lines (only with `keep_live`), in arrival order.
     pub live: Vec<LiveLine>,
 }
@@ -85,6 +90,9 @@ pub(crate) struct LiveLine {
     pub bytes: Vec<u8>,
     /// `false` when the line ended stdout without a newline.
     pub eol: bool,
+    /// The transcript lines of the recorded responses this line differs
+    /// from, and so replaces when blessed.
+    pub replaces: Vec<usize>,
 }
 
 /// Why a replay could not run at all.
@@ -134,11 +142,13 @@ pub(crate) fn replay(
         max_number_id: 0,
         findings: Vec::new(),
         mismatches: 0,
+        changed: Vec::new(),
+        reshaped: false,
         sends: 0,
         last_notification: None,
         last_malformed: None,
         last_line: 0,
-        seen_output: false,
+        first_output: None,
         live: Vec::new(),
     };
     let complete = run.play(&script.steps);
@@ -148,6 +158,7 @@ pub(crate) fn replay(
         findings: run.findings,
         mismatches: run.mismatches,
         complete,
+        reshaped: run.reshaped,
         live: run.live,
     })
 }
@@ -181,6 +192,10 @@ struct Run<'a> {
     max_number_id: i64,
     findings: Vec<Finding>,
     mismatches: usize,
+    /// The transcript lines of the recorded responses that differ.
+    changed: Vec<usize>,
+    /// See [`ReplayOutcome::reshaped`].
+    reshaped: bool,
     /// How many client lines have been sent.
     sends: usize,
     /// The last notification and the last malformed line sent.
@@ -188,7 +203,8 @@ struct Run<'a> {
     last_malformed: Option<Sent>,
     /// The transcript line of the last client line sent (0 before any).
     last_line: usize,
-    seen_output: bool,
+    /// When the server first wrote on stdout.
+    first_output: Option<Instant>,
     live: Vec<LiveLine>,
 }
 
@@ -241,18 +257,23 @@ impl Run<'_> {
     }
 
     /// Reads stdout until `done` holds, the step's deadline passes or stdout
-    /// ends.
+    /// ends. Until the server has written anything at all, the deadline is
+    /// the longer startup allowance; from its first output on, the step's
+    /// own timeout runs.
     fn wait_until(&mut self, mut done: impl FnMut(&mut Self) -> bool) -> Result<(), Stop> {
-        let allowance = if self.seen_output {
-            self.options.timeout
-        } else {
-            self.options.timeout.max(self.options.startup_timeout)
-        };
-        let deadline = Instant::now() + allowance;
+        let start = Instant::now();
+        let startup = self.options.timeout.max(self.options.startup_timeout);
         loop {
             if done(self) {
                 return Ok(());
             }
+            let (deadline, allowance) = match self.first_output {
+                Some(first) => (
+                    start.max(first) + self.options.timeout,
+                    self.options.timeout,
+                ),
+                None => (start + startup, startup),
+            };
             match self.server.recv(deadline) {
                 Recv::Output(Output::Line { bytes, eol, .. }) => self.on_line(bytes, eol),
                 Recv::Output(Output::Closed { .. }) => return Err(Stop::Closed),
@@ -306,12 +327,15 @@ impl Run<'_> {
                     continue;
                 }
                 ExpectKind::NoId => {
+                    self.reshaped = true;
                     format!("the recorded response without an id (line {line}) did not come {why}")
                 }
                 ExpectKind::Notification(method) => {
+                    self.reshaped = true;
                     format!("the recorded notification `{method}` (line {line}) did not come {why}")
                 }
                 ExpectKind::ServerRequest { method, .. } => {
+                    self.reshaped = true;
                     format!(
                         "the recorded server request `{method}` (line {line}) did not come {why}"
                     )
@@ -472,7 +496,8 @@ impl Run<'_> {
     }
 
     fn on_line(&mut self, bytes: Vec<u8>, eol: bool) {
-        self.seen_output = true;
+        self.first_output.get_or_insert_with(Instant::now);
+        let changed_before = self.changed.len();
         let mut restored_ids = Vec::new();
         match wire::classify(&bytes, self.batches) {
             Err(not_protocol) => {
@@ -523,6 +548,7 @@ impl Run<'_> {
                 segment: self.sends,
                 bytes,
                 eol,
+                replaces: self.changed[changed_before..].to_vec(),
             });
         }
     }
@@ -643,6 +669,7 @@ impl Run<'_> {
         match &self.last_malformed {
             Some(malformed) if malformed_is_latest => {
                 let line = malformed.line;
+                self.reshaped = true;
                 self.finding(
                     LawId::TranscriptMatch,
                     line,
@@ -675,6 +702,7 @@ impl Run<'_> {
             return true;
         };
         self.mismatches += 1;
+        self.changed.push(line);
         let finding = Finding::new(
             LawId::TranscriptMatch,
             self.options.profile,
@@ -926,12 +954,16 @@ mod tests {
             ("c2s", LIST),
             ("s2c", LIST_OK),
         ];
+        // The startup allowance ends with the server's first output: from
+        // then on the step's own timeout runs.
+        let mut options = options(Duration::from_millis(300));
+        options.startup_timeout = Duration::from_secs(600);
         let outcome = replay(
             &transcript("", &events),
             &sh(&format!(
                 "read a; echo '{INIT_OK}'; read b; echo '{LIST_OK}'; cat >/dev/null"
             )),
-            &options(Duration::from_millis(300)),
+            &options,
         )
         .unwrap();
         assert_eq!(
