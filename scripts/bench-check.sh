@@ -19,8 +19,10 @@
 # 4. the peak RSS of each run above, from GNU time (%M: the largest of the
 #    checker and the servers it waited for). Target: below 15 MiB.
 #
-# Each round runs every command once, alternating, so load on the machine
-# weighs on all alike; the figures are medians over the rounds.
+# The floor and the replay run in pairs, swapping places each round, so that
+# load on the machine weighs on both alike; the law suite and the corpus run
+# after them, each in a phase of its own. The figures are medians over the
+# rounds, and for (1) also the median of the per-round ratios.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-30}
@@ -97,13 +99,18 @@ def peak_rss(argv):
 
 times = {name: [] for name in commands}
 floor_corpus = []
+# Phase by phase, so that a heavy run does not weigh on the light one after
+# it; within the first phase the floor and the replay swap places each round.
 for round in range(rounds):
-    for name, argv in commands.items():
-        times[name].append(run(argv))
-    # The floor of the corpus: the floor client once per transcript, in turn.
-    if round < max(3, rounds // 10):
-        floor_corpus.append(sum(run(floor) for _ in range(corpus_n)))
-    print(f"round {round + 1}/{rounds}", file=sys.stderr)
+    pair = ["floor", "replay"] if round % 2 == 0 else ["replay", "floor"]
+    for name in pair:
+        times[name].append(run(commands[name]))
+for name in ("laws", "corpus-jobs", "corpus-1"):
+    for round in range(max(5, rounds // 3)):
+        times[name].append(run(commands[name]))
+# The floor of the corpus: the floor client once per transcript, in turn.
+for round in range(max(3, rounds // 10)):
+    floor_corpus.append(sum(run(floor) for _ in range(corpus_n)))
 have_time = os.path.exists("/usr/bin/time")
 rss = {name: max(peak_rss(argv) for _ in range(3)) for name, argv in commands.items()} if have_time else {}
 
@@ -111,7 +118,12 @@ med = {name: statistics.median(values) for name, values in times.items()}
 ms = lambda s: f"{s * 1000:8.2f} ms"
 fc = statistics.median(floor_corpus)
 print(f"machine: {cores} cores; {rounds} rounds; medians")
-print(f"(1) one replay, probes off    {ms(med['replay'])}   floor {ms(med['floor'])}   ratio {med['replay'] / med['floor']:.3f}x (target <= 1.05x)")
+# Each round runs the floor and the replay back to back, so the ratio within
+# a round is the least disturbed by load that drifts over the run.
+paired = statistics.median(r / f for r, f in zip(times["replay"], times["floor"]))
+q = lambda v: statistics.quantiles(v, n=4)
+print(f"(1) one replay, probes off    {ms(med['replay'])}   floor {ms(med['floor'])}   ratio {med['replay'] / med['floor']:.3f}x, paired {paired:.3f}x (target <= 1.05x)")
+print(f"    quartiles: replay {ms(q(times['replay'])[0])} .. {ms(q(times['replay'])[2])}, floor {ms(q(times['floor'])[0])} .. {ms(q(times['floor'])[2])}")
 budget = settle_ms / 1000 + 0.2
 print(f"(2) the whole law suite        {ms(med['laws'])}   settle {settle_ms} ms + 200 ms = {ms(budget)} ({'within' if med['laws'] <= budget else 'over'} target)")
 print(f"(3) {corpus_n} transcripts, --jobs {cores}  {ms(med['corpus-jobs'])}   floor/cores {ms(fc / cores)}   ratio {med['corpus-jobs'] / (fc / cores):.3f}x")

@@ -294,7 +294,12 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.settle = args.settle;
     options.grace = args.grace;
 
-    stop_servers_on_signals();
+    // Ctrl-C (or SIGTERM) kills every server still running, then exits
+    // with 130 (143).
+    mcp_replay::process::exit_on_signals(&[
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+    ]);
     let progress = Progress::new(io::stderr().is_terminal() && args.format == Format::Human);
     let result = check::run(&options, &|done, total| progress.update(done, total));
     progress.clear();
@@ -350,21 +355,6 @@ fn write_junit(report: &Report, path: &PathBuf) -> Result<(), Failure> {
             source,
         })
     })
-}
-
-/// On SIGINT or SIGTERM, kill every server group still running and exit
-/// with 128 + the signal: Ctrl-C never leaves servers behind.
-fn stop_servers_on_signals() {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
-        return;
-    };
-    std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
-            mcp_replay::process::kill_all();
-            std::process::exit(128 + signal);
-        }
-    });
 }
 
 /// The progress line on stderr: only on a terminal, and only once a run

@@ -11,10 +11,11 @@ use std::collections::{BTreeSet, VecDeque};
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::fd::OwnedFd;
+use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags};
@@ -207,6 +208,7 @@ impl ServerProcess {
     ///
     /// [`SpawnError`] when the program cannot be executed.
     pub fn spawn_command(mut cmd: Command, display: String) -> Result<ServerProcess, SpawnError> {
+        arm_stop_signals();
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -442,10 +444,22 @@ impl ServerProcess {
                 fds.push(PollFd::new(pidfd, PollFlags::IN));
                 which.push(3);
             }
+            let stops = STOP_PIPES.get().map_or(&[][..], Vec::as_slice);
+            for (_, pipe) in stops {
+                fds.push(PollFd::new(pipe, PollFlags::IN));
+            }
             // An error (EINTR) only means: look again.
             if rustix::event::poll(&mut fds, Some(&timespec)).is_ok() {
                 for (fd, index) in fds.iter().zip(which) {
                     ready[index] = !fd.revents().is_empty();
+                }
+                let stop = fds[fds.len() - stops.len()..]
+                    .iter()
+                    .zip(stops)
+                    .find(|(fd, _)| !fd.revents().is_empty());
+                if let Some((_, (signal, _))) = stop {
+                    kill_all();
+                    std::process::exit(128 + signal);
                 }
             }
         }
@@ -605,6 +619,43 @@ fn live() -> MutexGuard<'static, BTreeSet<i32>> {
     static LIVE: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
     LIVE.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The signals [`exit_on_signals`] asked for.
+static STOP_SIGNALS: OnceLock<Vec<i32>> = OnceLock::new();
+
+/// Each armed signal, with the read end of the socket its handler writes a
+/// byte to.
+static STOP_PIPES: OnceLock<Vec<(i32, UnixStream)>> = OnceLock::new();
+
+/// Makes `signals` (e.g. SIGINT and SIGTERM) end the owning process, once a
+/// server has been started: every live server group is killed, then the
+/// process exits with 128 + the signal. For a command-line owner, whose
+/// Ctrl-C must never leave servers behind.
+///
+/// The handlers only write a byte to a socket, which every wait on a server
+/// watches; before the first server starts, the signals keep their default
+/// action. No thread is started for it.
+pub fn exit_on_signals(signals: &[i32]) {
+    let _ = STOP_SIGNALS.set(signals.to_vec());
+}
+
+/// Installs the handlers [`exit_on_signals`] asked for, once.
+fn arm_stop_signals() {
+    STOP_PIPES.get_or_init(|| {
+        let Some(signals) = STOP_SIGNALS.get() else {
+            return Vec::new();
+        };
+        signals
+            .iter()
+            .filter_map(|&signal| {
+                let (read, write) = UnixStream::pair().ok()?;
+                read.set_nonblocking(true).ok()?;
+                signal_hook::low_level::pipe::register(signal, write).ok()?;
+                Some((signal, read))
+            })
+            .collect()
+    });
 }
 
 /// Kills the process group of every server started here that has not been

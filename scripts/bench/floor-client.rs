@@ -30,9 +30,10 @@ fn main() {
     let mut line = Vec::new();
     for entry in script.lines() {
         let (count, message) = entry.split_once('\t').expect("COUNT<TAB>LINE");
-        stdin.write_all(message.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
+        line.clear();
+        line.extend_from_slice(message.as_bytes());
+        line.push(b'\n');
+        stdin.write_all(&line).unwrap();
         for _ in 0..count.parse::<usize>().unwrap() {
             line.clear();
             assert!(stdout.read_until(b'\n', &mut line).unwrap() > 0, "the server ended early");

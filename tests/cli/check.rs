@@ -793,8 +793,34 @@ fn wait_with_deadline(child: &mut std::process::Child) -> std::process::ExitStat
 
 #[test]
 fn a_terminated_check_takes_its_servers_with_it() {
+    let status = signalled_check(
+        "terminated",
+        rustix::process::Signal::TERM,
+        &["--no-probes"],
+    );
+    assert_eq!(status.code(), Some(143));
+}
+
+#[test]
+fn an_interrupted_check_takes_its_replays_and_probes_with_it() {
+    let status = signalled_check(
+        "interrupted",
+        rustix::process::Signal::INT,
+        &["--jobs", "2"],
+    );
+    assert_eq!(status.code(), Some(130));
+}
+
+/// Runs `check` with `args` against a server that hangs (ignoring SIGTERM,
+/// with a child of its own), signals the checker once a server runs, and
+/// returns the checker's exit status once no server is left.
+fn signalled_check(
+    name: &str,
+    signal: rustix::process::Signal,
+    args: &[&str],
+) -> std::process::ExitStatus {
     let (dir, _) = recorded(&[]);
-    let marker = format!("terminated-check-{}", std::process::id());
+    let marker = format!("{name}-check-{}", std::process::id());
     let fifo = dir.path().join("started");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -802,14 +828,16 @@ fn a_terminated_check_takes_its_servers_with_it() {
         .unwrap();
     assert!(made.success());
     // The server announces itself through the FIFO, then hangs, with a
-    // grandchild, ignoring SIGTERM.
+    // subshell, ignoring SIGTERM.
     let script = format!(
         "trap '' TERM; (sleep 600; :) & echo $$ > '{}'; wait",
         fifo.display()
     );
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-replay"))
         .current_dir(dir.path())
-        .args(["check", "--no-probes", "--startup-timeout", "600s", "--"])
+        .args(["check", "--startup-timeout", "600s", "--timeout", "600s"])
+        .args(args)
+        .arg("--")
         .args(["sh", "-c", &script, &marker])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -824,18 +852,18 @@ fn a_terminated_check_takes_its_servers_with_it() {
     });
     let pid = rx
         .recv_timeout(Duration::from_secs(60))
-        .expect("the server starts")
+        .expect("a server starts")
         .unwrap();
     assert!(!pid.trim().is_empty());
-    // The checker (whose argv holds the marker too), the shell and its
-    // subshell.
+    // The checker (whose argv holds the marker too), a shell and its
+    // subshell, at least.
     let running = processes_with(&marker);
-    assert_eq!(running.len(), 3, "{running:?}");
+    assert!(running.len() >= 3, "{running:?}");
     let checker = rustix::process::Pid::from_child(&child);
-    rustix::process::kill_process(checker, rustix::process::Signal::TERM).unwrap();
+    rustix::process::kill_process(checker, signal).unwrap();
     let status = wait_with_deadline(&mut child);
-    assert_eq!(status.code(), Some(143));
     assert_gone(&marker);
+    status
 }
 
 /// Waits (with a deadline) until no process carries `marker`: a process
