@@ -5,7 +5,8 @@
 //! arriving, the process exiting), never by a fixed sleep. A process that is
 //! dropped is killed with its whole group and reaped, so nothing outlives its
 //! owner; [`kill_all`] does the same for every live process when the owner
-//! itself is told to stop.
+//! itself is told to stop, and [`exit_on_signals`] does it on SIGINT or
+//! SIGTERM.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::ffi::OsString;
