@@ -1,10 +1,11 @@
 //! `mcp-replay check`: replay transcripts, diff the responses, and probe the
 //! laws of the stdio contract.
 //!
-//! [`run`] finds the transcripts, replays each against a fresh server
-//! process, runs the law probes once per distinct server command, grades
-//! every finding (profile, waivers, `--deny-warnings`, baseline) and returns
-//! the [`Report`]. Replays and probe runs are independent jobs, run on up to
+//! [`run`] plans the run (`plan.rs`: the transcripts of this share, their
+//! commands and settings, the commands to probe), replays each transcript
+//! against a fresh server process (`replay/`), runs the law probes once per
+//! distinct server command (`probes/`), grades every finding (profile,
+//! waivers, `--deny-warnings`, baseline) and returns the [`Report`]. Replays and probe runs are independent jobs, run on up to
 //! `--jobs` threads; the report lists them in a fixed order whatever the
 //! order they finish in.
 
@@ -14,30 +15,28 @@ pub mod config;
 pub(crate) mod diff;
 pub mod duration;
 pub mod laws;
+mod plan;
 pub mod probes;
 pub(crate) mod replay;
 pub mod wire;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::error::Error;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use self::baseline::{BaselineError, Entry};
-use self::config::{Config, ConfigError};
-use self::diff::IgnoreRules;
+use self::config::ConfigError;
 use self::laws::{LawId, Profile, Severity};
-use self::probes::ProbeOptions;
-use self::replay::{ReplayOptions, replay};
-use crate::process::{ServerCommand, shell_quote};
+use self::plan::{Plan, Planned, PlannedProbe};
+use self::replay::replay;
 use crate::report::{
     Disposition, Graded, InputError, LawOutcome, LawStatus, ProbeResult, Report, TranscriptResult,
 };
-use crate::transcript::Transcript;
 
 /// The directory checked when no path is given.
 pub const DEFAULT_DIR: &str = "transcripts";
@@ -209,70 +208,6 @@ impl CheckError {
     }
 }
 
-/// One transcript of the run, with everything its replay needs.
-struct Planned {
-    transcript: Transcript,
-    command: ServerCommand,
-    replay: ReplayOptions,
-    waive: BTreeSet<LawId>,
-}
-
-/// One probe run of the run.
-struct PlannedProbe {
-    command: ServerCommand,
-    options: ProbeOptions,
-    waive: BTreeSet<LawId>,
-}
-
-/// The settings of one transcript (or of a probe-only run): the command line
-/// over the directory config over the defaults.
-#[derive(Clone)]
-struct Settings {
-    profile: Profile,
-    waive: BTreeSet<LawId>,
-    ignore: IgnoreRules,
-    timeout: Duration,
-    startup_timeout: Duration,
-    settle: Duration,
-    grace: Duration,
-}
-
-impl Settings {
-    fn new(options: &CheckOptions, config: &Config) -> Settings {
-        let probe_defaults = ProbeOptions::default();
-        Settings {
-            profile: options.profile.or(config.profile).unwrap_or_default(),
-            waive: options.waive.iter().chain(&config.waive).copied().collect(),
-            ignore: config.ignore.clone(),
-            timeout: options
-                .timeout
-                .or(config.timeout)
-                .unwrap_or(DEFAULT_TIMEOUT),
-            startup_timeout: options
-                .startup_timeout
-                .or(config.startup_timeout)
-                .unwrap_or(DEFAULT_STARTUP_TIMEOUT),
-            settle: options
-                .settle
-                .or(config.settle)
-                .unwrap_or(probe_defaults.settle),
-            grace: options
-                .grace
-                .or(config.grace)
-                .unwrap_or(probe_defaults.grace),
-        }
-    }
-
-    fn probe_options(&self) -> ProbeOptions {
-        ProbeOptions {
-            profile: self.profile,
-            settle: self.settle,
-            timeout: self.timeout,
-            grace: self.grace,
-        }
-    }
-}
-
 /// What one job produced.
 enum Done {
     Replay(TranscriptResult, Vec<InputError>),
@@ -396,149 +331,6 @@ pub fn run(
     report.errors.sort_by(|a, b| a.path.cmp(&b.path));
     report.elapsed = started.elapsed();
     Ok(report)
-}
-
-/// What a run will do: the transcripts of its share, the commands to probe,
-/// and the inputs it already knows it cannot check.
-struct Plan {
-    transcripts: Vec<Planned>,
-    probes: Vec<PlannedProbe>,
-    errors: Vec<InputError>,
-}
-
-impl Plan {
-    fn new(options: &CheckOptions) -> Result<Plan, CheckError> {
-        let override_command =
-            (!options.command.is_empty()).then(|| ServerCommand::new(options.command.clone()));
-        let files = collect(options, override_command.is_some())?;
-        if files.is_empty() && !options.probes {
-            return Err(CheckError::NothingToDo);
-        }
-        let mut configs = Configs::default();
-        let mut plan = Plan {
-            transcripts: Vec::new(),
-            probes: Vec::new(),
-            errors: Vec::new(),
-        };
-        // Each distinct command is probed once, in the share that owns its
-        // first transcript (share 1 when there are no transcripts).
-        let mut owners: Vec<(ServerCommand, usize, Settings)> = Vec::new();
-        if let Some(command) = &override_command {
-            let settings = match files.first() {
-                Some((file, root)) => configs.settings(options, file, root)?,
-                None => Settings::new(options, &Config::default()),
-            };
-            owners.push((command.clone(), 0, settings));
-        }
-        for (position, (file, root)) in files.iter().enumerate() {
-            let owned = options.partition.owns(position);
-            if !owned {
-                // Another share replays it; this one only needs to know
-                // whether its command is first seen there.
-                if options.probes
-                    && override_command.is_none()
-                    && let Some(command) = header_command(file)
-                    && !owners.iter().any(|(known, ..)| *known == command)
-                {
-                    owners.push((command, position, configs.settings(options, file, root)?));
-                }
-                continue;
-            }
-            let settings = configs.settings(options, file, root)?;
-            match plan_transcript(file, &settings, override_command.as_ref(), options.bless) {
-                Ok(planned) => {
-                    if !owners.iter().any(|(known, ..)| *known == planned.command) {
-                        owners.push((planned.command.clone(), position, settings));
-                    }
-                    plan.transcripts.push(planned);
-                }
-                Err(error) => plan.errors.push(error),
-            }
-        }
-        if options.probes {
-            plan.probes = owners
-                .into_iter()
-                .filter(|(_, position, _)| options.partition.owns(*position))
-                .map(|(command, _, settings)| PlannedProbe {
-                    options: settings.probe_options(),
-                    waive: settings.waive,
-                    command,
-                })
-                .collect();
-        }
-        Ok(plan)
-    }
-}
-
-/// Reads one transcript and works out how to replay it.
-fn plan_transcript(
-    file: &Path,
-    settings: &Settings,
-    override_command: Option<&ServerCommand>,
-    bless: bool,
-) -> Result<Planned, InputError> {
-    let error = |message: String| InputError {
-        path: Some(file.to_owned()),
-        message,
-    };
-    let transcript = Transcript::read(file).map_err(|err| error(chain(&err)))?;
-    let command = match override_command {
-        Some(command) => command.clone(),
-        None => recorded_command(&transcript).ok_or_else(|| {
-            error(format!(
-                "{}:1: the header records no server command; give one after `--`",
-                file.display()
-            ))
-        })?,
-    };
-    let mut ignore = IgnoreRules::parse(transcript.header.ignore.iter().map(String::as_str))
-        .map_err(|message| error(format!("{}:1: {message}", file.display())))?;
-    ignore.extend(&settings.ignore);
-    let mut bless_hint = format!(
-        "mcp-replay check --bless {}",
-        shell_quote(&file.display().to_string())
-    );
-    if let Some(command) = override_command {
-        bless_hint.push_str(" -- ");
-        bless_hint.push_str(&command.display());
-    }
-    Ok(Planned {
-        replay: ReplayOptions {
-            profile: settings.profile,
-            timeout: settings.timeout,
-            startup_timeout: settings.startup_timeout,
-            grace: settings.grace,
-            ignore,
-            keep_live: bless,
-            bless_hint,
-        },
-        transcript,
-        command,
-        waive: settings.waive.clone(),
-    })
-}
-
-/// The directory configs read so far, by file.
-#[derive(Default)]
-struct Configs(HashMap<PathBuf, Config>);
-
-impl Configs {
-    /// The settings of the transcript `file` found under `root`.
-    fn settings(
-        &mut self,
-        options: &CheckOptions,
-        file: &Path,
-        root: &Path,
-    ) -> Result<Settings, CheckError> {
-        let Some(path) = config::find(file, root) else {
-            return Ok(Settings::new(options, &Config::default()));
-        };
-        if !self.0.contains_key(&path) {
-            let config = Config::read(&path)?;
-            self.0.insert(path.clone(), config);
-        }
-        Ok(Settings::new(options, &self.0[&path]))
-    }
 }
 
 /// Grades findings: waivers first, then the baseline, then the severity.
@@ -705,107 +497,6 @@ fn run_replay(plan: &Planned, bless: bool) -> (TranscriptResult, Vec<InputError>
     }
     result.elapsed = started.elapsed();
     (result, errors)
-}
-
-/// The transcripts the run's paths name, sorted, each with the directory
-/// its config search stops at.
-fn collect(
-    options: &CheckOptions,
-    has_command: bool,
-) -> Result<Vec<(PathBuf, PathBuf)>, CheckError> {
-    let defaulted = options.paths.is_empty();
-    let paths = if defaulted {
-        let default = PathBuf::from(DEFAULT_DIR);
-        if !default.exists() {
-            return if has_command {
-                Ok(Vec::new())
-            } else {
-                Err(CheckError::NoTranscripts {
-                    what: format!("`{DEFAULT_DIR}/` (it does not exist)"),
-                })
-            };
-        }
-        vec![default]
-    } else {
-        options.paths.clone()
-    };
-    let mut files = Vec::new();
-    for path in &paths {
-        let meta = std::fs::metadata(path).map_err(|source| CheckError::Path {
-            path: path.clone(),
-            source,
-        })?;
-        if meta.is_dir() {
-            walk(path, path, &mut files).map_err(|source| CheckError::Path {
-                path: path.clone(),
-                source,
-            })?;
-        } else {
-            let root = match path.parent() {
-                Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
-                _ => PathBuf::from("."),
-            };
-            files.push((path.clone(), root));
-        }
-    }
-    files.sort();
-    files.dedup_by(|a, b| a.0 == b.0);
-    if files.is_empty() && !has_command {
-        let what = paths
-            .iter()
-            .map(|path| format!("`{}`", path.display()))
-            .collect::<Vec<_>>()
-            .join(", ");
-        return Err(CheckError::NoTranscripts { what });
-    }
-    Ok(files)
-}
-
-/// Every `*.jsonl` below `dir`, skipping hidden directories.
-fn walk(dir: &Path, root: &Path, files: &mut Vec<(PathBuf, PathBuf)>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let path = entry.path();
-        let hidden = entry.file_name().to_string_lossy().starts_with('.');
-        if entry.file_type()?.is_dir() {
-            if !hidden {
-                walk(&path, root, files)?;
-            }
-        } else if path.extension().is_some_and(|ext| ext == "jsonl") {
-            files.push((path, root.to_owned()));
-        }
-    }
-    Ok(())
-}
-
-/// The server command a transcript records: its argv, run in its `cwd`
-/// resolved against the transcript's directory (the caller's directory
-/// when it records none).
-fn recorded_command(transcript: &Transcript) -> Option<ServerCommand> {
-    let header = &transcript.header;
-    if header.command.is_empty() {
-        return None;
-    }
-    let mut command = ServerCommand::new(header.command.clone());
-    if let Some(cwd) = &header.cwd {
-        let dir = match transcript.path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        command = command.in_dir(dir.join(cwd));
-    }
-    Some(command)
-}
-
-/// The command of a transcript another share replays, read from its header
-/// line alone; `None` when that line is unusable (its share reports it).
-fn header_command(path: &Path) -> Option<ServerCommand> {
-    use std::io::BufRead as _;
-    let file = std::fs::File::open(path).ok()?;
-    let mut first = String::new();
-    std::io::BufReader::new(file).read_line(&mut first).ok()?;
-    let transcript = Transcript::from_reader(first.as_bytes(), path).ok()?;
-    recorded_command(&transcript)
 }
 
 /// An error and its causes, in one line.
