@@ -35,6 +35,9 @@ bin=$PWD/target/release/mcp-replay
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 rustc -O --edition 2024 -o "$scratch/floor" scripts/bench/floor-client.rs
+# For reading figure (1): what starting a process costs, without any work.
+echo 'fn main() {}' > "$scratch/empty.rs"
+rustc -O --edition 2024 -o "$scratch/empty" "$scratch/empty.rs"
 
 # One transcript whose command is the release binary's demo server, and a
 # corpus of copies of it.
@@ -71,6 +74,8 @@ import os, statistics, subprocess, sys, time
 binary, scratch, rounds, corpus_n, cores, settle_ms = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
 floor = [f"{scratch}/floor", f"{scratch}/floor.script", "--", binary, "demo-server"]
 commands = {
+    "empty": [f"{scratch}/empty"],
+    "version": [binary, "--version"],
     "floor": floor,
     "replay": [binary, "check", "--no-probes", f"{scratch}/one/t.jsonl"],
     "laws": [binary, "check", "--settle", f"{settle_ms}ms", "--", binary, "demo-server"],
@@ -103,7 +108,7 @@ floor_corpus = []
 # it; within the first phase the floor and the replay swap places each round.
 for round in range(rounds):
     pair = ["floor", "replay"] if round % 2 == 0 else ["replay", "floor"]
-    for name in pair:
+    for name in pair + ["empty", "version"]:
         times[name].append(run(commands[name]))
 for name in ("laws", "corpus-jobs", "corpus-1"):
     for round in range(max(5, rounds // 3)):
@@ -112,7 +117,7 @@ for name in ("laws", "corpus-jobs", "corpus-1"):
 for round in range(max(3, rounds // 10)):
     floor_corpus.append(sum(run(floor) for _ in range(corpus_n)))
 have_time = os.path.exists("/usr/bin/time")
-rss = {name: max(peak_rss(argv) for _ in range(3)) for name, argv in commands.items()} if have_time else {}
+rss = {name: max(peak_rss(argv) for _ in range(3)) for name, argv in commands.items() if name not in ("empty", "version")} if have_time else {}
 
 med = {name: statistics.median(values) for name, values in times.items()}
 ms = lambda s: f"{s * 1000:8.2f} ms"
@@ -123,6 +128,7 @@ print(f"machine: {cores} cores; {rounds} rounds; medians")
 paired = statistics.median(r / f for r, f in zip(times["replay"], times["floor"]))
 q = lambda v: statistics.quantiles(v, n=4)
 print(f"(1) one replay, probes off    {ms(med['replay'])}   floor {ms(med['floor'])}   ratio {med['replay'] / med['floor']:.3f}x, paired {paired:.3f}x (target <= 1.05x)")
+print(f"    start-up alone: mcp-replay --version {ms(med['version'])}, an empty Rust program {ms(med['empty'])}")
 print(f"    quartiles: replay {ms(q(times['replay'])[0])} .. {ms(q(times['replay'])[2])}, floor {ms(q(times['floor'])[0])} .. {ms(q(times['floor'])[2])}")
 budget = settle_ms / 1000 + 0.2
 print(f"(2) the whole law suite        {ms(med['laws'])}   settle {settle_ms} ms + 200 ms = {ms(budget)} ({'within' if med['laws'] <= budget else 'over'} target)")
