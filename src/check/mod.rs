@@ -37,6 +37,7 @@ use self::replay::replay;
 use crate::report::{
     Disposition, Graded, InputError, LawOutcome, LawStatus, ProbeResult, Report, TranscriptResult,
 };
+use crate::transcript::Transcript;
 
 /// The directory checked when no path is given.
 pub const DEFAULT_DIR: &str = "transcripts";
@@ -210,7 +211,7 @@ impl CheckError {
 
 /// What one job produced.
 enum Done {
-    Replay(TranscriptResult, Vec<InputError>),
+    Replay(Option<TranscriptResult>, Vec<InputError>),
     Probe(Result<ProbeResult, InputError>),
 }
 
@@ -238,22 +239,19 @@ pub fn run(
         errors: plan.errors,
         ..Report::default()
     };
-    let mut transcripts = Vec::new();
+    let mut transcripts: Vec<(TranscriptResult, &BTreeSet<LawId>)> = Vec::new();
     let mut probed = Vec::new();
     for (index, result) in done.into_iter().enumerate() {
         match result {
             Done::Replay(result, errors) => {
                 report.errors.extend(errors);
-                transcripts.push(result);
+                let plan = &plan.transcripts[index - plan.probes.len()];
+                transcripts.extend(result.map(|result| (result, &plan.waive)));
             }
             Done::Probe(Ok(result)) => probed.push((result, &plan.probes[index])),
             Done::Probe(Err(error)) => report.errors.push(error),
         }
     }
-    let transcripts: Vec<(TranscriptResult, &BTreeSet<LawId>)> = transcripts
-        .into_iter()
-        .zip(plan.transcripts.iter().map(|plan| &plan.waive))
-        .collect();
 
     let baseline = match &options.write_baseline {
         Some(path) => {
@@ -308,7 +306,7 @@ pub fn run(
     let checked: BTreeSet<String> = plan
         .transcripts
         .iter()
-        .map(|plan| plan.transcript.path.display().to_string())
+        .map(|plan| plan.path.display().to_string())
         .collect();
     let probed: BTreeSet<String> = plan
         .probes
@@ -439,14 +437,34 @@ fn run_probe(plan: &PlannedProbe) -> Result<ProbeResult, InputError> {
     })
 }
 
-fn run_replay(plan: &Planned, bless: bool) -> (TranscriptResult, Vec<InputError>) {
+/// Reads and replays one transcript; `None` when it cannot be read or
+/// replayed at all, with the reason among the errors.
+fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<InputError>) {
     let started = Instant::now();
-    let transcript = &plan.transcript;
+    let error = |message: String| InputError {
+        path: Some(plan.path.clone()),
+        message,
+    };
+    let transcript = match Transcript::read(&plan.path) {
+        Ok(transcript) => transcript,
+        Err(err) => return (None, vec![error(chain(&err))]),
+    };
+    let outcome = match replay(&transcript, &plan.command, &plan.replay) {
+        Ok(outcome) => outcome,
+        Err(err) => {
+            let message = format!("{}: {}", plan.path.display(), chain(&err));
+            return (None, vec![error(message)]);
+        }
+    };
     let mut result = TranscriptResult {
-        path: transcript.path.clone(),
+        path: plan.path.clone(),
         command: plan.command.display(),
-        exchanges: Vec::new(),
-        findings: Vec::new(),
+        exchanges: outcome.exchanges,
+        findings: outcome
+            .findings
+            .into_iter()
+            .map(|finding| Graded::new(finding, Disposition::Fails))
+            .collect(),
         notes: transcript
             .warnings
             .iter()
@@ -456,47 +474,32 @@ fn run_replay(plan: &Planned, bless: bool) -> (TranscriptResult, Vec<InputError>
         elapsed: Duration::ZERO,
     };
     let mut errors = Vec::new();
-    match replay(transcript, &plan.command, &plan.replay) {
-        Ok(outcome) => {
-            result.exchanges = outcome.exchanges;
-            result.findings = outcome
-                .findings
-                .into_iter()
-                .map(|finding| Graded::new(finding, Disposition::Fails))
-                .collect();
-            if !outcome.complete {
-                result.notes.push(
-                    "the replay stopped early: the exchanges after the failure were not sent"
-                        .to_owned(),
-                );
-            }
-            if bless && outcome.mismatches > 0 {
-                if !outcome.complete {
-                    result
-                        .notes
-                        .push("not blessed: the live session is incomplete".to_owned());
-                } else if let Err(err) = bless::bless(transcript, &outcome.live, outcome.reshaped) {
-                    errors.push(InputError {
-                        path: Some(transcript.path.clone()),
-                        message: format!("cannot bless `{}`: {err}", transcript.path.display()),
-                    });
-                } else {
-                    result.blessed = Some(outcome.mismatches);
-                    for graded in &mut result.findings {
-                        if graded.finding.law == LawId::TranscriptMatch {
-                            graded.disposition = Disposition::Blessed;
-                        }
-                    }
+    if !outcome.complete {
+        result.notes.push(
+            "the replay stopped early: the exchanges after the failure were not sent".to_owned(),
+        );
+    }
+    if bless && outcome.mismatches > 0 {
+        if !outcome.complete {
+            result
+                .notes
+                .push("not blessed: the live session is incomplete".to_owned());
+        } else if let Err(err) = bless::bless(&transcript, &outcome.live, outcome.reshaped) {
+            errors.push(error(format!(
+                "cannot bless `{}`: {err}",
+                plan.path.display()
+            )));
+        } else {
+            result.blessed = Some(outcome.mismatches);
+            for graded in &mut result.findings {
+                if graded.finding.law == LawId::TranscriptMatch {
+                    graded.disposition = Disposition::Blessed;
                 }
             }
         }
-        Err(err) => errors.push(InputError {
-            path: Some(transcript.path.clone()),
-            message: format!("{}: {}", transcript.path.display(), chain(&err)),
-        }),
     }
     result.elapsed = started.elapsed();
-    (result, errors)
+    (Some(result), errors)
 }
 
 /// An error and its causes, in one line.

@@ -15,11 +15,13 @@ use super::{
 };
 use crate::process::{ServerCommand, shell_quote};
 use crate::report::InputError;
-use crate::transcript::Transcript;
+use crate::transcript::{Transcript, TranscriptError};
 
-/// One transcript of the run, with everything its replay needs.
+/// One transcript of the run, with everything its replay needs but its
+/// events: those are read by the job that replays it, so that a run holds
+/// only the transcripts being replayed, not the whole corpus.
 pub(super) struct Planned {
-    pub(super) transcript: Transcript,
+    pub(super) path: PathBuf,
     pub(super) command: ServerCommand,
     pub(super) replay: ReplayOptions,
     pub(super) waive: BTreeSet<LawId>,
@@ -153,7 +155,7 @@ impl Plan {
     }
 }
 
-/// Reads one transcript and works out how to replay it.
+/// Reads one transcript's header and works out how to replay it.
 fn plan_transcript(
     file: &Path,
     settings: &Settings,
@@ -164,17 +166,17 @@ fn plan_transcript(
         path: Some(file.to_owned()),
         message,
     };
-    let transcript = Transcript::read(file).map_err(|err| error(chain(&err)))?;
+    let head = read_header(file).map_err(|err| error(chain(&err)))?;
     let command = match override_command {
         Some(command) => command.clone(),
-        None => recorded_command(&transcript).ok_or_else(|| {
+        None => recorded_command(&head).ok_or_else(|| {
             error(format!(
                 "{}:1: the header records no server command; give one after `--`",
                 file.display()
             ))
         })?,
     };
-    let mut ignore = IgnoreRules::parse(transcript.header.ignore.iter().map(String::as_str))
+    let mut ignore = IgnoreRules::parse(head.header.ignore.iter().map(String::as_str))
         .map_err(|message| error(format!("{}:1: {message}", file.display())))?;
     ignore.extend(&settings.ignore);
     let mut bless_hint = format!(
@@ -195,7 +197,7 @@ fn plan_transcript(
             keep_live: bless,
             bless_hint,
         },
-        transcript,
+        path: file.to_owned(),
         command,
         waive: settings.waive.clone(),
     })
@@ -315,12 +317,26 @@ fn recorded_command(transcript: &Transcript) -> Option<ServerCommand> {
 }
 
 /// The command of a transcript another share replays, read from its header
-/// line alone; `None` when that line is unusable (its share reports it).
+/// alone; `None` when the header is unusable (its share reports it).
 fn header_command(path: &Path) -> Option<ServerCommand> {
+    recorded_command(&read_header(path).ok()?)
+}
+
+/// A transcript's first line alone: its header, and no events.
+///
+/// # Errors
+///
+/// As [`Transcript::read`], for the first line.
+fn read_header(path: &Path) -> Result<Transcript, TranscriptError> {
     use std::io::BufRead as _;
-    let file = std::fs::File::open(path).ok()?;
-    let mut first = String::new();
-    std::io::BufReader::new(file).read_line(&mut first).ok()?;
-    let transcript = Transcript::from_reader(first.as_bytes(), path).ok()?;
-    recorded_command(&transcript)
+    let io_error = |source| TranscriptError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io_error)?;
+    let mut first = Vec::new();
+    std::io::BufReader::new(file)
+        .read_until(b'\n', &mut first)
+        .map_err(io_error)?;
+    Transcript::from_reader(first.as_slice(), path)
 }
