@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::check::config::InvalidJson;
 use crate::report::{Finding, Location, StaleEntry};
 
 /// The value of a baseline's `format` field.
@@ -103,17 +104,8 @@ pub enum BaselineError {
         source: std::io::Error,
     },
     /// The file is no baseline.
-    #[error("{}:{line}:{column}: {message}", .path.display())]
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What was expected.
-        message: String,
-    },
+    #[error(transparent)]
+    Invalid(#[from] InvalidJson),
 }
 
 /// Reads the baseline at `path`.
@@ -128,22 +120,11 @@ pub(crate) fn read(path: &Path) -> Result<BTreeSet<Entry>, BaselineError> {
         source,
     })?;
     let wire: Wire = serde_json::from_str(&text).map_err(|err| {
-        let message = err.to_string();
-        let message = message.split(" at line ").next().unwrap_or(&message);
-        BaselineError::Invalid {
-            path: path.to_owned(),
-            line: err.line().max(1),
-            column: err.column().max(1),
-            message: format!("expected a baseline written by `--write-baseline`: {message}"),
-        }
+        InvalidJson::from_serde(path, "a baseline written by `--write-baseline`", &err)
     })?;
     if wire.format != FORMAT || wire.version != 1 {
-        return Err(BaselineError::Invalid {
-            path: path.to_owned(),
-            line: 1,
-            column: 1,
-            message: format!("expected \"format\":\"{FORMAT}\" and \"version\":1"),
-        });
+        let message = format!("expected \"format\":\"{FORMAT}\" and \"version\":1");
+        return Err(InvalidJson::new(path, message).into());
     }
     Ok(wire.findings.into_iter().collect())
 }

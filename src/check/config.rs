@@ -44,17 +44,48 @@ pub enum ConfigError {
         source: std::io::Error,
     },
     /// The file is not what a config must be.
-    #[error("{}:{line}:{column}: {message}", .path.display())]
-    Invalid {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line (1 when the whole file is at fault).
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What was expected.
-        message: String,
-    },
+    #[error(transparent)]
+    Invalid(#[from] InvalidJson),
+}
+
+/// A JSON file of the user's (a config, a baseline) that is not what it
+/// must be: where, and what was expected there.
+#[derive(Debug, thiserror::Error)]
+#[error("{}:{line}:{column}: {message}", .path.display())]
+pub struct InvalidJson {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line (1 when the whole file is at fault).
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What was expected.
+    pub message: String,
+}
+
+impl InvalidJson {
+    /// The whole file at `path` is at fault.
+    pub(crate) fn new(path: &Path, message: String) -> InvalidJson {
+        InvalidJson {
+            path: path.to_owned(),
+            line: 1,
+            column: 1,
+            message,
+        }
+    }
+
+    /// The file at `path` is not `what`, as serde_json found.
+    pub(crate) fn from_serde(path: &Path, what: &str, err: &serde_json::Error) -> InvalidJson {
+        // The position is ours to report: drop serde_json's own suffix.
+        let text = err.to_string();
+        let text = text.split(" at line ").next().unwrap_or(&text);
+        InvalidJson {
+            path: path.to_owned(),
+            line: err.line().max(1),
+            column: err.column().max(1),
+            message: format!("expected {what}: {text}"),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -86,22 +117,9 @@ impl Config {
     }
 
     fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
-        let invalid = |message: String| ConfigError::Invalid {
-            path: path.to_owned(),
-            line: 1,
-            column: 1,
-            message,
-        };
-        let wire: Wire = serde_json::from_str(text).map_err(|err| {
-            let message = err.to_string();
-            let message = message.split(" at line ").next().unwrap_or(&message);
-            ConfigError::Invalid {
-                path: path.to_owned(),
-                line: err.line().max(1),
-                column: err.column().max(1),
-                message: format!("expected a config object: {message}"),
-            }
-        })?;
+        let invalid = |message: String| ConfigError::Invalid(InvalidJson::new(path, message));
+        let wire: Wire = serde_json::from_str(text)
+            .map_err(|err| InvalidJson::from_serde(path, "a config object", &err))?;
         let duration = |field: &str,
                         value: Option<Value>|
          -> Result<Option<Duration>, ConfigError> {

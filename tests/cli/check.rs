@@ -118,11 +118,16 @@ fn stdout_of(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Runs `cmd`, asserts its exit status, and returns its stdout.
+fn stdout_with_code(cmd: &mut assert_cmd::Command, code: i32) -> String {
+    let output = cmd.assert().code(code).get_output().clone();
+    stdout_of(&output)
+}
+
 #[test]
 fn a_session_replays_green_against_the_server_it_was_recorded_from() {
     let (dir, _) = recorded(&[]);
-    let output = check(dir.path()).assert().code(0).get_output().clone();
-    let stdout = stdout_of(&output);
+    let stdout = stdout_with_code(&mut check(dir.path()), 0);
     assert!(
         stdout.contains("  PASS transcripts/session.jsonl  6 exchanges"),
         "{stdout}"
@@ -139,20 +144,17 @@ fn a_changed_answer_fails_with_a_diff_and_bless_accepts_it() {
     let (dir, path) = recorded(&[]);
     let original = std::fs::read_to_string(&path).unwrap();
     let server = fixture_server();
-    let output = check(dir.path())
-        .args([
+    let stdout = stdout_with_code(
+        check(dir.path()).args([
             "--no-probes",
             "transcripts",
             "--",
             server,
             "--echo-suffix",
             "!",
-        ])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    let stdout = stdout_of(&output);
+        ]),
+        1,
+    );
     let answer_line = original
         .lines()
         .position(|line| line.contains("\"dir\":\"s2c\"") && line.contains("\"text\":\"hello\""))
@@ -325,8 +327,8 @@ fn a_silent_server_is_a_timeout_naming_the_step_and_nothing_outlives_the_check()
     let marker = format!("silent-replay-{}", std::process::id());
     // The subshell keeps the shell's argv, marker included.
     let script = "(sleep 600; :) & wait";
-    let output = check(dir.path())
-        .args([
+    let stdout = stdout_with_code(
+        check(dir.path()).args([
             "--no-probes",
             "--timeout",
             "300ms",
@@ -337,12 +339,9 @@ fn a_silent_server_is_a_timeout_naming_the_step_and_nothing_outlives_the_check()
             "-c",
             script,
             &marker,
-        ])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    let stdout = stdout_of(&output);
+        ]),
+        1,
+    );
     assert!(
         stdout.contains(
             "error[request-answered-once] transcripts/session.jsonl:2: no response to `initialize` id=1 (line 2) within 300ms"
@@ -365,13 +364,7 @@ fn a_malformed_transcript_is_named_and_the_others_still_run() {
     let mut text = std::fs::read_to_string(&path).unwrap();
     text = text.replacen("\"dir\":\"c2s\",\"msg\":", "\"dir\":\"c2s\",\"msg\":}", 1);
     std::fs::write(&bad, text).unwrap();
-    let output = check(dir.path())
-        .arg("--no-probes")
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let stdout = stdout_of(&output);
+    let stdout = stdout_with_code(check(dir.path()).arg("--no-probes"), 2);
     assert!(
         stdout.contains(" ERROR transcripts/bad.jsonl:2:"),
         "{stdout}"
