@@ -7,7 +7,7 @@
 
 use std::error::Error;
 use std::io::{self, IsTerminal as _, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -339,7 +339,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     }
 }
 
-fn write_junit(report: &Report, path: &PathBuf) -> Result<(), Failure> {
+fn write_junit(report: &Report, path: &Path) -> Result<(), Failure> {
     #[derive(Debug, thiserror::Error)]
     #[error("cannot write the JUnit report `{}`", .path.display())]
     struct JunitError {
@@ -351,7 +351,7 @@ fn write_junit(report: &Report, path: &PathBuf) -> Result<(), Failure> {
     report::junit::render(report, &mut xml).expect("writing to a Vec cannot fail");
     std::fs::write(path, xml).map_err(|source| {
         Failure::from(JunitError {
-            path: path.clone(),
+            path: path.to_owned(),
             source,
         })
     })
