@@ -1,0 +1,172 @@
+//! The checks that keep the test list and the docs in step with the
+//! contract and with the code.
+
+/// The numbered paragraphs of MCP-CORE r1, by section.
+const PARAGRAPHS: [(u32, std::ops::RangeInclusive<u32>); 5] = [
+    (1, 5..=11),
+    (2, 12..=15),
+    (3, 16..=20),
+    (4, 21..=26),
+    (5, 27..=29),
+];
+
+/// The citations (`§S¶NN`, or a range `§S¶NN-MM`) in `text`.
+fn citations(text: &str) -> Vec<(u32, u32)> {
+    let mut res = Vec::new();
+    for (_, rest) in text
+        .match_indices('§')
+        .map(|(at, _)| text.split_at(at + '§'.len_utf8()))
+    {
+        let Some((section, rest)) = rest.split_once('¶') else {
+            continue;
+        };
+        let Ok(section) = section.parse::<u32>() else {
+            continue;
+        };
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let Ok(first) = digits.parse::<u32>() else {
+            continue;
+        };
+        let last = rest[digits.len()..]
+            .strip_prefix('-')
+            .map(|tail| {
+                tail.chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect::<String>()
+            })
+            .and_then(|last| last.parse::<u32>().ok())
+            .unwrap_or(first);
+        res.extend((first..=last).map(|paragraph| (section, paragraph)));
+    }
+    res
+}
+
+/// The doc comments right above each `#[test]` in `source`.
+fn test_docs(source: &str) -> Vec<String> {
+    let lines: Vec<&str> = source.lines().collect();
+    let mut res = Vec::new();
+    for (index, line) in lines.iter().enumerate() {
+        if line.trim() != "#[test]" {
+            continue;
+        }
+        let doc: Vec<&str> = lines[..index]
+            .iter()
+            .rev()
+            .map(|line| line.trim())
+            .take_while(|line| line.starts_with("///"))
+            .collect();
+        res.push(doc.into_iter().rev().collect::<Vec<_>>().join("\n"));
+    }
+    res
+}
+
+/// Every numbered paragraph of MCP-CORE r1 is named by the doc comment of
+/// at least one test; and, where the seed is at hand, the list of
+/// paragraphs is the seed's own.
+#[test]
+fn every_paragraph_of_the_contract_has_a_test() {
+    let sources = [
+        include_str!("mod.rs"),
+        include_str!("contract.rs"),
+        include_str!("property.rs"),
+        include_str!("../tools.rs"),
+        include_str!("../transport.rs"),
+        include_str!("../schema.rs"),
+        include_str!("../../../tests/capture.rs"),
+        include_str!("../../../tests/cli/demo_server.rs"),
+    ];
+    let named: std::collections::BTreeSet<(u32, u32)> = sources
+        .iter()
+        .flat_map(|source| test_docs(source))
+        .flat_map(|doc| citations(&doc))
+        .collect();
+    let mut missing = Vec::new();
+    for (section, paragraphs) in PARAGRAPHS {
+        for paragraph in paragraphs {
+            if !named.contains(&(section, paragraph)) {
+                missing.push(format!("§{section}¶{paragraph:02}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "no test names {missing:?}");
+
+    let seeds = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/seeds");
+    let Some(seed) = std::fs::read_dir(seeds)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .find(|path| {
+            path.file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with("000_"))
+        })
+    else {
+        // A clone without the shared seeds next to it checks the list above.
+        return;
+    };
+    let text = std::fs::read_to_string(seed).unwrap();
+    let numbered: Vec<u32> = text
+        .lines()
+        .map(|line| line.trim_start_matches("• "))
+        .filter(|line| line.len() > 2 && line.as_bytes()[..2].iter().all(u8::is_ascii_digit))
+        .filter_map(|line| line[..2].parse().ok())
+        .collect();
+    let listed: Vec<u32> = PARAGRAPHS
+        .iter()
+        .flat_map(|(_, range)| range.clone())
+        .collect();
+    assert_eq!(numbered, listed);
+}
+
+#[test]
+fn citations_read_single_paragraphs_and_ranges() {
+    assert_eq!(
+        citations("MCP-CORE r1 §1¶08-10 and §4¶24, not § or ¶3, §2¶7"),
+        [(1, 8), (1, 9), (1, 10), (4, 24), (2, 7)]
+    );
+}
+
+/// The contents of the fenced blocks marked `rust` (or, in rustdoc, unmarked)
+/// in `text`, one string per block.
+fn code_blocks(text: &str, doc_comments: bool) -> Vec<String> {
+    let mut res = Vec::new();
+    let mut block: Option<String> = None;
+    for line in text.lines() {
+        let line = if doc_comments {
+            match line.trim_start().strip_prefix("///") {
+                Some(rest) => rest.strip_prefix(' ').unwrap_or(rest),
+                None => continue,
+            }
+        } else {
+            line
+        };
+        match (&mut block, line.trim_end()) {
+            (None, "```rust") => block = Some(String::new()),
+            (None, "```") if doc_comments => block = Some(String::new()),
+            (Some(_), "```") => res.extend(block.take()),
+            (Some(code), _) => {
+                code.push_str(line);
+                code.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    res
+}
+
+/// The guide's Rust code is code the build compiles: the 30-line server is
+/// `examples/hello-server.rs`, and the test snippet is a doctest of
+/// `Server::serve`.
+#[test]
+fn the_guide_shows_code_the_build_compiles() {
+    let guide = code_blocks(include_str!("../../../docs/server-library.md"), false);
+    assert_eq!(guide.len(), 2);
+    assert_eq!(guide[0], include_str!("../../../examples/hello-server.rs"));
+    let doctests = code_blocks(include_str!("../mod.rs"), true);
+    assert!(doctests.contains(&guide[1]), "{doctests:#?}");
+    let server_lines = guide[0]
+        .lines()
+        .skip_while(|line| line.starts_with("//!") || line.is_empty())
+        .count();
+    assert!(server_lines <= 30, "the server takes {server_lines} lines");
+}

@@ -1,0 +1,237 @@
+//! Properties of the loop over any sequence of lines.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use super::*;
+
+/// A line for the property test, with what the loop must do with it.
+#[derive(Debug, Clone)]
+enum Line {
+    /// A request with a unique id: answered exactly once.
+    Request(Vec<u8>, Value),
+    /// A notification: never answered.
+    Notification(Vec<u8>),
+    /// Anything that is no frame: answered once, with -32700.
+    Garbage(Vec<u8>),
+}
+
+fn request_line(id: Value, method: &str, params: Option<Value>) -> Vec<u8> {
+    let mut object = json!({"jsonrpc": "2.0", "id": id, "method": method});
+    if let Some(params) = params {
+        object["params"] = params;
+    }
+    object.to_string().into_bytes()
+}
+
+fn arb_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        ".{0,20}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map("[a-z]{0,6}", inner, 0..4)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+fn arb_method() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("initialize".to_owned()),
+        Just("ping".to_owned()),
+        Just("tools/list".to_owned()),
+        Just("tools/call".to_owned()),
+        Just("notifications/cancelled".to_owned()),
+        ".{0,12}",
+    ]
+}
+
+/// Lines that are never a frame: they do not start with `{` (after a BOM
+/// the loop strips), so they cannot be a JSON object.
+fn arb_garbage() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        // Arbitrary bytes, non-UTF-8 included.
+        prop::collection::vec(any::<u8>(), 0..64),
+        // Huge lines.
+        (1usize..200_000).prop_map(|n| vec![b'x'; n]),
+        // JSON that is no object.
+        arb_json()
+            .prop_filter("not an object", |v| !v.is_object())
+            .prop_map(|v| v.to_string().into_bytes()),
+    ]
+    .prop_map(|mut bytes| {
+        bytes.retain(|&b| b != b'\n');
+        if bytes.first() == Some(&b'{')
+            || bytes.starts_with(b"\xEF\xBB\xBF")
+            || looks_like_object(&bytes)
+        {
+            bytes.insert(0, b'#');
+        }
+        bytes
+    })
+}
+
+/// Whether `bytes` would parse as a JSON object (leading whitespace or a
+/// trailing `\r` could hide the brace from the first-byte test).
+fn looks_like_object(bytes: &[u8]) -> bool {
+    matches!(serde_json::from_slice::<Value>(bytes), Ok(Value::Object(_)))
+}
+
+fn arb_line(index: usize) -> impl Strategy<Value = Line> {
+    // Ids are made unique by embedding the line's index.
+    let id = prop_oneof![
+        Just(json!(index)),
+        Just(json!(format!("id-{index}"))),
+        Just(json!(-(index as i64) - 1)),
+    ];
+    prop_oneof![
+        (id, arb_method(), proptest::option::of(arb_json())).prop_map(|(id, method, params)| {
+            Line::Request(request_line(id.clone(), &method, params), id)
+        }),
+        (
+            arb_method(),
+            proptest::option::of(arb_json()),
+            any::<bool>()
+        )
+            .prop_map(|(method, params, null_id)| {
+                let mut object = json!({"jsonrpc": "2.0", "method": method});
+                if let Some(params) = params {
+                    object["params"] = params;
+                }
+                if null_id {
+                    object["id"] = Value::Null;
+                }
+                Line::Notification(object.to_string().into_bytes())
+            }),
+        (id_or_none(index), arb_json()).prop_map(|(id, extra)| {
+            // An object without `method`, `result` or `error`: no frame.
+            let mut object = json!({"jsonrpc": "2.0", "extra": extra});
+            if let Some(id) = id {
+                object["id"] = id;
+            }
+            Line::Garbage(object.to_string().into_bytes())
+        }),
+        arb_garbage().prop_map(Line::Garbage),
+        Just(Line::Request(
+            request_line(
+                json!(format!("call-{index}")),
+                "tools/call",
+                Some(json!({"name": "echo", "arguments": {"text": "x"}}))
+            ),
+            json!(format!("call-{index}"))
+        )),
+    ]
+}
+
+fn id_or_none(index: usize) -> impl Strategy<Value = Option<Value>> {
+    proptest::option::of(Just(json!(format!("bad-{index}"))))
+}
+
+fn arb_lines() -> impl Strategy<Value = Vec<Line>> {
+    (0usize..40).prop_flat_map(|n| (0..n).map(arb_line).collect::<Vec<_>>())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// MCP-CORE r1 §1¶08-10 as a property: whatever the lines, the loop never
+    /// panics, answers every request exactly once and in order, answers no
+    /// notification, and answers every other line with one -32700.
+    #[test]
+    fn any_sequence_of_lines_is_served_by_the_contract(lines in arb_lines()) {
+        let server = server();
+        let input: Vec<Vec<u8>> = lines
+            .iter()
+            .map(|line| match line {
+                Line::Request(bytes, _) | Line::Notification(bytes) | Line::Garbage(bytes) => bytes.clone(),
+            })
+            .collect();
+        let written = serve_raw(&server, input);
+        let answers: Vec<Value> = written
+            .iter()
+            .map(|line| serde_json::from_slice(line).expect("every answer is JSON"))
+            .collect();
+        let expected: Vec<&Line> = lines
+            .iter()
+            .filter(|line| !matches!(line, Line::Notification(_)))
+            .collect();
+        prop_assert_eq!(answers.len(), expected.len());
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (answer, line) in answers.iter().zip(expected) {
+            prop_assert_eq!(&answer["jsonrpc"], "2.0");
+            match line {
+                Line::Request(_, id) => {
+                    prop_assert_eq!(&answer["id"], id);
+                    prop_assert!(answer.get("result").is_some() != answer.get("error").is_some());
+                    *seen.entry(id.to_string()).or_default() += 1;
+                }
+                Line::Garbage(_) => prop_assert_eq!(error_code(answer), Some(-32700)),
+                Line::Notification(_) => unreachable!("filtered out"),
+            }
+        }
+        prop_assert!(seen.values().all(|&n| n == 1));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// The stdio transport splits a byte stream into the same lines the
+    /// replay double hands over, so the loop answers both alike, and every
+    /// answer is flushed by the end of input.
+    #[test]
+    fn the_stdio_transport_serves_a_stream_like_the_replay_double(lines in arb_lines(), crlf in any::<bool>()) {
+        use std::io::{Read, Seek, Write};
+
+        let server = server();
+        let input: Vec<Vec<u8>> = lines
+            .iter()
+            .map(|line| match line {
+                Line::Request(bytes, _) | Line::Notification(bytes) | Line::Garbage(bytes) => bytes.clone(),
+            })
+            .collect();
+        let mut stdin = tempfile::tempfile().unwrap();
+        for line in &input {
+            stdin.write_all(line).unwrap();
+            stdin.write_all(if crlf { b"\r\n" } else { b"\n" }).unwrap();
+        }
+        stdin.rewind().unwrap();
+        let stdout = tempfile::tempfile().unwrap();
+        let mut transport = StdioTransport::new(&stdin, &stdout);
+        server.serve(&mut transport).unwrap();
+        let mut written = Vec::new();
+        (&stdout).rewind().unwrap();
+        (&stdout).read_to_end(&mut written).unwrap();
+
+        let mut expected = Vec::new();
+        for line in serve_raw(&server, input) {
+            expected.extend_from_slice(&line);
+            expected.push(b'\n');
+        }
+        if crlf {
+            // A line that ended in `\r` already keeps one `\r` here, which
+            // may change a parse error's wording but nothing else.
+            let shape = |bytes: &[u8]| -> Vec<(Value, Value, bool)> {
+                bytes
+                    .split(|&b| b == b'\n')
+                    .filter(|line| !line.is_empty())
+                    .map(|line| serde_json::from_slice::<Value>(line).unwrap())
+                    .map(|answer| (answer["id"].clone(), answer["error"]["code"].clone(), answer.get("result").is_some()))
+                    .collect()
+            };
+            prop_assert_eq!(shape(&written), shape(&expected));
+        } else {
+            prop_assert_eq!(written, expected);
+        }
+    }
+}
