@@ -6,11 +6,18 @@
 #![allow(clippy::print_stderr)]
 
 use std::error::Error;
-use std::path::PathBuf;
+use std::io::{self, IsTerminal as _, Write as _};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use mcp_replay::check::duration::parse_duration;
+use mcp_replay::check::laws::{CATALOG, LawId, Profile};
+use mcp_replay::check::{self, CheckOptions, Partition};
 use mcp_replay::record::{RecordError, RecordOptions, record};
+use mcp_replay::report::{self, ColorChoice, Palette, Report};
 
 #[path = "../examples/demo-server.rs"]
 mod demo_server;
@@ -28,7 +35,9 @@ enum Command {
     /// Record a host↔server session: start this in place of the server.
     Record(RecordArgs),
     /// Replay transcripts against a server and check the laws.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
+    /// List the laws: id, severity per profile, implemented or reserved, citations.
+    Laws(LawsArgs),
     /// Serve the demo MCP server on stdio: the server the bundled transcripts run against.
     DemoServer,
 }
@@ -69,23 +78,123 @@ struct RecordArgs {
 
 /// Arguments of `mcp-replay check`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Exit status: 0 all held, 1 a finding fails the run (or a baseline entry is stale), \
+2 usage error or unreadable input (2 wins over 1).")]
 struct CheckArgs {
-    /// Transcript files or directories (searched recursively for *.jsonl).
+    /// Transcript files or directories (searched recursively for *.jsonl);
+    /// `transcripts/` when none is given.
     #[arg(value_name = "PATH")]
-    paths: Vec<std::path::PathBuf>,
-    /// A server command that replaces the recorded one.
+    paths: Vec<PathBuf>,
+    /// The contract to hold servers to: `core` (MCP-CORE and REQ-C-032 on top
+    /// of the MCP spec) or `spec` (the MCP spec alone).
+    #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
+    profile: Option<Profile>,
+    /// Do not fail on this law (repeatable).
+    #[arg(long, value_name = "LAW", value_parser = parse_law)]
+    waive: Vec<LawId>,
+    /// Fail on warnings too.
+    #[arg(long)]
+    deny_warnings: bool,
+    /// Findings listed in FILE do not fail the run; entries that no longer
+    /// occur do.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Write every finding of this run to FILE as a baseline, and pass them.
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
+    /// Rewrite the server side of mismatched transcripts with the live
+    /// answers.
+    #[arg(long)]
+    bless: bool,
+    /// Replay only; do not run the law probes.
+    #[arg(long)]
+    no_probes: bool,
+    /// The report format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Also write a JUnit XML report to FILE.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// When to colour the human report.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    color: ColorChoice,
+    /// How many replays and probe runs at once [default: the machine's cores].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// Check only share I of N of the sorted transcripts (e.g. 2/4).
+    #[arg(long, value_name = "I/N", value_parser = parse_partition)]
+    partition: Option<Partition>,
+    /// The deadline of each step [default: 5s].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    timeout: Option<Duration>,
+    /// The deadline of a step while the server has written nothing yet, for
+    /// servers slow to start (npx, uv) [default: 20s].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    startup_timeout: Option<Duration>,
+    /// How long the probes watch stdout after spawning a server, before the
+    /// first message [default: 300ms].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    settle: Option<Duration>,
+    /// How long a server may take to exit after stdin closes or SIGTERM
+    /// [default: 2s].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    grace: Option<Duration>,
+    /// A server command that replaces the one recorded in each transcript;
+    /// with no transcripts, the law probes run against it alone.
     #[arg(last = true, value_name = "SERVER CMD")]
     command: Vec<String>,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Lines for people.
+    Human,
+    /// JSON Lines for programs.
+    Json,
+}
+
+fn parse_profile(text: &str) -> Result<Profile, String> {
+    text.parse()
+}
+
+fn parse_partition(text: &str) -> Result<Partition, String> {
+    text.parse()
+}
+
+fn parse_law(text: &str) -> Result<LawId, String> {
+    text.parse().map_err(|_: String| {
+        let ids: Vec<&str> = CATALOG.iter().map(|law| law.id.as_str()).collect();
+        format!("unknown law `{text}`; the laws are: {}", ids.join(", "))
+    })
+}
+
+/// Arguments of `mcp-replay laws`.
+#[derive(Debug, clap::Args)]
+struct LawsArgs {
+    /// How to print the catalog.
+    #[arg(long, value_enum, default_value_t = LawsFormat::Human)]
+    format: LawsFormat,
+}
+
+/// The formats of `mcp-replay laws`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum LawsFormat {
+    /// Aligned text.
+    Human,
+    /// JSON Lines, one object per law.
+    Json,
+}
+
 /// The exit status of a usage error or unreadable input.
-const EXIT_USAGE: u8 = 2;
+const EXIT_USAGE: u8 = report::EXIT_USAGE;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Record(args) => run_record(args),
-        Command::Check(args) => run_check(args),
+        Command::Check(args) => run_check(*args),
+        Command::Laws(args) => run_laws(&args),
         Command::DemoServer => return demo_server::main(),
     };
     match result {
@@ -165,6 +274,143 @@ fn run_record(args: RecordArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::from(recorded.exit.shell_status() as u8))
 }
 
-fn run_check(_args: CheckArgs) -> Result<ExitCode, Failure> {
-    Ok(ExitCode::SUCCESS)
+fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
+    let mut options = CheckOptions::default();
+    options.paths = args.paths;
+    options.command = args.command;
+    options.profile = args.profile;
+    options.waive = args.waive;
+    options.deny_warnings = args.deny_warnings;
+    options.baseline = args.baseline;
+    options.write_baseline = args.write_baseline.clone();
+    options.bless = args.bless;
+    options.probes = !args.no_probes;
+    options.jobs = args.jobs.map(usize::from);
+    if let Some(partition) = args.partition {
+        options.partition = partition;
+    }
+    options.timeout = args.timeout;
+    options.startup_timeout = args.startup_timeout;
+    options.settle = args.settle;
+    options.grace = args.grace;
+
+    // Ctrl-C (or SIGTERM) kills every server still running, then exits
+    // with 130 (143).
+    mcp_replay::process::exit_on_signals(&[
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+    ]);
+    let progress = Progress::new(io::stderr().is_terminal() && args.format == Format::Human);
+    let result = check::run(&options, &|done, total| progress.update(done, total));
+    progress.clear();
+    let report = result.map_err(|err| {
+        let hint = err.hint();
+        Failure {
+            error: Box::new(err),
+            hint,
+        }
+    })?;
+
+    for transcript in &report.transcripts {
+        if let Some(n) = transcript.blessed {
+            let s = if n == 1 { "" } else { "s" };
+            eprintln!("Blessed: {} ({n} response{s})", transcript.path.display());
+        }
+    }
+    if let Some(path) = &args.write_baseline {
+        eprintln!("Wrote baseline: {}", path.display());
+    }
+    if let Some(path) = &args.junit {
+        write_junit(&report, path)?;
+    }
+    let stdout = io::stdout();
+    let palette = Palette::choose(args.color, stdout.is_terminal());
+    let mut out = io::BufWriter::new(stdout.lock());
+    let written = match args.format {
+        Format::Human => report::human::render(&report, &palette, &mut out),
+        Format::Json => report::json::render(&report, &mut out),
+    }
+    .and_then(|()| out.flush());
+    match written {
+        Ok(()) => Ok(ExitCode::from(report.exit_code())),
+        // A reader that stopped reading (`| head`) is not an error.
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(err) => Err(err.into()),
+    }
+}
+
+fn write_junit(report: &Report, path: &Path) -> Result<(), Failure> {
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot write the JUnit report `{}`", .path.display())]
+    struct JunitError {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    }
+    let mut xml = Vec::new();
+    report::junit::render(report, &mut xml).expect("writing to a Vec cannot fail");
+    std::fs::write(path, xml).map_err(|source| {
+        Failure::from(JunitError {
+            path: path.to_owned(),
+            source,
+        })
+    })
+}
+
+/// The progress line on stderr: only on a terminal, and only once a run
+/// has taken a while.
+struct Progress {
+    enabled: bool,
+    started: Instant,
+    shown: Mutex<bool>,
+}
+
+impl Progress {
+    /// Runs shorter than this show no progress line.
+    const DELAY: Duration = Duration::from_millis(1000);
+
+    fn new(enabled: bool) -> Progress {
+        Progress {
+            enabled,
+            started: Instant::now(),
+            shown: Mutex::new(false),
+        }
+    }
+
+    fn update(&self, done: usize, total: usize) {
+        if !self.enabled || self.started.elapsed() < Progress::DELAY {
+            return;
+        }
+        let mut shown = self
+            .shown
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *shown = true;
+        eprint!("\r\x1b[2KChecking: {done}/{total} done");
+        let _ = io::stderr().flush();
+    }
+
+    fn clear(&self) {
+        if *self
+            .shown
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}
+
+fn run_laws(args: &LawsArgs) -> Result<ExitCode, Failure> {
+    use mcp_replay::check::laws::{CatalogFormat, render_catalog};
+    let format = match args.format {
+        LawsFormat::Human => CatalogFormat::Human,
+        LawsFormat::Json => CatalogFormat::Json,
+    };
+    let mut out = std::io::stdout().lock();
+    match render_catalog(&mut out, format).and_then(|()| std::io::Write::flush(&mut out)) {
+        // A reader that stopped reading (`| head`) is no failure.
+        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => Err(err.into()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }

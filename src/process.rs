@@ -5,19 +5,21 @@
 //! arriving, the process exiting), never by a fixed sleep. A process that is
 //! dropped is killed with its whole group and reaped, so nothing outlives its
 //! owner; [`kill_all`] does the same for every live process when the owner
-//! itself is told to stop.
+//! itself is told to stop, and [`exit_on_signals`] does it on SIGINT or
+//! SIGTERM.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::ffi::OsString;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Read, Write};
+use std::os::fd::OwnedFd;
+use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread;
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
+use rustix::event::{PollFd, PollFlags};
 use rustix::process::{Pid, Signal};
 
 /// How to start a server: a program, its arguments, and where.
@@ -146,21 +148,43 @@ pub struct StderrTail {
 
 /// A running server process.
 ///
+/// Its pipes are read and written on the caller's thread, with `poll`, by
+/// whichever method is called ([`recv`](Self::recv), [`wait`](Self::wait),
+/// [`send`](Self::send), …): every call first takes in what the server has
+/// written and writes what is queued for it, so stderr is drained and the
+/// server never blocks on a full pipe while its owner waits on it. No helper
+/// thread stands between a line and its reader.
+///
 /// Dropping it kills its process group and reaps it.
 #[derive(Debug)]
 pub struct ServerProcess {
     pid: Pid,
     command: String,
-    stdin: Option<Sender<Vec<u8>>>,
-    stdout: Receiver<Output>,
-    stdout_closed: bool,
-    exit: Receiver<ExitStatus>,
+    child: Child,
+    /// Readable once the process has exited (Linux); without it, waits
+    /// check the process in short slices.
+    pidfd: Option<OwnedFd>,
     status: Option<ExitStatus>,
-    stderr: Arc<Mutex<StderrTail>>,
-    stderr_done: Receiver<()>,
+    stdin: Option<ChildStdin>,
+    /// Bytes queued for stdin and not yet written.
+    pending: VecDeque<u8>,
+    /// Close stdin once `pending` is written.
+    closing: bool,
+    stdout: Option<ChildStdout>,
+    /// The start of a line not yet ended by a newline.
+    partial: Vec<u8>,
+    /// Lines (and the end of stdout) read but not yet returned.
+    lines: VecDeque<Output>,
+    stdout_closed: bool,
+    stderr_pipe: Option<ChildStderr>,
+    stderr: Mutex<StderrTail>,
+    /// The buffer pipes are read into, kept between reads.
+    buf: Vec<u8>,
     spawned_at: Instant,
-    writer: Option<thread::JoinHandle<()>>,
 }
+
+/// The size of one read from a pipe.
+const CHUNK: usize = 64 * 1024;
 
 impl ServerProcess {
     /// Starts `command` in a process group of its own, with piped stdin,
@@ -185,17 +209,19 @@ impl ServerProcess {
     ///
     /// [`SpawnError`] when the program cannot be executed.
     pub fn spawn_command(mut cmd: Command, display: String) -> Result<ServerProcess, SpawnError> {
+        arm_stop_signals();
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
+        let spawn_error = |source| SpawnError {
+            command: display.clone(),
+            source,
+        };
         // Register before spawning, under the lock, so `kill_all` cannot miss
         // a process that is being born.
         let mut live = live();
-        let mut child = cmd.spawn().map_err(|source| SpawnError {
-            command: display.clone(),
-            source,
-        })?;
+        let mut child = cmd.spawn().map_err(spawn_error)?;
         let spawned_at = Instant::now();
         let pid = Pid::from_child(&child);
         live.insert(pid.as_raw_nonzero().get());
@@ -203,38 +229,36 @@ impl ServerProcess {
 
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr_pipe = child.stderr.take().expect("stderr is piped");
-
-        let (stdin_tx, stdin_rx) = mpsc::channel::<Vec<u8>>();
-        let writer = thread::spawn(move || write_stdin(stdin, &stdin_rx));
-
-        let (out_tx, out_rx) = mpsc::channel();
-        thread::spawn(move || read_stdout(stdout, &out_tx));
-
-        let stderr = Arc::new(Mutex::new(StderrTail::default()));
-        let stderr_sink = Arc::clone(&stderr);
-        let (stderr_done_tx, stderr_done) = mpsc::channel();
-        thread::spawn(move || {
-            drain_stderr(stderr_pipe, &stderr_sink);
-            let _ = stderr_done_tx.send(());
-        });
-
-        let (exit_tx, exit_rx) = mpsc::channel();
-        thread::spawn(move || reap(child, &exit_tx));
-
-        Ok(ServerProcess {
+        let stderr = child.stderr.take().expect("stderr is piped");
+        // Only this side's ends of the pipes turn non-blocking; the server's
+        // ends are other file descriptions and stay as they were.
+        let nonblocking = rustix::io::ioctl_fionbio(&stdin, true)
+            .and_then(|()| rustix::io::ioctl_fionbio(&stdout, true))
+            .and_then(|()| rustix::io::ioctl_fionbio(&stderr, true));
+        let mut server = ServerProcess {
             pid,
-            command: display,
-            stdin: Some(stdin_tx),
-            stdout: out_rx,
-            stdout_closed: false,
-            exit: exit_rx,
+            command: display.clone(),
+            pidfd: pidfd(pid),
+            child,
             status: None,
-            stderr,
-            stderr_done,
+            stdin: Some(stdin),
+            pending: VecDeque::new(),
+            closing: false,
+            stdout: Some(stdout),
+            partial: Vec::new(),
+            lines: VecDeque::new(),
+            stdout_closed: false,
+            stderr_pipe: Some(stderr),
+            stderr: Mutex::new(StderrTail::default()),
+            buf: Vec::new(),
             spawned_at,
-            writer: Some(writer),
-        })
+        };
+        if let Err(err) = nonblocking {
+            // Dropping the server kills and reaps it.
+            drop(server.stdin.take());
+            return Err(spawn_error(err.into()));
+        }
+        Ok(server)
     }
 
     /// The process id (also its process group id).
@@ -252,9 +276,10 @@ impl ServerProcess {
         self.spawned_at
     }
 
-    /// Queues `line` and a newline for the server's stdin. Never blocks: a
-    /// writer thread feeds the pipe, so a server that stops reading cannot
-    /// stall the caller. Returns `false` when stdin is already closed.
+    /// Queues `line` and a newline for the server's stdin, and writes as
+    /// much as the pipe takes now. Never blocks: the rest is written while
+    /// the caller waits on the server. Returns `false` when stdin is already
+    /// closed.
     pub fn send(&mut self, line: &[u8]) -> bool {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line);
@@ -262,61 +287,66 @@ impl ServerProcess {
         self.send_raw(bytes)
     }
 
-    /// Queues bytes for the server's stdin exactly as given.
+    /// Queues bytes for the server's stdin exactly as given (see
+    /// [`send`](Self::send)).
     pub fn send_raw(&mut self, bytes: Vec<u8>) -> bool {
-        match &self.stdin {
-            Some(tx) => tx.send(bytes).is_ok(),
-            None => false,
+        if self.stdin.is_none() || self.closing {
+            return false;
         }
+        self.pending.extend(bytes);
+        self.flush_stdin();
+        true
     }
 
     /// Closes the server's stdin once everything queued has been written.
     pub fn close_stdin(&mut self) {
-        self.stdin = None;
+        self.closing = true;
+        self.flush_stdin();
     }
 
     /// Waits until `deadline` for the next stdout line (or the end of
     /// stdout). After the end, returns `Closed` again at once.
     pub fn recv(&mut self, deadline: Instant) -> Recv {
-        if self.stdout_closed {
-            return Recv::Output(Output::Closed { at: Instant::now() });
-        }
-        let timeout = deadline.saturating_duration_since(Instant::now());
-        match self.stdout.recv_timeout(timeout) {
-            Ok(output) => {
-                if matches!(output, Output::Closed { .. }) {
-                    self.stdout_closed = true;
-                }
-                Recv::Output(output)
+        loop {
+            if let Some(output) = self.next_output() {
+                return Recv::Output(output);
             }
-            Err(RecvTimeoutError::Timeout) => Recv::Timeout,
-            Err(RecvTimeoutError::Disconnected) => {
-                self.stdout_closed = true;
-                Recv::Output(Output::Closed { at: Instant::now() })
+            let now = Instant::now();
+            if now >= deadline {
+                // A last look, so that a line that is there is not missed.
+                self.pump(Duration::ZERO);
+                return self.next_output().map_or(Recv::Timeout, Recv::Output);
             }
+            self.pump(deadline - now);
         }
     }
 
     /// The next stdout line if one has already arrived, without waiting.
     pub fn try_recv(&mut self) -> Option<Output> {
-        if self.stdout_closed {
-            return None;
+        if self.lines.is_empty() {
+            self.pump(Duration::ZERO);
         }
-        let output = self.stdout.try_recv().ok()?;
-        if matches!(output, Output::Closed { .. }) {
-            self.stdout_closed = true;
+        self.next_output()
+    }
+
+    fn next_output(&mut self) -> Option<Output> {
+        match self.lines.pop_front() {
+            Some(output) => Some(output),
+            None if self.stdout_closed => Some(Output::Closed { at: Instant::now() }),
+            None => None,
         }
-        Some(output)
     }
 
     /// Waits until `deadline` for the process to exit; `None` if it is still
-    /// running then.
+    /// running then. Its output is read meanwhile, so a server cannot stall
+    /// on a full pipe.
     pub fn wait(&mut self, deadline: Instant) -> Option<ExitStatus> {
-        if self.status.is_none() {
-            let timeout = deadline.saturating_duration_since(Instant::now());
-            if let Ok(status) = self.exit.recv_timeout(timeout) {
-                self.reaped(status);
+        while self.try_wait().is_none() {
+            let now = Instant::now();
+            if now >= deadline {
+                return None;
             }
+            self.pump(deadline - now);
         }
         self.status
     }
@@ -324,16 +354,14 @@ impl ServerProcess {
     /// The exit status, if the process has exited, without waiting.
     pub fn try_wait(&mut self) -> Option<ExitStatus> {
         if self.status.is_none()
-            && let Ok(status) = self.exit.try_recv()
+            && let Ok(Some(status)) = self.child.try_wait()
         {
-            self.reaped(status);
+            self.status = Some(status);
+            // The descriptor stays readable forever after: stop polling it.
+            self.pidfd = None;
+            live().remove(&self.pid());
         }
         self.status
-    }
-
-    fn reaped(&mut self, status: ExitStatus) {
-        self.status = Some(status);
-        live().remove(&self.pid());
     }
 
     /// Sends `signal` to the server process itself (not its group), as a
@@ -348,11 +376,13 @@ impl ServerProcess {
     /// server to be reaped.
     pub fn kill(&mut self) {
         let _ = rustix::process::kill_process_group(self.pid, Signal::KILL);
+        self.pending.clear();
         self.close_stdin();
         self.wait(Instant::now() + Duration::from_secs(5));
     }
 
-    /// What the server has written on stderr so far.
+    /// What the server has written on stderr so far (as far as it has been
+    /// read: every method that waits or sends reads it).
     pub fn stderr(&self) -> MutexGuard<'_, StderrTail> {
         self.stderr
             .lock()
@@ -362,11 +392,14 @@ impl ServerProcess {
     /// Waits until `deadline` for stderr to close (every process holding it
     /// has exited); returns whether it did.
     pub fn wait_stderr_closed(&mut self, deadline: Instant) -> bool {
-        let timeout = deadline.saturating_duration_since(Instant::now());
-        !matches!(
-            self.stderr_done.recv_timeout(timeout),
-            Err(RecvTimeoutError::Timeout)
-        )
+        while self.stderr_pipe.is_some() {
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            self.pump(deadline - now);
+        }
+        true
     }
 
     /// The last `max` bytes of stderr, as lossy text.
@@ -376,21 +409,209 @@ impl ServerProcess {
         let bytes: Vec<u8> = tail.tail.iter().skip(skip).copied().collect();
         String::from_utf8_lossy(&bytes).into_owned()
     }
+
+    /// Waits up to `timeout` for something to happen on the pipes or to the
+    /// process, then takes in what stdout and stderr hold, writes what stdin
+    /// takes, and reaps the process if it has exited.
+    fn pump(&mut self, timeout: Duration) {
+        let mut timeout = timeout;
+        if self.pidfd.is_none() && self.status.is_none() {
+            // Without a process descriptor, an exit is only seen by asking;
+            // ask often enough that a wait ends soon after it.
+            timeout = timeout.min(Duration::from_millis(10));
+        }
+        let timespec = rustix::event::Timespec {
+            tv_sec: i64::try_from(timeout.as_secs()).unwrap_or(i64::MAX),
+            tv_nsec: i64::from(timeout.subsec_nanos()),
+        };
+        // Which of stdout, stderr, stdin and the process are ready.
+        let mut ready = [false; 4];
+        {
+            let mut fds = Vec::with_capacity(4);
+            let mut which = Vec::with_capacity(4);
+            if let Some(stdout) = &self.stdout {
+                fds.push(PollFd::new(stdout, PollFlags::IN));
+                which.push(0);
+            }
+            if let Some(stderr) = &self.stderr_pipe {
+                fds.push(PollFd::new(stderr, PollFlags::IN));
+                which.push(1);
+            }
+            if let Some(stdin) = self.stdin.as_ref().filter(|_| !self.pending.is_empty()) {
+                fds.push(PollFd::new(stdin, PollFlags::OUT));
+                which.push(2);
+            }
+            if let Some(pidfd) = &self.pidfd {
+                fds.push(PollFd::new(pidfd, PollFlags::IN));
+                which.push(3);
+            }
+            let stops = STOP_PIPES.get().map_or(&[][..], Vec::as_slice);
+            for (_, pipe) in stops {
+                fds.push(PollFd::new(pipe, PollFlags::IN));
+            }
+            // An error (EINTR) only means: look again.
+            if rustix::event::poll(&mut fds, Some(&timespec)).is_ok() {
+                for (fd, index) in fds.iter().zip(which) {
+                    ready[index] = !fd.revents().is_empty();
+                }
+                let stop = fds[fds.len() - stops.len()..]
+                    .iter()
+                    .zip(stops)
+                    .find(|(fd, _)| !fd.revents().is_empty());
+                if let Some((_, (signal, _))) = stop {
+                    kill_all();
+                    std::process::exit(128 + signal);
+                }
+            }
+        }
+        if ready[0] || ready[1] {
+            let mut buf = std::mem::take(&mut self.buf);
+            buf.resize(CHUNK, 0);
+            if ready[0] {
+                self.read_stdout(&mut buf);
+            }
+            if ready[1] {
+                self.read_stderr(&mut buf);
+            }
+            self.buf = buf;
+        }
+        if ready[2] {
+            self.flush_stdin();
+        }
+        if ready[3] || (self.pidfd.is_none() && self.status.is_none()) {
+            self.try_wait();
+        }
+    }
+
+    /// Reads what stdout holds now. A short read means the pipe is empty:
+    /// the next poll says when there is more.
+    fn read_stdout(&mut self, buf: &mut [u8]) {
+        while let Some(stdout) = &mut self.stdout {
+            match stdout.read(buf) {
+                Ok(0) => {
+                    self.stdout = None;
+                    self.end_stdout();
+                }
+                Ok(n) => {
+                    let short = n < buf.len();
+                    self.take_stdout(&buf[..n]);
+                    if short {
+                        return;
+                    }
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return,
+                Err(_) => {
+                    self.stdout = None;
+                    self.end_stdout();
+                }
+            }
+        }
+    }
+
+    /// Reads what stderr holds now into the tail.
+    fn read_stderr(&mut self, buf: &mut [u8]) {
+        while let Some(stderr) = &mut self.stderr_pipe {
+            match stderr.read(buf) {
+                Ok(0) => self.stderr_pipe = None,
+                Ok(n) => {
+                    let mut tail = self
+                        .stderr
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    tail.total += n as u64;
+                    tail.tail.extend(&buf[..n]);
+                    let excess = tail.tail.len().saturating_sub(STDERR_TAIL);
+                    tail.tail.drain(..excess);
+                    if n < buf.len() {
+                        return;
+                    }
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return,
+                Err(_) => self.stderr_pipe = None,
+            }
+        }
+    }
+
+    /// Splits what stdout gave into lines.
+    fn take_stdout(&mut self, mut bytes: &[u8]) {
+        // A plain search: the SIMD search of `memchr` first probes the CPU's
+        // features, which costs more in a short-lived checker (and in a VM,
+        // where each probe traps) than it saves on protocol lines.
+        while let Some(end) = bytes.iter().position(|&b| b == b'\n') {
+            let mut line = std::mem::take(&mut self.partial);
+            line.extend_from_slice(&bytes[..end]);
+            self.lines.push_back(Output::Line {
+                bytes: line,
+                eol: true,
+                at: Instant::now(),
+            });
+            bytes = &bytes[end + 1..];
+        }
+        self.partial.extend_from_slice(bytes);
+    }
+
+    fn end_stdout(&mut self) {
+        if !self.partial.is_empty() {
+            self.lines.push_back(Output::Line {
+                bytes: std::mem::take(&mut self.partial),
+                eol: false,
+                at: Instant::now(),
+            });
+        }
+        self.stdout_closed = true;
+    }
+
+    /// Writes as much of the queued bytes as stdin takes now; closes stdin
+    /// when asked to and nothing is left.
+    fn flush_stdin(&mut self) {
+        while let Some(stdin) = &mut self.stdin {
+            if self.pending.is_empty() {
+                if self.closing {
+                    self.stdin = None;
+                }
+                return;
+            }
+            let (front, _) = self.pending.as_slices();
+            match stdin.write(front) {
+                Ok(n) => {
+                    self.pending.drain(..n);
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return,
+                // The server closed its end: nothing more can be written.
+                Err(_) => {
+                    self.pending.clear();
+                    self.stdin = None;
+                }
+            }
+        }
+    }
+}
+
+/// A descriptor that becomes readable when `pid` exits, where the system
+/// offers one.
+#[cfg(target_os = "linux")]
+fn pidfd(pid: Pid) -> Option<OwnedFd> {
+    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pidfd(_pid: Pid) -> Option<OwnedFd> {
+    None
 }
 
 impl Drop for ServerProcess {
     fn drop(&mut self) {
         // The group may hold grandchildren even after the leader exited.
         let _ = rustix::process::kill_process_group(self.pid, Signal::KILL);
-        self.close_stdin();
+        self.stdin = None;
+        self.pending.clear();
         if self.status.is_none() {
             self.wait(Instant::now() + Duration::from_secs(5));
         }
         live().remove(&self.pid());
-        if let Some(writer) = self.writer.take() {
-            // The pipe's reader is dead, so the writer ends at once.
-            let _ = writer.join();
-        }
     }
 }
 
@@ -401,6 +622,43 @@ fn live() -> MutexGuard<'static, BTreeSet<i32>> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The signals [`exit_on_signals`] asked for.
+static STOP_SIGNALS: OnceLock<Vec<i32>> = OnceLock::new();
+
+/// Each armed signal, with the read end of the socket its handler writes a
+/// byte to.
+static STOP_PIPES: OnceLock<Vec<(i32, UnixStream)>> = OnceLock::new();
+
+/// Makes `signals` (e.g. SIGINT and SIGTERM) end the owning process, once a
+/// server has been started: every live server group is killed, then the
+/// process exits with 128 + the signal. For a command-line owner, whose
+/// Ctrl-C must never leave servers behind.
+///
+/// The handlers only write a byte to a socket, which every wait on a server
+/// watches; before the first server starts, the signals keep their default
+/// action. No thread is started for it.
+pub fn exit_on_signals(signals: &[i32]) {
+    let _ = STOP_SIGNALS.set(signals.to_vec());
+}
+
+/// Installs the handlers [`exit_on_signals`] asked for, once.
+fn arm_stop_signals() {
+    STOP_PIPES.get_or_init(|| {
+        let Some(signals) = STOP_SIGNALS.get() else {
+            return Vec::new();
+        };
+        signals
+            .iter()
+            .filter_map(|&signal| {
+                let (read, write) = UnixStream::pair().ok()?;
+                read.set_nonblocking(true).ok()?;
+                signal_hook::low_level::pipe::register(signal, write).ok()?;
+                Some((signal, read))
+            })
+            .collect()
+    });
+}
+
 /// Kills the process group of every server started here that has not been
 /// reaped yet. For signal handlers of the owner: call it, then exit.
 pub fn kill_all() {
@@ -408,72 +666,6 @@ pub fn kill_all() {
         if let Some(pid) = Pid::from_raw(*pid) {
             let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         }
-    }
-}
-
-fn write_stdin(mut stdin: ChildStdin, rx: &Receiver<Vec<u8>>) {
-    while let Ok(bytes) = rx.recv() {
-        // Coalesce what is already queued into one write.
-        let mut batch = bytes;
-        while let Ok(more) = rx.try_recv() {
-            batch.extend_from_slice(&more);
-        }
-        if stdin
-            .write_all(&batch)
-            .and_then(|()| stdin.flush())
-            .is_err()
-        {
-            return;
-        }
-    }
-}
-
-fn read_stdout(stdout: impl Read, tx: &Sender<Output>) {
-    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
-    loop {
-        let mut bytes = Vec::new();
-        match reader.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let eol = bytes.last() == Some(&b'\n');
-                if eol {
-                    bytes.pop();
-                }
-                let line = Output::Line {
-                    bytes,
-                    eol,
-                    at: Instant::now(),
-                };
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        }
-    }
-    let _ = tx.send(Output::Closed { at: Instant::now() });
-}
-
-fn drain_stderr(mut stderr: impl Read, sink: &Mutex<StderrTail>) {
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        match stderr.read(&mut buf) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => {
-                let mut tail = sink
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                tail.total += n as u64;
-                tail.tail.extend(&buf[..n]);
-                let excess = tail.tail.len().saturating_sub(STDERR_TAIL);
-                tail.tail.drain(..excess);
-            }
-        }
-    }
-}
-
-fn reap(mut child: Child, tx: &Sender<ExitStatus>) {
-    if let Ok(status) = child.wait() {
-        let _ = tx.send(status);
     }
 }
 
@@ -575,7 +767,7 @@ mod tests {
                 Instant::now() < deadline,
                 "grandchild {grandchild} outlived its group"
             );
-            thread::yield_now();
+            std::thread::yield_now();
         }
     }
 
@@ -592,6 +784,48 @@ mod tests {
         assert!(server.wait_stderr_closed(soon()));
         assert_eq!(server.stderr().total, 1_048_576);
         assert_eq!(server.stderr().tail.len(), STDERR_TAIL);
+    }
+
+    #[test]
+    fn more_than_a_pipe_holds_flows_both_ways_without_a_helper_thread() {
+        // `cat` echoes while it reads, so both pipes fill: the owner must
+        // keep writing and reading at once.
+        let mut server = ServerProcess::spawn(&sh("exec cat")).unwrap();
+        let line = vec![b'x'; 4 * 1024 * 1024];
+        for _ in 0..3 {
+            assert!(server.send(&line));
+        }
+        server.close_stdin();
+        for _ in 0..3 {
+            match server.recv(soon()) {
+                Recv::Output(Output::Line {
+                    bytes, eol: true, ..
+                }) => {
+                    assert_eq!(bytes.len(), line.len());
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        assert!(matches!(
+            server.recv(soon()),
+            Recv::Output(Output::Closed { .. })
+        ));
+        assert_eq!(server.wait(soon()).map(shell_status), Some(0));
+        assert!(!server.send(b"late"), "stdin is closed");
+    }
+
+    #[test]
+    fn a_last_line_without_newline_is_kept() {
+        let mut server = ServerProcess::spawn(&sh("printf 'a\nb'")).unwrap();
+        let mut lines = Vec::new();
+        loop {
+            match server.recv(soon()) {
+                Recv::Output(Output::Line { bytes, eol, .. }) => lines.push((bytes, eol)),
+                Recv::Output(Output::Closed { .. }) => break,
+                Recv::Timeout => panic!("timed out"),
+            }
+        }
+        assert_eq!(lines, vec![(b"a".to_vec(), true), (b"b".to_vec(), false)]);
     }
 
     #[test]

@@ -1,3 +1,572 @@
 //! For mcp-replay's tests only: a tiny MCP stdio server steered by flags.
+//!
+//! Without flags it is a clean server that keeps every law of the core
+//! profile on revision 2024-11-05. Each `--break <law-id>` makes it misbehave
+//! in exactly the one way that breaks that law; the stress flags keep it
+//! correct while making the checker's life hard; `--like <sdk>` makes it
+//! behave as an official SDK does over stdio (correct under the MCP spec, but
+//! not under MCP-CORE).
+//!
+//! It is one hand-written loop, not the crate's serve loop, so that it can
+//! misbehave freely.
+#![allow(clippy::print_stderr)]
 
-fn main() {}
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+use mcp_replay::check::laws::LawId;
+use mcp_replay::{ErrorCode, Frame, PROTOCOL_2024_11_05, RequestId, Response, method};
+use serde_json::{Map, Value, json};
+
+/// For mcp-replay's tests only: an MCP stdio server that breaks laws on request.
+///
+/// Without flags it is a clean MCP-CORE server (revision 2024-11-05) with the
+/// tools `add`, `echo` and `fail`. It ships with mcp-replay so the checker can
+/// be tried on a server that is known to be correct, or known to be wrong.
+#[derive(Debug, Parser)]
+#[command(name = "fixture-server", version)]
+struct Flags {
+    /// Break one law of the catalog, by id (repeatable).
+    #[arg(long = "break", value_name = "LAW-ID", value_parser = parse_break)]
+    breaks: Vec<Break>,
+    /// Append this text to every answer of `echo` (to change recorded answers).
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    echo_suffix: String,
+    /// Write this many bytes to stderr at start, before serving.
+    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    stderr_flood: usize,
+    /// Wait this long before reading stdin.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    slow_start: u64,
+    /// Make every answer of `echo` this many bytes longer.
+    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    pad: usize,
+    /// Hold up to N requests that arrive back to back and answer them in
+    /// reverse order.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    out_of_order: usize,
+    /// Send `notifications/tools/list_changed` before every answer.
+    #[arg(long)]
+    unsolicited: bool,
+    /// Serve `tools/list` in pages of N tools.
+    #[arg(long, value_name = "N")]
+    page_size: Option<usize>,
+    /// Refuse `initialize` for any revision but 2024-11-05 with error -32602
+    /// and `data {supported, requested}`, as an example in the specification
+    /// does.
+    #[arg(long)]
+    refuse_unknown_revision: bool,
+    /// Behave like an official SDK over stdio.
+    #[arg(long, value_name = "SDK")]
+    like: Option<Like>,
+}
+
+/// The official SDKs whose stdio behaviour can be imitated
+/// (see spec/SDK-NOTES.md §3 of the project's reference material).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Like {
+    /// No reply to a non-JSON line, -32600 without id to JSON that is not
+    /// JSON-RPC, -32601 for a malformed tools/call, unknown tool -32602,
+    /// death by SIGTERM.
+    Rmcp,
+    /// Silence on malformed lines, unknown tool as an isError result, death
+    /// by SIGTERM.
+    PythonSdk,
+    /// As the TypeScript SDK v1: silence on malformed lines, -32603 for a
+    /// malformed tools/call, unknown tool as an isError result, death by
+    /// SIGTERM.
+    TypescriptSdk,
+}
+
+/// One misbehaviour per law id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Break {
+    /// A banner on stdout at start.
+    QuietBeforeServing,
+    /// A plain log line on stdout after the initialize result.
+    StdoutIsProtocol,
+    /// An error response (id null) to every notification but cancellations.
+    NotificationUnanswered,
+    /// A string id that holds a number is echoed as a number.
+    RequestAnsweredOnce,
+    /// A malformed line ends the process with status 1.
+    ParseErrorKeepsServing,
+    /// Unknown methods get -32600 instead of -32601.
+    UnknownMethod,
+    /// `serverInfo` has no `version`.
+    Initialize,
+    /// `ping` answers `{"pong":true}`.
+    Ping,
+    /// A log notification without the `logging` capability.
+    CapabilitiesHonest,
+    /// `tools/list` is rotated, differently on every call.
+    ToolsListSorted,
+    /// The `fail` tool's inputSchema is `{}`.
+    ToolsListValid,
+    /// Malformed `tools/call` params get -32603 instead of -32602.
+    InvalidParams,
+    /// An unknown tool is an isError result.
+    UnknownTool,
+    /// Arguments that violate the inputSchema get -32602.
+    ToolErrorIsResult,
+    /// A cancellation is answered with an error (as Python SDK v1 does).
+    CancelTolerated,
+    /// End of input exits with status 3.
+    EofExitZero,
+    /// Requests that arrive back to back are answered only when more input
+    /// comes, and dropped at end of input.
+    EofDrains,
+    /// SIGTERM exits with status 0.
+    SigtermExit143,
+}
+
+fn parse_break(text: &str) -> Result<Break, String> {
+    let law: LawId = text.parse()?;
+    Ok(match law {
+        LawId::QuietBeforeServing => Break::QuietBeforeServing,
+        LawId::StdoutIsProtocol => Break::StdoutIsProtocol,
+        LawId::NotificationUnanswered => Break::NotificationUnanswered,
+        LawId::RequestAnsweredOnce => Break::RequestAnsweredOnce,
+        LawId::ParseErrorKeepsServing => Break::ParseErrorKeepsServing,
+        LawId::UnknownMethod => Break::UnknownMethod,
+        LawId::Initialize => Break::Initialize,
+        LawId::Ping => Break::Ping,
+        LawId::CapabilitiesHonest => Break::CapabilitiesHonest,
+        LawId::ToolsListSorted => Break::ToolsListSorted,
+        LawId::ToolsListValid => Break::ToolsListValid,
+        LawId::InvalidParams => Break::InvalidParams,
+        LawId::UnknownTool => Break::UnknownTool,
+        LawId::ToolErrorIsResult => Break::ToolErrorIsResult,
+        LawId::CancelTolerated => Break::CancelTolerated,
+        LawId::EofExitZero => Break::EofExitZero,
+        LawId::EofDrains => Break::EofDrains,
+        LawId::SigtermExit143 => Break::SigtermExit143,
+        LawId::TranscriptMatch => {
+            return Err("use --echo-suffix to change recorded answers".to_owned());
+        }
+        other => return Err(format!("law `{other}` is reserved and has no probe yet")),
+    })
+}
+
+/// The revisions the SDK-like modes know, oldest first.
+const SDK_REVISIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+fn main() -> ExitCode {
+    let flags = Flags::parse();
+    if let Err(err) = prepare(&flags) {
+        eprintln!("fixture-server: cannot start: {err}");
+        return ExitCode::from(1);
+    }
+    let mut fixture = Fixture {
+        flags,
+        tools_list_calls: 0,
+        held: Vec::new(),
+        out: io::stdout().lock(),
+    };
+    match fixture.serve(BufReader::new(io::stdin().lock())) {
+        // A dead stdout is a closed channel: there is nobody left to tell.
+        Ok(code) | Err(Stop::Exit(code)) => ExitCode::from(code),
+        Err(Stop::Io(err)) => {
+            eprintln!("fixture-server: {err}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Everything that happens before serving: signals, the stderr flood, the
+/// banner and the slow start.
+fn prepare(flags: &Flags) -> io::Result<()> {
+    // The SDKs install no handler: SIGTERM's default action ends them.
+    if flags.like.is_none() {
+        let code = if flags.breaks.contains(&Break::SigtermExit143) {
+            0
+        } else {
+            143
+        };
+        let mut signals = signal_hook::iterator::Signals::new([signal_hook::consts::SIGTERM])?;
+        std::thread::spawn(move || {
+            if signals.forever().next().is_some() {
+                std::process::exit(code);
+            }
+        });
+    }
+    let mut left = flags.stderr_flood;
+    let chunk = [b'e'; 64 * 1024];
+    let mut stderr = io::stderr().lock();
+    while left > 0 {
+        let n = left.min(chunk.len());
+        stderr.write_all(&chunk[..n])?;
+        left -= n;
+    }
+    drop(stderr);
+    if flags.breaks.contains(&Break::QuietBeforeServing) {
+        let mut out = io::stdout().lock();
+        out.write_all(b"fixture-server 0.1 starting\n")?;
+        out.flush()?;
+    }
+    if flags.slow_start > 0 {
+        // The one place a fixed wait is the point: a server that takes its
+        // time to start.
+        std::thread::sleep(Duration::from_millis(flags.slow_start));
+    }
+    Ok(())
+}
+
+/// Why the loop stopped early.
+enum Stop {
+    Io(io::Error),
+    Exit(u8),
+}
+
+impl From<io::Error> for Stop {
+    fn from(err: io::Error) -> Stop {
+        Stop::Io(err)
+    }
+}
+
+/// A request read but not answered yet.
+struct Held {
+    id: RequestId,
+    method: String,
+    params: Option<Value>,
+}
+
+struct Fixture {
+    flags: Flags,
+    tools_list_calls: usize,
+    held: Vec<Held>,
+    out: io::StdoutLock<'static>,
+}
+
+impl Fixture {
+    fn broken(&self, law: Break) -> bool {
+        self.flags.breaks.contains(&law)
+    }
+
+    fn serve(&mut self, mut input: BufReader<impl Read>) -> Result<u8, Stop> {
+        let mut line = Vec::new();
+        loop {
+            // An empty buffer means the next read waits for new input: what
+            // follows arrived in a chunk of its own.
+            let new_chunk = input.buffer().is_empty();
+            line.clear();
+            if input.read_until(b'\n', &mut line)? == 0 {
+                break;
+            }
+            if new_chunk && self.broken(Break::EofDrains) {
+                self.answer_held(false)?;
+            }
+            let more = !input.buffer().is_empty();
+            self.handle(trim_line(&line), more)?;
+        }
+        if !self.broken(Break::EofDrains) {
+            self.answer_held(self.flags.out_of_order > 0)?;
+        }
+        Ok(if self.broken(Break::EofExitZero) {
+            3
+        } else {
+            0
+        })
+    }
+
+    /// Handles one line; `more` says whether more input is already buffered
+    /// behind it.
+    fn handle(&mut self, line: &[u8], more: bool) -> Result<(), Stop> {
+        match Frame::parse(line) {
+            Frame::Request { id, method, params } => {
+                let held = Held { id, method, params };
+                if self.broken(Break::EofDrains) {
+                    if more || !self.held.is_empty() {
+                        self.held.push(held);
+                        return Ok(());
+                    }
+                } else if self.flags.out_of_order > 0 {
+                    self.held.push(held);
+                    if !more || self.held.len() >= self.flags.out_of_order {
+                        self.answer_held(true)?;
+                    }
+                    return Ok(());
+                }
+                self.answer(held)
+            }
+            Frame::Notification { method, params } => self.notification(&method, params),
+            Frame::Malformed { reason, .. } => self.malformed(line, &reason),
+            // The fixture sends no requests, so a response answers nothing.
+            Frame::Response { .. } => Ok(()),
+        }
+    }
+
+    fn answer_held(&mut self, reverse: bool) -> Result<(), Stop> {
+        let mut held = std::mem::take(&mut self.held);
+        if reverse {
+            held.reverse();
+        }
+        for request in held {
+            self.answer(request)?;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, line: &str) -> Result<(), Stop> {
+        self.out.write_all(line.as_bytes())?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()?;
+        Ok(())
+    }
+
+    fn malformed(&mut self, line: &[u8], reason: &str) -> Result<(), Stop> {
+        eprintln!("fixture-server: malformed line: {reason}");
+        if self.broken(Break::ParseErrorKeepsServing) {
+            return Err(Stop::Exit(1));
+        }
+        match self.flags.like {
+            Some(Like::Rmcp) if serde_json::from_slice::<Value>(line).is_ok() => self
+                .write(r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}"#),
+            Some(_) => Ok(()),
+            None => self.write(
+                &Response::error(
+                    None,
+                    ErrorCode::PARSE_ERROR,
+                    format!("parse error: {reason}"),
+                )
+                .to_line(),
+            ),
+        }
+    }
+
+    fn notification(&mut self, name: &str, params: Option<Value>) -> Result<(), Stop> {
+        if name == method::CANCELLED {
+            if self.broken(Break::CancelTolerated) {
+                let id = params
+                    .as_ref()
+                    .and_then(|p| p.get("requestId"))
+                    .and_then(RequestId::from_value);
+                let response = Response::error(id, ErrorCode(0), "Request cancelled");
+                return self.write(&response.to_line());
+            }
+        } else if self.broken(Break::NotificationUnanswered) {
+            let response = Response::error(
+                None,
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("no handler for {name}"),
+            );
+            return self.write(&response.to_line());
+        }
+        Ok(())
+    }
+
+    fn answer(&mut self, request: Held) -> Result<(), Stop> {
+        let Held { id, method, params } = request;
+        if self.flags.unsolicited {
+            self.write(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#)?;
+        }
+        let id = match &id.to_value() {
+            Value::String(text) if self.broken(Break::RequestAnsweredOnce) => {
+                text.parse::<i64>().map_or(id, RequestId::number)
+            }
+            _ => id,
+        };
+        if method == method::INITIALIZE
+            && self.flags.refuse_unknown_revision
+            && let Some(requested) = params
+                .as_ref()
+                .and_then(|p| p.get("protocolVersion"))
+                .and_then(Value::as_str)
+                .filter(|requested| *requested != PROTOCOL_2024_11_05)
+        {
+            let data = json!({"supported": [PROTOCOL_2024_11_05], "requested": requested});
+            let response = Response::error(
+                Some(id),
+                ErrorCode::INVALID_PARAMS,
+                "Unsupported protocol version",
+            )
+            .with_data(data);
+            return self.write(&response.to_line());
+        }
+        let outcome = match method.as_str() {
+            method::INITIALIZE => Ok(self.initialize(params.as_ref())),
+            method::PING if self.broken(Break::Ping) => Ok(json!({"pong": true})),
+            method::PING => Ok(json!({})),
+            method::TOOLS_LIST => self.tools_list(params.as_ref()),
+            method::TOOLS_CALL => self.tools_call(params),
+            other => Err(if self.broken(Break::UnknownMethod) {
+                (ErrorCode::INVALID_REQUEST, format!("unsupported: {other}"))
+            } else {
+                (
+                    ErrorCode::METHOD_NOT_FOUND,
+                    format!("method not found: {other}"),
+                )
+            }),
+        };
+        let response = match outcome {
+            Ok(result) => Response::ok(id, result),
+            Err((code, message)) => Response::error(Some(id), code, message),
+        };
+        self.write(&response.to_line())?;
+        if method == method::INITIALIZE {
+            if self.broken(Break::StdoutIsProtocol) {
+                self.write("fixture-server: serving")?;
+            }
+            if self.broken(Break::CapabilitiesHonest) {
+                self.write(
+                    r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"serving"}}"#,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn initialize(&self, params: Option<&Value>) -> Value {
+        let requested = params
+            .and_then(|p| p.get("protocolVersion"))
+            .and_then(Value::as_str);
+        let version = match (self.flags.like, requested) {
+            (None, _) => PROTOCOL_2024_11_05,
+            // The SDKs echo a revision they know, and otherwise answer their
+            // latest.
+            (Some(_), Some(requested)) if SDK_REVISIONS.contains(&requested) => requested,
+            (Some(_), _) => SDK_REVISIONS[SDK_REVISIONS.len() - 1],
+        };
+        let mut server_info =
+            json!({"name": "fixture-server", "version": env!("CARGO_PKG_VERSION")});
+        if self.broken(Break::Initialize) {
+            server_info = json!({"name": "fixture-server"});
+        }
+        json!({
+            "protocolVersion": version,
+            "serverInfo": server_info,
+            "capabilities": {"tools": {"listChanged": self.flags.unsolicited}},
+        })
+    }
+
+    fn tools(&self) -> Vec<Value> {
+        let fail_schema = if self.broken(Break::ToolsListValid) {
+            json!({})
+        } else {
+            json!({"type": "object", "properties": {}})
+        };
+        vec![
+            json!({
+                "name": "add",
+                "description": "Adds two numbers.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+                    "required": ["a", "b"],
+                },
+            }),
+            json!({
+                "name": "echo",
+                "description": "Answers its text.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"text": {"type": "string"}},
+                    "required": ["text"],
+                },
+            }),
+            json!({"name": "fail", "description": "Always fails.", "inputSchema": fail_schema}),
+        ]
+    }
+
+    fn tools_list(&mut self, params: Option<&Value>) -> Result<Value, (ErrorCode, String)> {
+        let mut tools = self.tools();
+        if self.broken(Break::ToolsListSorted) {
+            tools.rotate_left(1 + self.tools_list_calls % 2);
+        }
+        self.tools_list_calls += 1;
+        let Some(page_size) = self.flags.page_size else {
+            return Ok(json!({ "tools": tools }));
+        };
+        let start = match params.and_then(|p| p.get("cursor")) {
+            None => 0,
+            Some(cursor) => cursor
+                .as_str()
+                .and_then(|c| c.parse::<usize>().ok())
+                .filter(|start| *start < tools.len())
+                .ok_or((
+                    ErrorCode::INVALID_PARAMS,
+                    format!("invalid cursor {cursor}"),
+                ))?,
+        };
+        let end = (start + page_size.max(1)).min(tools.len());
+        let mut page = json!({ "tools": tools[start..end] });
+        if end < tools.len() {
+            page["nextCursor"] = json!(end.to_string());
+        }
+        Ok(page)
+    }
+
+    fn tools_call(&self, params: Option<Value>) -> Result<Value, (ErrorCode, String)> {
+        // The TypeScript SDK reports a malformed call as an internal error;
+        // rmcp, which cannot read it as a tools/call, as an unknown method.
+        let bad_params = match self.flags.like {
+            _ if self.broken(Break::InvalidParams) => ErrorCode::INTERNAL_ERROR,
+            Some(Like::TypescriptSdk) => ErrorCode::INTERNAL_ERROR,
+            Some(Like::Rmcp) => ErrorCode::METHOD_NOT_FOUND,
+            _ => ErrorCode::INVALID_PARAMS,
+        };
+        let Some(Value::Object(mut params)) = params else {
+            return Err((bad_params, "tools/call needs params".to_owned()));
+        };
+        let Some(Value::String(name)) = params.remove("name") else {
+            return Err((bad_params, "tools/call needs a tool name".to_owned()));
+        };
+        let arguments = match params.remove("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(arguments)) => arguments,
+            Some(_) => return Err((bad_params, "arguments must be an object".to_owned())),
+        };
+        let invalid = |message: String| {
+            if self.broken(Break::ToolErrorIsResult) {
+                Err((ErrorCode::INVALID_PARAMS, message))
+            } else {
+                Ok(tool_result(&message, true))
+            }
+        };
+        match name.as_str() {
+            "echo" => match arguments.get("text") {
+                Some(Value::String(text)) => {
+                    let mut answer = format!("{text}{}", self.flags.echo_suffix);
+                    answer.extend(std::iter::repeat_n('.', self.flags.pad));
+                    Ok(tool_result(&answer, false))
+                }
+                _ => invalid("echo: `text` must be a string".to_owned()),
+            },
+            "add" => match (arguments.get("a"), arguments.get("b")) {
+                (Some(Value::Number(a)), Some(Value::Number(b))) => {
+                    let sum = match (a.as_i64(), b.as_i64()) {
+                        (Some(a), Some(b)) => a.checked_add(b).map(Value::from),
+                        _ => None,
+                    }
+                    .unwrap_or_else(|| {
+                        json!(a.as_f64().unwrap_or(f64::NAN) + b.as_f64().unwrap_or(f64::NAN))
+                    });
+                    Ok(tool_result(&sum.to_string(), false))
+                }
+                _ => invalid("add: `a` and `b` must be numbers".to_owned()),
+            },
+            "fail" => Ok(tool_result("fail: this tool always fails", true)),
+            unknown => {
+                let message = format!("Unknown tool: {unknown}");
+                match self.flags.like {
+                    _ if self.broken(Break::UnknownTool) => Ok(tool_result(&message, true)),
+                    Some(Like::PythonSdk | Like::TypescriptSdk) => Ok(tool_result(&message, true)),
+                    Some(Like::Rmcp) => Err((ErrorCode::INVALID_PARAMS, message)),
+                    None => Err((ErrorCode::METHOD_NOT_FOUND, message)),
+                }
+            }
+        }
+    }
+}
+
+fn tool_result(text: &str, is_error: bool) -> Value {
+    json!({"content": [{"type": "text", "text": text}], "isError": is_error})
+}
+
+/// A line without its `\n` and a trailing `\r`.
+fn trim_line(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}

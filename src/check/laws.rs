@@ -5,6 +5,7 @@
 //! two in step.
 
 use std::fmt;
+use std::io::{self, Write};
 use std::str::FromStr;
 
 /// Which contract a run holds a server to.
@@ -414,6 +415,107 @@ pub fn law(id: LawId) -> &'static Law {
         .expect("every law id has a catalog entry")
 }
 
+/// How `mcp-replay laws` prints the catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CatalogFormat {
+    /// Aligned text for people: one block per law.
+    Human,
+    /// JSON Lines: one object per law.
+    Json,
+}
+
+/// Writes the catalog: every law with its severity per profile, whether it
+/// is implemented or reserved, and its citations.
+///
+/// # Errors
+///
+/// When `out` cannot be written to.
+pub fn render_catalog(out: &mut impl Write, format: CatalogFormat) -> io::Result<()> {
+    render_catalog_to(out, format)
+}
+
+fn render_catalog_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<()> {
+    let severity = |s: Option<Severity>| s.map_or("-", Severity::as_str);
+    match format {
+        CatalogFormat::Json => {
+            #[derive(serde::Serialize)]
+            struct Graded<'a> {
+                severity: &'a str,
+                cites: &'a str,
+            }
+            #[derive(serde::Serialize)]
+            struct Line<'a> {
+                id: &'a str,
+                summary: &'a str,
+                implemented: bool,
+                core: Option<Graded<'a>>,
+                spec: Option<Graded<'a>>,
+            }
+            for law in CATALOG {
+                let graded = |severity: Option<Severity>, cites| {
+                    severity.map(|severity| Graded {
+                        severity: severity.as_str(),
+                        cites,
+                    })
+                };
+                let line = Line {
+                    id: law.id.as_str(),
+                    summary: law.summary,
+                    implemented: law.implemented,
+                    core: graded(law.core, law.core_cites),
+                    spec: graded(law.spec, law.spec_cites),
+                };
+                serde_json::to_writer(&mut *out, &line)?;
+                writeln!(out)?;
+            }
+        }
+        CatalogFormat::Human => {
+            let width = CATALOG
+                .iter()
+                .map(|law| law.id.as_str().len())
+                .max()
+                .unwrap_or(0);
+            // The citations line up under the summary.
+            let indent = " ".repeat(width + 22);
+            writeln!(
+                out,
+                "{:width$}  {:8}  {:8}  what holds",
+                "law", "core", "spec"
+            )?;
+            for law in CATALOG {
+                let reserved = if law.implemented { "" } else { "(reserved) " };
+                writeln!(
+                    out,
+                    "{:width$}  {:8}  {:8}  {reserved}{}",
+                    law.id.as_str(),
+                    severity(law.core),
+                    severity(law.spec),
+                    law.summary
+                )?;
+                if law.core.is_some() {
+                    writeln!(out, "{indent}core cites {}", law.core_cites)?;
+                }
+                if law.spec.is_some() {
+                    writeln!(out, "{indent}spec cites {}", law.spec_cites)?;
+                }
+            }
+            let implemented = CATALOG.iter().filter(|law| law.implemented).count();
+            writeln!(
+                out,
+                "{} laws: {implemented} implemented, {} reserved for later releases",
+                CATALOG.len(),
+                CATALOG.len() - implemented
+            )?;
+            writeln!(
+                out,
+                "docs/laws.md explains each; `mcp-replay check --waive ID` waives one"
+            )?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -425,6 +527,166 @@ mod tests {
             assert_eq!(law.id, *id);
             assert_eq!(id.as_str().parse::<LawId>().unwrap(), *id);
         }
+    }
+
+    /// One law's section of docs/laws.md.
+    #[derive(Debug, PartialEq)]
+    struct Documented {
+        id: String,
+        reserved: bool,
+        core: Option<(Severity, String)>,
+        spec: Option<(Severity, String)>,
+        waive: String,
+    }
+
+    /// Reads the catalog sections of docs/laws.md: `### `id`` headings
+    /// (` (reserved)` for reserved ids), each with `- Core:`, `- Spec:` and
+    /// `- Waive:` lines.
+    fn documented(text: &str) -> Vec<Documented> {
+        let mut laws: Vec<Documented> = Vec::new();
+        for line in text.lines() {
+            if line.starts_with("## ") {
+                // A new top-level section ends the current law.
+                continue;
+            }
+            if let Some(heading) = line.strip_prefix("### `") {
+                let (id, rest) = heading
+                    .split_once('`')
+                    .expect("a heading ends its id with a backtick");
+                laws.push(Documented {
+                    id: id.to_owned(),
+                    reserved: rest.trim() == "(reserved)",
+                    core: None,
+                    spec: None,
+                    waive: String::new(),
+                });
+                continue;
+            }
+            let Some(law) = laws.last_mut() else {
+                continue;
+            };
+            let graded = |text: &str| {
+                if text == "not checked" {
+                    return None;
+                }
+                let (severity, cites) = text
+                    .split_once(" — ")
+                    .unwrap_or_else(|| panic!("`{text}`: expected `<severity> — <cites>`"));
+                let severity = match severity {
+                    "error" => Severity::Error,
+                    "warning" => Severity::Warning,
+                    other => panic!("unknown severity `{other}`"),
+                };
+                Some((severity, cites.to_owned()))
+            };
+            if let Some(text) = line.strip_prefix("- Core: ") {
+                law.core = graded(text);
+            } else if let Some(text) = line.strip_prefix("- Spec: ") {
+                law.spec = graded(text);
+            } else if let Some(text) = line.strip_prefix("- Waive: ") {
+                law.waive = text.to_owned();
+            }
+        }
+        laws
+    }
+
+    #[test]
+    fn docs_describe_exactly_the_laws_in_code() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/laws.md");
+        let text = std::fs::read_to_string(path).expect("docs/laws.md is readable");
+        let docs = documented(&text);
+        let in_docs: Vec<&str> = docs.iter().map(|law| law.id.as_str()).collect();
+        let in_code: Vec<&str> = CATALOG.iter().map(|law| law.id.as_str()).collect();
+        for id in &in_code {
+            assert!(
+                in_docs.contains(id),
+                "law `{id}` is in the code but not in docs/laws.md"
+            );
+        }
+        for id in &in_docs {
+            assert!(
+                in_code.contains(id),
+                "law `{id}` is in docs/laws.md but not in the code"
+            );
+        }
+        assert_eq!(
+            in_docs, in_code,
+            "docs/laws.md lists the laws in another order"
+        );
+        for (doc, law) in docs.iter().zip(CATALOG) {
+            let expected = Documented {
+                id: law.id.as_str().to_owned(),
+                reserved: !law.implemented,
+                core: law
+                    .core
+                    .map(|severity| (severity, law.core_cites.to_owned())),
+                spec: law
+                    .spec
+                    .map(|severity| (severity, law.spec_cites.to_owned())),
+                waive: format!("`--waive {}`", law.id),
+            };
+            assert_eq!(doc, &expected, "docs/laws.md disagrees with the catalog");
+        }
+    }
+
+    #[test]
+    fn docs_sections_are_read_as_written() {
+        let text = "## The catalog\n\n### `ping`\n\n- Core: error — A\n- Spec: not checked\n- Waive: `--waive ping`\n\n### `schema` (reserved)\n\n- Spec: warning — B; C\n";
+        let docs = documented(text);
+        assert_eq!(
+            docs,
+            [
+                Documented {
+                    id: "ping".into(),
+                    reserved: false,
+                    core: Some((Severity::Error, "A".into())),
+                    spec: None,
+                    waive: "`--waive ping`".into(),
+                },
+                Documented {
+                    id: "schema".into(),
+                    reserved: true,
+                    core: None,
+                    spec: Some((Severity::Warning, "B; C".into())),
+                    waive: String::new(),
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn the_catalog_renders_every_law() {
+        let mut human = Vec::new();
+        render_catalog(&mut human, CatalogFormat::Human).unwrap();
+        let human = String::from_utf8(human).unwrap();
+        for law in CATALOG {
+            let line = human
+                .lines()
+                .find(|line| line.split_whitespace().next() == Some(law.id.as_str()))
+                .unwrap_or_else(|| panic!("no line for {}", law.id));
+            assert_eq!(line.contains("(reserved)"), !law.implemented, "{line}");
+        }
+        assert!(human.contains("24 laws: 19 implemented, 5 reserved"));
+
+        let mut json = Vec::new();
+        render_catalog(&mut json, CatalogFormat::Json).unwrap();
+        let lines: Vec<serde_json::Value> = String::from_utf8(json)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        assert_eq!(lines.len(), CATALOG.len());
+        assert_eq!(
+            lines[0],
+            serde_json::json!({
+                "id": "quiet-before-serving",
+                "summary": "nothing on stdout before the client's first message",
+                "implemented": true,
+                "core": {"severity": "error", "cites": "REQ-C-032 \"Before serving\"; MCP-CORE r1 §1¶06"},
+                "spec": {"severity": "warning", "cites": "MCP stdio transport: the server must not write anything to stdout that is not a valid MCP message"},
+            })
+        );
+        assert_eq!(lines[23]["spec"], serde_json::Value::Null);
     }
 
     #[test]

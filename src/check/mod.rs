@@ -1,6 +1,536 @@
 //! `mcp-replay check`: replay transcripts, diff the responses, and probe the
 //! laws of the stdio contract.
+//!
+//! [`run`] plans the run (`plan.rs`: the transcripts of this share, their
+//! commands and settings, the commands to probe), replays each transcript
+//! against a fresh server process (`replay/`), runs the law probes once per
+//! distinct server command (`probes/`), grades every finding (profile,
+//! waivers, `--deny-warnings`, baseline) and returns the [`Report`]. Replays and probe runs are independent jobs, run on up to
+//! `--jobs` threads; the report lists them in a fixed order whatever the
+//! order they finish in.
 
+pub(crate) mod baseline;
+pub(crate) mod bless;
+pub mod config;
+pub(crate) mod diff;
+pub mod duration;
 pub mod laws;
+mod plan;
 pub mod probes;
+pub(crate) mod replay;
 pub mod wire;
+
+use std::collections::BTreeSet;
+use std::error::Error;
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use self::baseline::{BaselineError, Entry};
+use self::config::ConfigError;
+use self::laws::{LawId, Profile, Severity};
+use self::plan::{Plan, Planned, PlannedProbe};
+use self::replay::replay;
+use crate::report::{
+    Disposition, Graded, InputError, LawOutcome, LawStatus, ProbeResult, Report, TranscriptResult,
+};
+use crate::transcript::Transcript;
+
+/// The directory checked when no path is given.
+pub const DEFAULT_DIR: &str = "transcripts";
+
+/// The default deadline of one replay or probe step.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The default deadline of a step while the server has written nothing yet.
+pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// How a check runs: what `mcp-replay check` was asked.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct CheckOptions {
+    /// Transcript files or directories; [`DEFAULT_DIR`] when empty.
+    pub paths: Vec<PathBuf>,
+    /// A server command that replaces each transcript's; empty for none.
+    pub command: Vec<String>,
+    /// The profile, when given on the command line.
+    pub profile: Option<Profile>,
+    /// Laws waived on the command line.
+    pub waive: Vec<LawId>,
+    /// Whether warnings fail the run.
+    pub deny_warnings: bool,
+    /// Known findings that do not fail the run.
+    pub baseline: Option<PathBuf>,
+    /// Where to write every finding of this run as a baseline.
+    pub write_baseline: Option<PathBuf>,
+    /// Rewrite the server side of mismatched transcripts.
+    pub bless: bool,
+    /// Run the law probes.
+    pub probes: bool,
+    /// How many replays and probe runs may run at once; the machine's
+    /// cores when `None`.
+    pub jobs: Option<usize>,
+    /// The share of the transcripts this run checks.
+    pub partition: Partition,
+    /// The deadline of each step, when given on the command line.
+    pub timeout: Option<Duration>,
+    /// The deadline of a step before the server's first output.
+    pub startup_timeout: Option<Duration>,
+    /// The quiet window the probes watch after spawning a server.
+    pub settle: Option<Duration>,
+    /// How long a server may take to exit after stdin closes or SIGTERM.
+    pub grace: Option<Duration>,
+}
+
+impl Default for CheckOptions {
+    fn default() -> CheckOptions {
+        CheckOptions {
+            paths: Vec::new(),
+            command: Vec::new(),
+            profile: None,
+            waive: Vec::new(),
+            deny_warnings: false,
+            baseline: None,
+            write_baseline: None,
+            bless: false,
+            probes: true,
+            jobs: None,
+            partition: Partition::default(),
+            timeout: None,
+            startup_timeout: None,
+            settle: None,
+            grace: None,
+        }
+    }
+}
+
+/// One share of a sharded corpus: `--partition I/N`.
+///
+/// The sorted transcript list is dealt round-robin: the transcript at
+/// position `p` (from 0) belongs to share `p % N + 1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Partition {
+    /// This share, from 1.
+    pub index: usize,
+    /// How many shares there are.
+    pub count: usize,
+}
+
+impl Default for Partition {
+    fn default() -> Partition {
+        Partition { index: 1, count: 1 }
+    }
+}
+
+impl Partition {
+    /// Whether the transcript at `position` of the sorted list is this
+    /// share's.
+    pub fn owns(&self, position: usize) -> bool {
+        position % self.count == self.index - 1
+    }
+}
+
+impl FromStr for Partition {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Partition, String> {
+        let invalid =
+            || format!("`{text}` is not a partition (expected I/N with 1 ≤ I ≤ N, e.g. 1/4)");
+        let (index, count) = text.split_once('/').ok_or_else(invalid)?;
+        let index: usize = index.trim().parse().map_err(|_| invalid())?;
+        let count: usize = count.trim().parse().map_err(|_| invalid())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(invalid());
+        }
+        Ok(Partition { index, count })
+    }
+}
+
+impl fmt::Display for Partition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Why a check could not run at all.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// No transcript was found and no server command was given.
+    #[error("no transcripts found in {}", .what)]
+    NoTranscripts {
+        /// Where they were looked for, in words.
+        what: String,
+    },
+    /// A path on the command line cannot be read.
+    #[error("cannot read `{}`", .path.display())]
+    Path {
+        /// The path.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A directory config is unusable.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The baseline is unusable.
+    #[error(transparent)]
+    Baseline(#[from] BaselineError),
+    /// Nothing to do: no transcripts and `--no-probes`.
+    #[error("nothing to check: no transcripts, and the probes are off")]
+    NothingToDo,
+}
+
+impl CheckError {
+    /// The fix, in one line, where there is an obvious one.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            CheckError::NoTranscripts { .. } => Some(
+                "record one with `mcp-replay record -o transcripts/session.jsonl -- <server cmd>`, \
+                 or run the law probes alone with `mcp-replay check -- <server cmd>`"
+                    .to_owned(),
+            ),
+            CheckError::Config(_) => Some(format!(
+                "fix the file, or remove it to use the defaults ({} is optional)",
+                config::FILE_NAME
+            )),
+            CheckError::Baseline(_) => Some(
+                "write a fresh baseline with `mcp-replay check --write-baseline <file>`".to_owned(),
+            ),
+            CheckError::NothingToDo => {
+                Some("give transcripts, or drop `--no-probes` to probe the command".to_owned())
+            }
+            CheckError::Path { .. } => None,
+        }
+    }
+}
+
+/// What one job produced.
+enum Done {
+    Replay(Option<TranscriptResult>, Vec<InputError>),
+    Probe(Result<ProbeResult, InputError>),
+}
+
+/// Runs the check `options` describe. `progress` hears `(done, total)`
+/// after each replay or probe run finishes, from any thread.
+///
+/// # Errors
+///
+/// [`CheckError`] when the run cannot start: no transcripts and no command,
+/// an unreadable path, config or baseline. A transcript that cannot be read
+/// or replayed does not stop the run: it is an [`InputError`] of the report.
+pub fn run(
+    options: &CheckOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Report, CheckError> {
+    let started = Instant::now();
+    let baseline = match &options.baseline {
+        Some(path) => baseline::read(path)?,
+        None => BTreeSet::new(),
+    };
+    let plan = Plan::new(options)?;
+    let done = run_jobs(&plan.probes, &plan.transcripts, options, progress);
+
+    let mut report = Report {
+        errors: plan.errors,
+        ..Report::default()
+    };
+    let mut transcripts: Vec<(TranscriptResult, &BTreeSet<LawId>)> = Vec::new();
+    let mut probed = Vec::new();
+    for (index, result) in done.into_iter().enumerate() {
+        match result {
+            Done::Replay(result, errors) => {
+                report.errors.extend(errors);
+                let plan = &plan.transcripts[index - plan.probes.len()];
+                transcripts.extend(result.map(|result| (result, &plan.waive)));
+            }
+            Done::Probe(Ok(result)) => probed.push((result, &plan.probes[index])),
+            Done::Probe(Err(error)) => report.errors.push(error),
+        }
+    }
+
+    let baseline = match &options.write_baseline {
+        Some(path) => {
+            let findings = transcripts
+                .iter()
+                .map(|(result, waive)| (&result.findings, *waive))
+                .chain(
+                    probed
+                        .iter()
+                        .map(|(result, plan)| (&result.findings, &plan.waive)),
+                );
+            let entries = findings
+                .flat_map(|(findings, waive)| {
+                    findings
+                        .iter()
+                        .filter(|graded| !waive.contains(&graded.finding.law))
+                        .map(|graded| Entry::of(&graded.finding))
+                })
+                .collect();
+            baseline::write(path, &entries)?;
+            entries
+        }
+        None => baseline,
+    };
+
+    let mut seen = BTreeSet::new();
+    let grader = Grader {
+        deny_warnings: options.deny_warnings,
+        baseline: &baseline,
+    };
+    for (mut result, waive) in transcripts {
+        for graded in &mut result.findings {
+            grader.grade(graded, waive, &mut seen);
+        }
+        report.transcripts.push(result);
+    }
+    for (mut result, plan) in probed {
+        for graded in &mut result.findings {
+            grader.grade(graded, &plan.waive, &mut seen);
+        }
+        for outcome in &mut result.outcomes {
+            if plan.waive.contains(&outcome.law) && !matches!(outcome.status, LawStatus::Skipped(_))
+            {
+                *outcome = LawOutcome::new(outcome.law, LawStatus::Waived);
+            }
+        }
+        report.probes.push(result);
+    }
+
+    // Entries about transcripts or commands this run did not check are
+    // another run's business (another partition, another path).
+    let checked: BTreeSet<String> = plan
+        .transcripts
+        .iter()
+        .map(|plan| plan.path.display().to_string())
+        .collect();
+    let probed: BTreeSet<String> = plan
+        .probes
+        .iter()
+        .map(|plan| plan.command.display())
+        .collect();
+    report.stale = baseline
+        .iter()
+        .filter(|entry| !seen.contains(*entry))
+        .filter(|entry| {
+            entry
+                .transcript()
+                .is_some_and(|path| checked.contains(path))
+                || entry
+                    .command()
+                    .is_some_and(|command| probed.contains(command))
+        })
+        .map(Entry::to_stale)
+        .collect();
+    report.errors.sort_by(|a, b| a.path.cmp(&b.path));
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+/// Grades findings: waivers first, then the baseline, then the severity.
+struct Grader<'a> {
+    deny_warnings: bool,
+    baseline: &'a BTreeSet<Entry>,
+}
+
+impl Grader<'_> {
+    fn grade(&self, graded: &mut Graded, waive: &BTreeSet<LawId>, seen: &mut BTreeSet<Entry>) {
+        if graded.disposition == Disposition::Blessed {
+            return;
+        }
+        let entry = Entry::of(&graded.finding);
+        let known = self.baseline.contains(&entry);
+        if known {
+            seen.insert(entry);
+        }
+        graded.disposition = if waive.contains(&graded.finding.law) {
+            Disposition::Waived
+        } else if known {
+            Disposition::Known
+        } else if graded.finding.severity == Severity::Error || self.deny_warnings {
+            Disposition::Fails
+        } else {
+            Disposition::Warns
+        };
+    }
+}
+
+/// Runs the probe runs, then the replays, on up to `options.jobs` threads;
+/// returns their results in that order.
+fn run_jobs(
+    probes: &[PlannedProbe],
+    planned: &[Planned],
+    options: &CheckOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<Done> {
+    let total = probes.len() + planned.len();
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Done>>> = (0..total).map(|_| Mutex::new(None)).collect();
+    let work = || {
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= total {
+                return;
+            }
+            let done = match probes.get(index) {
+                Some(probe) => Done::Probe(run_probe(probe)),
+                None => {
+                    let (result, errors) =
+                        run_replay(&planned[index - probes.len()], options.bless);
+                    Done::Replay(result, errors)
+                }
+            };
+            *results[index]
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(done);
+            progress(finished.fetch_add(1, Ordering::Relaxed) + 1, total);
+        }
+    };
+    // Asking the machine for its cores costs a few file reads: not for a
+    // run of one job.
+    let threads = match options.jobs {
+        _ if total <= 1 => 1,
+        Some(jobs) => jobs.clamp(1, total),
+        None => std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(total),
+    };
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(work);
+            }
+        });
+    }
+    results
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .expect("every job ran")
+        })
+        .collect()
+}
+
+fn run_probe(plan: &PlannedProbe) -> Result<ProbeResult, InputError> {
+    let started = Instant::now();
+    let report = probes::run(&plan.command, &plan.options).map_err(|err| InputError {
+        path: None,
+        message: chain(&err),
+    })?;
+    Ok(ProbeResult {
+        command: report.command,
+        outcomes: report.outcomes,
+        findings: report
+            .findings
+            .into_iter()
+            .map(|finding| Graded::new(finding, Disposition::Fails))
+            .collect(),
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Reads and replays one transcript; `None` when it cannot be read or
+/// replayed at all, with the reason among the errors.
+fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<InputError>) {
+    let started = Instant::now();
+    let error = |message: String| InputError {
+        path: Some(plan.path.clone()),
+        message,
+    };
+    let transcript = match Transcript::read(&plan.path) {
+        Ok(transcript) => transcript,
+        Err(err) => return (None, vec![error(chain(&err))]),
+    };
+    let outcome = match replay(&transcript, &plan.command, &plan.replay) {
+        Ok(outcome) => outcome,
+        Err(err) => {
+            let message = format!("{}: {}", plan.path.display(), chain(&err));
+            return (None, vec![error(message)]);
+        }
+    };
+    let mut result = TranscriptResult {
+        path: plan.path.clone(),
+        command: plan.command.display(),
+        exchanges: outcome.exchanges,
+        findings: outcome
+            .findings
+            .into_iter()
+            .map(|finding| Graded::new(finding, Disposition::Fails))
+            .collect(),
+        notes: transcript
+            .warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        blessed: None,
+        elapsed: Duration::ZERO,
+    };
+    let mut errors = Vec::new();
+    if !outcome.complete {
+        result.notes.push(
+            "the replay stopped early: the exchanges after the failure were not sent".to_owned(),
+        );
+    }
+    if bless && outcome.mismatches > 0 {
+        if !outcome.complete {
+            result
+                .notes
+                .push("not blessed: the live session is incomplete".to_owned());
+        } else if let Err(err) = bless::bless(&transcript, &outcome.live, outcome.reshaped) {
+            errors.push(error(format!(
+                "cannot bless `{}`: {err}",
+                plan.path.display()
+            )));
+        } else {
+            result.blessed = Some(outcome.mismatches);
+            for graded in &mut result.findings {
+                if graded.finding.law == LawId::TranscriptMatch {
+                    graded.disposition = Disposition::Blessed;
+                }
+            }
+        }
+    }
+    result.elapsed = started.elapsed();
+    (Some(result), errors)
+}
+
+/// An error and its causes, in one line.
+fn chain(err: &dyn Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partitions_parse_and_deal_round_robin() {
+        let p: Partition = "2/3".parse().unwrap();
+        assert_eq!(p, Partition { index: 2, count: 3 });
+        assert_eq!(
+            (0..7).filter(|i| p.owns(*i)).collect::<Vec<_>>(),
+            vec![1, 4]
+        );
+        assert!("0/3".parse::<Partition>().is_err());
+        assert!("4/3".parse::<Partition>().is_err());
+        assert_eq!(
+            "x".parse::<Partition>().unwrap_err(),
+            "`x` is not a partition (expected I/N with 1 ≤ I ≤ N, e.g. 1/4)"
+        );
+    }
+}

@@ -1,11 +1,21 @@
 //! Findings and the report of a check run, and their renderers.
 //!
 //! A server that misbehaves is a [`Finding`], never an `Err`: the checker
-//! collects findings into a `Report`, and the renderers turn the report
-//! into text for people, JSON Lines for programs, or JUnit XML for CI.
+//! collects findings into a [`Report`], and the renderers turn the report
+//! into text for people ([`human`]), JSON Lines for programs ([`json`]), or
+//! JUnit XML for CI ([`junit`]). Renderers write to an `impl Write` they are
+//! handed and never print.
 
+mod color;
+pub mod human;
+pub mod json;
+pub mod junit;
+
+use std::fmt;
 use std::path::PathBuf;
+use std::time::Duration;
 
+pub use self::color::{ColorChoice, Palette};
 use crate::check::laws::{LawId, Profile, Severity};
 
 /// Where a finding happened.
@@ -121,5 +131,353 @@ impl LawOutcome {
     /// A law's outcome.
     pub fn new(law: LawId, status: LawStatus) -> LawOutcome {
         LawOutcome { law, status }
+    }
+}
+
+/// One request of a transcript and how its replay went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Exchange {
+    /// The 1-based transcript line of the request.
+    pub line: usize,
+    /// The request's method.
+    pub method: String,
+    /// The recorded id, as JSON (`7` or `"7"`).
+    pub id: String,
+    /// The 1-based transcript line of the recorded response, if any.
+    pub answer_line: Option<usize>,
+    /// How it went.
+    pub status: ExchangeStatus,
+}
+
+/// How one replayed request went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExchangeStatus {
+    /// Answered once, as recorded (or answered, where nothing was recorded).
+    Passed,
+    /// Answered, but not as recorded, or more than once.
+    Failed,
+    /// Sent, but no answer came before the deadline or the end of stdout.
+    Unanswered,
+    /// The host cancelled it in the recording, and no answer was recorded.
+    Cancelled,
+    /// Never sent: the replay stopped before it.
+    NotSent,
+}
+
+impl ExchangeStatus {
+    /// The name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExchangeStatus::Passed => "passed",
+            ExchangeStatus::Failed => "failed",
+            ExchangeStatus::Unanswered => "unanswered",
+            ExchangeStatus::Cancelled => "cancelled",
+            ExchangeStatus::NotSent => "not-sent",
+        }
+    }
+}
+
+/// What a finding means for the run, after waivers, `--deny-warnings` and
+/// the baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Disposition {
+    /// It fails the run.
+    Fails,
+    /// It is reported as a warning and does not fail the run.
+    Warns,
+    /// The baseline knows it: reported, and it does not fail the run.
+    Known,
+    /// The user waived its law.
+    Waived,
+    /// `--bless` accepted it: the transcript now records the live answer.
+    Blessed,
+}
+
+impl Disposition {
+    /// The word reports use for a finding with this disposition.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Disposition::Fails => "error",
+            Disposition::Warns => "warning",
+            Disposition::Known => "known",
+            Disposition::Waived => "waived",
+            Disposition::Blessed => "blessed",
+        }
+    }
+}
+
+/// A finding and what it means for the run.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Graded {
+    /// The finding.
+    pub finding: Finding,
+    /// What it means for the run.
+    pub disposition: Disposition,
+}
+
+impl Graded {
+    /// A graded finding.
+    pub fn new(finding: Finding, disposition: Disposition) -> Graded {
+        Graded {
+            finding,
+            disposition,
+        }
+    }
+}
+
+/// The status of one line of a report: a transcript, a law, or an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Status {
+    /// Everything held.
+    Pass,
+    /// Something fails the run.
+    Fail,
+    /// Only warnings.
+    Warn,
+    /// Only findings the baseline knows.
+    Known,
+    /// Not checked.
+    Skip,
+    /// Waived by the user.
+    Waived,
+    /// A baseline entry that no longer occurs.
+    Stale,
+    /// Unreadable input.
+    Error,
+}
+
+impl Status {
+    /// The status word, as reports print it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "PASS",
+            Status::Fail => "FAIL",
+            Status::Warn => "WARN",
+            Status::Known => "KNOWN",
+            Status::Skip => "SKIP",
+            Status::Waived => "WAIVED",
+            Status::Stale => "STALE",
+            Status::Error => "ERROR",
+        }
+    }
+
+    /// The status of something with these findings: the worst of them.
+    fn of<'a>(findings: impl IntoIterator<Item = &'a Graded>) -> Status {
+        let mut status = Status::Pass;
+        for graded in findings {
+            let this = match graded.disposition {
+                Disposition::Fails => return Status::Fail,
+                Disposition::Warns => Status::Warn,
+                Disposition::Known => Status::Known,
+                Disposition::Waived | Disposition::Blessed => continue,
+            };
+            if status == Status::Pass || this == Status::Warn {
+                status = this;
+            }
+        }
+        status
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How one transcript replayed.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct TranscriptResult {
+    /// The transcript, as given or found.
+    pub path: PathBuf,
+    /// The server command it ran against, as a shell would show it.
+    pub command: String,
+    /// Every request, in transcript order.
+    pub exchanges: Vec<Exchange>,
+    /// What the replay found.
+    pub findings: Vec<Graded>,
+    /// Remarks that are no findings (a truncated last line, a replay that
+    /// stopped early, a transcript left unblessed).
+    pub notes: Vec<String>,
+    /// With `--bless`: how many responses were rewritten.
+    pub blessed: Option<usize>,
+    /// How long the replay took.
+    pub elapsed: Duration,
+}
+
+impl TranscriptResult {
+    /// The transcript's status: the worst of its findings.
+    pub fn status(&self) -> Status {
+        Status::of(&self.findings)
+    }
+}
+
+/// What the law probes found for one server command.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ProbeResult {
+    /// The command, as a shell would show it.
+    pub command: String,
+    /// Each law's outcome, in catalog order.
+    pub outcomes: Vec<LawOutcome>,
+    /// The findings, graded.
+    pub findings: Vec<Graded>,
+    /// How long the probes took.
+    pub elapsed: Duration,
+}
+
+impl ProbeResult {
+    /// The findings about `law`.
+    pub fn findings_of(&self, law: LawId) -> impl Iterator<Item = &Graded> {
+        self.findings.iter().filter(move |g| g.finding.law == law)
+    }
+
+    /// The status of `outcome`, one of this result's outcomes.
+    pub fn status(&self, outcome: &LawOutcome) -> Status {
+        match &outcome.status {
+            LawStatus::Held => Status::Pass,
+            LawStatus::Skipped(_) => Status::Skip,
+            LawStatus::Waived => Status::Waived,
+            LawStatus::Failed => match Status::of(self.findings_of(outcome.law)) {
+                // Failed with no finding left to say why: still a failure.
+                Status::Pass => Status::Fail,
+                status => status,
+            },
+        }
+    }
+}
+
+/// Input that could not be checked: an unreadable or malformed transcript,
+/// a server that cannot be started, a transcript that cannot be blessed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct InputError {
+    /// The transcript concerned, when there is one.
+    pub path: Option<PathBuf>,
+    /// What is wrong, with its causes, in one line.
+    pub message: String,
+}
+
+/// A baseline entry that no run finding matched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StaleEntry {
+    /// The law of the entry.
+    pub law: String,
+    /// Where the entry says the finding was, in words.
+    pub location: String,
+}
+
+/// Everything a check run found.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Report {
+    /// The replayed transcripts, in path order.
+    pub transcripts: Vec<TranscriptResult>,
+    /// The probe runs, one per distinct server command.
+    pub probes: Vec<ProbeResult>,
+    /// Input that could not be checked.
+    pub errors: Vec<InputError>,
+    /// Baseline entries that no longer occur.
+    pub stale: Vec<StaleEntry>,
+    /// How long the run took.
+    pub elapsed: Duration,
+}
+
+/// The counts of a report's summary line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Summary {
+    /// Transcripts replayed.
+    pub transcripts: usize,
+    /// Law outcomes probed (one per law and server command).
+    pub laws: usize,
+    /// Transcripts and laws that held.
+    pub held: usize,
+    /// Transcripts and laws that fail the run.
+    pub failed: usize,
+    /// Transcripts and laws with warnings only.
+    pub warned: usize,
+    /// Transcripts and laws whose findings the baseline knows.
+    pub known: usize,
+    /// Laws not checked.
+    pub skipped: usize,
+    /// Laws waived.
+    pub waived: usize,
+    /// Stale baseline entries.
+    pub stale: usize,
+    /// Unreadable inputs.
+    pub errors: usize,
+}
+
+/// The exit status of a run in which everything held.
+pub const EXIT_OK: u8 = 0;
+/// The exit status of a run with findings that fail it.
+pub const EXIT_FINDINGS: u8 = 1;
+/// The exit status of a usage error or unreadable input; it wins over
+/// [`EXIT_FINDINGS`].
+pub const EXIT_USAGE: u8 = 2;
+
+impl Report {
+    /// Every status of the report's lines: transcripts, then laws.
+    fn statuses(&self) -> impl Iterator<Item = Status> + '_ {
+        let transcripts = self.transcripts.iter().map(TranscriptResult::status);
+        let laws = self
+            .probes
+            .iter()
+            .flat_map(|probe| probe.outcomes.iter().map(|outcome| probe.status(outcome)));
+        transcripts.chain(laws)
+    }
+
+    /// The counts of the summary line.
+    pub fn summary(&self) -> Summary {
+        let mut summary = Summary {
+            transcripts: self.transcripts.len(),
+            laws: self.probes.iter().map(|probe| probe.outcomes.len()).sum(),
+            stale: self.stale.len(),
+            errors: self.errors.len(),
+            ..Summary::default()
+        };
+        for status in self.statuses() {
+            match status {
+                Status::Pass => summary.held += 1,
+                Status::Fail => summary.failed += 1,
+                Status::Warn => summary.warned += 1,
+                Status::Known => summary.known += 1,
+                Status::Skip => summary.skipped += 1,
+                Status::Waived => summary.waived += 1,
+                Status::Stale | Status::Error => {}
+            }
+        }
+        summary
+    }
+
+    /// The exit status: 2 when some input could not be checked, else 1 when
+    /// a finding fails the run or a baseline entry is stale, else 0.
+    pub fn exit_code(&self) -> u8 {
+        let summary = self.summary();
+        if summary.errors > 0 {
+            EXIT_USAGE
+        } else if summary.failed > 0 || summary.stale > 0 {
+            EXIT_FINDINGS
+        } else {
+            EXIT_OK
+        }
+    }
+}
+
+impl Location {
+    /// The location in words: `path:line`, or `command`, step `step`.
+    pub fn describe(&self) -> String {
+        match self {
+            Location::Transcript { path, line } => format!("{}:{line}", path.display()),
+            Location::Probe { command, step } => format!("{command}, step `{step}`"),
+        }
     }
 }

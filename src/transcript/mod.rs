@@ -27,6 +27,7 @@ pub use self::read::{TranscriptError, TranscriptWarning};
 pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;
 pub use self::write::TranscriptWriter;
+pub(crate) use self::write::encode_line_event;
 
 /// The value of the header's `format` field.
 pub const FORMAT: &str = "mcp-replay-transcript";

@@ -173,6 +173,13 @@ fn event_prefix(t: f64, dir: Direction) -> String {
     format!("{{\"t\":{t:.6},\"dir\":\"{}\",", dir.as_str())
 }
 
+/// Appends the whole event of one recorded line to `out`, as the writer
+/// does; `--bless` writes server lines with it.
+pub(crate) fn encode_line_event(out: &mut Vec<u8>, t: f64, dir: Direction, line: &[u8], eol: bool) {
+    out.extend_from_slice(event_prefix(t, dir).as_bytes());
+    encode_payload(out, line, eol);
+}
+
 /// Appends the payload and the end of a line event.
 fn encode_payload(out: &mut Vec<u8>, line: &[u8], eol: bool) {
     match LineKind::of(line) {

@@ -1,6 +1,10 @@
-//! The integration tests: one binary, one module per area.
+//! The command-line tests: one integration binary, one module per area.
 
+mod check;
 mod demo_server;
+mod fixture;
+mod laws;
+mod output;
 mod record;
 mod transcript;
 mod util;

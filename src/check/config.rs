@@ -1,0 +1,236 @@
+//! The per-directory config: `mcp-replay.json` beside transcripts.
+//!
+//! The nearest `mcp-replay.json` above a transcript (up to the directory the
+//! run was given) sets the profile, waived laws, extra ignore rules and
+//! deadlines of the transcripts below it. Flags on the command line win over
+//! it, except `--waive`, which adds to its waivers. JSON, so that no new
+//! format or dependency is needed.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::check::diff::IgnoreRules;
+use crate::check::duration::parse_duration;
+use crate::check::laws::{LawId, Profile};
+
+/// The file name looked for.
+pub const FILE_NAME: &str = "mcp-replay.json";
+
+/// What one `mcp-replay.json` says.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Config {
+    pub profile: Option<Profile>,
+    pub waive: Vec<LawId>,
+    pub ignore: IgnoreRules,
+    pub timeout: Option<Duration>,
+    pub startup_timeout: Option<Duration>,
+    pub settle: Option<Duration>,
+    pub grace: Option<Duration>,
+}
+
+/// Why a config file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file cannot be read.
+    #[error("cannot read config `{}`", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not what a config must be.
+    #[error(transparent)]
+    Invalid(#[from] InvalidJson),
+}
+
+/// A JSON file of the user's (a config, a baseline) that is not what it
+/// must be: where, and what was expected there.
+#[derive(Debug, thiserror::Error)]
+#[error("{}:{line}:{column}: {message}", .path.display())]
+pub struct InvalidJson {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line (1 when the whole file is at fault).
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What was expected.
+    pub message: String,
+}
+
+impl InvalidJson {
+    /// The whole file at `path` is at fault.
+    pub(crate) fn new(path: &Path, message: String) -> InvalidJson {
+        InvalidJson {
+            path: path.to_owned(),
+            line: 1,
+            column: 1,
+            message,
+        }
+    }
+
+    /// The file at `path` is not `what`, as serde_json found.
+    pub(crate) fn from_serde(path: &Path, what: &str, err: &serde_json::Error) -> InvalidJson {
+        // The position is ours to report: drop serde_json's own suffix.
+        let text = err.to_string();
+        let text = text.split(" at line ").next().unwrap_or(&text);
+        InvalidJson {
+            path: path.to_owned(),
+            line: err.line().max(1),
+            column: err.column().max(1),
+            message: format!("expected {what}: {text}"),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Wire {
+    profile: Option<String>,
+    #[serde(default)]
+    waive: Vec<String>,
+    #[serde(default)]
+    ignore: Vec<String>,
+    timeout: Option<Value>,
+    startup_timeout: Option<Value>,
+    settle: Option<Value>,
+    grace: Option<Value>,
+}
+
+impl Config {
+    /// Reads the config at `path`.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError`] naming file:line:column and what was expected.
+    pub(crate) fn read(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        Config::parse(&text, path)
+    }
+
+    fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        let invalid = |message: String| ConfigError::Invalid(InvalidJson::new(path, message));
+        let wire: Wire = serde_json::from_str(text)
+            .map_err(|err| InvalidJson::from_serde(path, "a config object", &err))?;
+        let duration = |field: &str,
+                        value: Option<Value>|
+         -> Result<Option<Duration>, ConfigError> {
+            let Some(value) = value else { return Ok(None) };
+            let text = match value {
+                Value::Number(n) => n.to_string(),
+                Value::String(s) => s,
+                other => {
+                    return Err(invalid(format!(
+                        "`{field}` must be a number of seconds or a string like \"5s\", not {other}"
+                    )));
+                }
+            };
+            parse_duration(&text)
+                .map(Some)
+                .map_err(|err| invalid(format!("`{field}`: {err}")))
+        };
+        Ok(Config {
+            profile: wire
+                .profile
+                .map(|p| p.parse::<Profile>())
+                .transpose()
+                .map_err(|err| invalid(format!("`profile`: {err}")))?,
+            waive: wire
+                .waive
+                .iter()
+                .map(|id| id.parse::<LawId>())
+                .collect::<Result<_, _>>()
+                .map_err(|err| invalid(format!("`waive`: {err}")))?,
+            ignore: IgnoreRules::parse(wire.ignore.iter().map(String::as_str))
+                .map_err(|err| invalid(format!("`ignore`: {err}")))?,
+            timeout: duration("timeout", wire.timeout)?,
+            startup_timeout: duration("startupTimeout", wire.startup_timeout)?,
+            settle: duration("settle", wire.settle)?,
+            grace: duration("grace", wire.grace)?,
+        })
+    }
+}
+
+/// The nearest config file for `transcript`: in its directory or a parent,
+/// not above `root`.
+pub(crate) fn find(transcript: &Path, root: &Path) -> Option<PathBuf> {
+    let mut dir = transcript.parent();
+    while let Some(current) = dir {
+        let candidate = current.join(FILE_NAME);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        if current == root || current.as_os_str().is_empty() {
+            return None;
+        }
+        dir = current.parent();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, String> {
+        Config::parse(text, Path::new("t/mcp-replay.json")).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn every_field_reads() {
+        let config = parse(
+            r#"{"profile":"spec","waive":["ping"],"ignore":["/result/t"],"timeout":2,"startupTimeout":"30s","settle":"100ms","grace":1.5}"#,
+        )
+        .unwrap();
+        assert_eq!(config.profile, Some(Profile::Spec));
+        assert_eq!(config.waive, vec![LawId::Ping]);
+        assert_eq!(config.ignore, IgnoreRules::parse(["/result/t"]).unwrap());
+        assert_eq!(config.timeout, Some(Duration::from_secs(2)));
+        assert_eq!(config.startup_timeout, Some(Duration::from_secs(30)));
+        assert_eq!(config.settle, Some(Duration::from_millis(100)));
+        assert_eq!(config.grace, Some(Duration::from_millis(1500)));
+    }
+
+    #[test]
+    fn mistakes_name_the_file_and_what_was_expected() {
+        assert_eq!(
+            parse(r#"{"profile":"strict"}"#).unwrap_err(),
+            "t/mcp-replay.json:1:1: `profile`: unknown profile `strict` (expected `core` or `spec`)"
+        );
+        assert_eq!(
+            parse(r#"{"waive":["nope"]}"#).unwrap_err(),
+            "t/mcp-replay.json:1:1: `waive`: unknown law `nope` (`mcp-replay laws` lists them)"
+        );
+        let err = parse("{\n  \"timeouts\": 1\n}").unwrap_err();
+        assert!(err.starts_with("t/mcp-replay.json:2:"), "{err}");
+        assert!(err.contains("unknown field `timeouts`"), "{err}");
+        assert!(
+            parse(r#"{"timeout":true}"#)
+                .unwrap_err()
+                .contains("`timeout` must be")
+        );
+    }
+
+    #[test]
+    fn the_nearest_file_wins_and_the_root_bounds_the_search() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("a/b");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::write(dir.path().join(FILE_NAME), "{}").unwrap();
+        std::fs::write(dir.path().join("a").join(FILE_NAME), "{}").unwrap();
+        let transcript = sub.join("t.jsonl");
+        assert_eq!(
+            find(&transcript, dir.path()),
+            Some(dir.path().join("a").join(FILE_NAME))
+        );
+        assert_eq!(find(&transcript, &sub), None);
+    }
+}

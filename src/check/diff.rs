@@ -1,0 +1,337 @@
+//! Comparing a replayed response with the recorded one.
+//!
+//! Both sides first lose the fields the ignore rules name (volatile values
+//! such as timestamps or versions), then are rendered as pretty JSON with
+//! sorted keys, so that equal messages give equal text and unequal ones a
+//! readable line diff.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde_json::Value;
+use similar::{Algorithm, TextDiff};
+
+/// One segment of an ignore rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Segment {
+    /// A key of an object or an index of an array.
+    Key(String),
+    /// `*`: any one key or index.
+    Any,
+    /// `**`: any number of segments, none included.
+    AnyDepth,
+}
+
+/// A JSON pointer (RFC 6901) in which a `*` segment matches any one key or
+/// index and a `**` segment matches any number of segments.
+///
+/// The pointer is rooted at the whole message, e.g.
+/// `/result/serverInfo/version` or `/**/timestamp`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IgnoreRule {
+    pattern: String,
+    segments: Vec<Segment>,
+}
+
+impl IgnoreRule {
+    /// Parses a pattern.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the pattern when it does not start with `/` (and is
+    /// not empty, which means the whole message) or holds a `~` that is not
+    /// `~0` or `~1`.
+    pub fn parse(pattern: &str) -> Result<IgnoreRule, String> {
+        let mut segments = Vec::new();
+        if !pattern.is_empty() {
+            let Some(rest) = pattern.strip_prefix('/') else {
+                return Err(format!(
+                    "ignore rule `{pattern}` is not a JSON pointer: it must start with `/`"
+                ));
+            };
+            for raw in rest.split('/') {
+                segments.push(match raw {
+                    "*" => Segment::Any,
+                    "**" => Segment::AnyDepth,
+                    _ => Segment::Key(unescape(raw).ok_or_else(|| {
+                        format!(
+                            "ignore rule `{pattern}` has a `~` that is neither `~0` (for `~`) nor `~1` (for `/`)"
+                        )
+                    })?),
+                });
+            }
+        }
+        Ok(IgnoreRule {
+            pattern: pattern.to_owned(),
+            segments,
+        })
+    }
+
+    /// Removes every part of `value` the rule matches. A rule that matches
+    /// the whole value turns it into `null`.
+    pub fn apply(&self, value: &mut Value) {
+        if strip(value, &self.segments) {
+            *value = Value::Null;
+        }
+    }
+}
+
+impl fmt::Display for IgnoreRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.pattern)
+    }
+}
+
+fn unescape(raw: &str) -> Option<String> {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' {
+            match chars.next() {
+                Some('0') => out.push('~'),
+                Some('1') => out.push('/'),
+                _ => return None,
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// Removes what `segments` match below `value`; returns `true` when `value`
+/// itself is matched and must be removed by its parent.
+fn strip(value: &mut Value, segments: &[Segment]) -> bool {
+    let Some((first, rest)) = segments.split_first() else {
+        return true;
+    };
+    match first {
+        Segment::AnyDepth => {
+            // `**` matching no segment at all.
+            if strip(value, rest) {
+                return true;
+            }
+            // `**` matching one segment or more: keep it for the children.
+            retain_children(value, |child| strip(child, segments));
+        }
+        Segment::Any => retain_children(value, |child| strip(child, rest)),
+        Segment::Key(key) => match value {
+            Value::Object(object) => {
+                if let Some(child) = object.get_mut(key)
+                    && strip(child, rest)
+                {
+                    object.remove(key);
+                }
+            }
+            Value::Array(items) => {
+                if let Ok(index) = key.parse::<usize>()
+                    && let Some(child) = items.get_mut(index)
+                    && strip(child, rest)
+                {
+                    items.remove(index);
+                }
+            }
+            _ => {}
+        },
+    }
+    false
+}
+
+/// Visits every child of an object or array, removing those for which
+/// `matched` returns `true`.
+fn retain_children(value: &mut Value, mut matched: impl FnMut(&mut Value) -> bool) {
+    match value {
+        Value::Object(object) => object.retain(|_, child| !matched(child)),
+        Value::Array(items) => items.retain_mut(|child| !matched(child)),
+        _ => {}
+    }
+}
+
+/// The ignore rules of one transcript: its header's and its directory
+/// config's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IgnoreRules(Vec<IgnoreRule>);
+
+impl IgnoreRules {
+    /// Parses every pattern.
+    ///
+    /// # Errors
+    ///
+    /// The first pattern that does not parse, as [`IgnoreRule::parse`] says.
+    pub fn parse<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Result<IgnoreRules, String> {
+        patterns
+            .into_iter()
+            .map(IgnoreRule::parse)
+            .collect::<Result<_, _>>()
+            .map(IgnoreRules)
+    }
+
+    /// Adds the rules of `other` after these.
+    pub fn extend(&mut self, other: &IgnoreRules) {
+        self.0.extend(other.0.iter().cloned());
+    }
+
+    /// Removes everything the rules match from `value`.
+    pub fn apply(&self, value: &mut Value) {
+        for rule in &self.0 {
+            rule.apply(value);
+        }
+    }
+}
+
+/// The text both sides of a comparison are diffed as: pretty JSON with
+/// sorted keys (serde_json's map is ordered by key in this crate).
+pub fn canonical(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("a JSON value always serializes");
+    text.push('\n');
+    text
+}
+
+/// Compares `expected` with `actual` after `rules`; returns a plain unified
+/// diff, with the two headers, when they differ.
+pub fn compare(
+    expected: &Value,
+    actual: &Value,
+    rules: &IgnoreRules,
+    headers: (&str, &str),
+) -> Option<String> {
+    let mut expected = expected.clone();
+    let mut actual = actual.clone();
+    rules.apply(&mut expected);
+    rules.apply(&mut actual);
+    if expected == actual {
+        return None;
+    }
+    Some(unified_diff(
+        &canonical(&expected),
+        &canonical(&actual),
+        headers,
+    ))
+}
+
+/// A plain unified diff of two texts (three lines of context), for files
+/// and CI logs. The patience algorithm keeps JSON structure lines aligned;
+/// the timeout bounds the cost of huge, very different messages.
+pub fn unified_diff(expected: &str, actual: &str, headers: (&str, &str)) -> String {
+    let diff = TextDiff::configure()
+        .algorithm(Algorithm::Patience)
+        .timeout(Duration::from_millis(500))
+        .diff_lines(expected, actual);
+    diff.unified_diff()
+        .context_radius(3)
+        .header(headers.0, headers.1)
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn ignored(patterns: &[&str], mut value: Value) -> Value {
+        IgnoreRules::parse(patterns.iter().copied())
+            .unwrap()
+            .apply(&mut value);
+        value
+    }
+
+    #[test]
+    fn a_plain_pointer_removes_one_field() {
+        let value = json!({"result":{"serverInfo":{"name":"s","version":"1.2"}}});
+        assert_eq!(
+            ignored(&["/result/serverInfo/version"], value),
+            json!({"result":{"serverInfo":{"name":"s"}}})
+        );
+    }
+
+    #[test]
+    fn a_star_matches_one_segment() {
+        let value =
+            json!({"result":{"content":[{"text":"a","type":"text"},{"text":"b","type":"text"}]}});
+        assert_eq!(
+            ignored(&["/result/content/*/text"], value),
+            json!({"result":{"content":[{"type":"text"},{"type":"text"}]}})
+        );
+    }
+
+    #[test]
+    fn a_double_star_matches_any_depth_including_none() {
+        let value = json!({"time":1,"result":{"time":2,"deep":[{"time":3,"keep":true}]}});
+        assert_eq!(
+            ignored(&["/**/time"], value),
+            json!({"result":{"deep":[{"keep":true}]}})
+        );
+    }
+
+    #[test]
+    fn an_index_removes_one_array_element() {
+        let value = json!({"a":[1,2,3]});
+        assert_eq!(ignored(&["/a/1"], value), json!({"a":[1,3]}));
+    }
+
+    #[test]
+    fn escapes_follow_rfc_6901() {
+        let value = json!({"a/b":1,"c~d":2,"e":3});
+        assert_eq!(ignored(&["/a~1b", "/c~0d"], value), json!({"e":3}));
+    }
+
+    #[test]
+    fn the_empty_pointer_ignores_everything() {
+        assert_eq!(ignored(&[""], json!({"a":1})), Value::Null);
+    }
+
+    #[test]
+    fn missing_paths_change_nothing() {
+        let value = json!({"a":{"b":1}});
+        assert_eq!(ignored(&["/x/y", "/a/b/c", "/a/*/z"], value.clone()), value);
+    }
+
+    #[test]
+    fn bad_patterns_are_named() {
+        assert_eq!(
+            IgnoreRule::parse("result/x").unwrap_err(),
+            "ignore rule `result/x` is not a JSON pointer: it must start with `/`"
+        );
+        assert!(IgnoreRule::parse("/a~2").unwrap_err().contains("`~0`"));
+    }
+
+    #[test]
+    fn equal_after_rules_is_no_diff() {
+        let rules = IgnoreRules::parse(["/result/t"]).unwrap();
+        let expected = json!({"id":1,"result":{"t":1,"v":"x"}});
+        let actual = json!({"result":{"v":"x","t":2},"id":1});
+        assert_eq!(compare(&expected, &actual, &rules, ("e", "a")), None);
+    }
+
+    #[test]
+    fn a_mismatch_is_a_unified_diff_of_sorted_pretty_json() {
+        let expected =
+            json!({"id":3,"result":{"content":[{"type":"text","text":"hello"}],"isError":false}});
+        let actual =
+            json!({"result":{"isError":false,"content":[{"text":"hello!","type":"text"}]},"id":3});
+        let diff = compare(
+            &expected,
+            &actual,
+            &IgnoreRules::default(),
+            ("expected: t.jsonl:4", "actual: server"),
+        )
+        .unwrap();
+        assert_eq!(
+            diff,
+            "\
+--- expected: t.jsonl:4
++++ actual: server
+@@ -3,7 +3,7 @@
+   \"result\": {
+     \"content\": [
+       {
+-        \"text\": \"hello\",
++        \"text\": \"hello!\",
+         \"type\": \"text\"
+       }
+     ],
+"
+        );
+    }
+}

@@ -1,0 +1,342 @@
+//! Planning a check run: which transcripts this share replays, against
+//! which command and with which settings, and which commands it probes.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::config::{self, Config};
+use super::diff::IgnoreRules;
+use super::laws::{LawId, Profile};
+use super::probes::ProbeOptions;
+use super::replay::ReplayOptions;
+use super::{
+    CheckError, CheckOptions, DEFAULT_DIR, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, chain,
+};
+use crate::process::{ServerCommand, shell_quote};
+use crate::report::InputError;
+use crate::transcript::{Transcript, TranscriptError};
+
+/// One transcript of the run, with everything its replay needs but its
+/// events: those are read by the job that replays it, so that a run holds
+/// only the transcripts being replayed, not the whole corpus.
+pub(super) struct Planned {
+    pub(super) path: PathBuf,
+    pub(super) command: ServerCommand,
+    pub(super) replay: ReplayOptions,
+    pub(super) waive: BTreeSet<LawId>,
+}
+
+/// One probe run of the run.
+pub(super) struct PlannedProbe {
+    pub(super) command: ServerCommand,
+    pub(super) options: ProbeOptions,
+    pub(super) waive: BTreeSet<LawId>,
+}
+
+/// The settings of one transcript (or of a probe-only run): the command line
+/// over the directory config over the defaults.
+#[derive(Clone)]
+struct Settings {
+    profile: Profile,
+    waive: BTreeSet<LawId>,
+    ignore: IgnoreRules,
+    timeout: Duration,
+    startup_timeout: Duration,
+    settle: Duration,
+    grace: Duration,
+}
+
+impl Settings {
+    fn new(options: &CheckOptions, config: &Config) -> Settings {
+        let probe_defaults = ProbeOptions::default();
+        Settings {
+            profile: options.profile.or(config.profile).unwrap_or_default(),
+            waive: options.waive.iter().chain(&config.waive).copied().collect(),
+            ignore: config.ignore.clone(),
+            timeout: options
+                .timeout
+                .or(config.timeout)
+                .unwrap_or(DEFAULT_TIMEOUT),
+            startup_timeout: options
+                .startup_timeout
+                .or(config.startup_timeout)
+                .unwrap_or(DEFAULT_STARTUP_TIMEOUT),
+            settle: options
+                .settle
+                .or(config.settle)
+                .unwrap_or(probe_defaults.settle),
+            grace: options
+                .grace
+                .or(config.grace)
+                .unwrap_or(probe_defaults.grace),
+        }
+    }
+
+    fn probe_options(&self) -> ProbeOptions {
+        ProbeOptions {
+            profile: self.profile,
+            settle: self.settle,
+            timeout: self.timeout,
+            grace: self.grace,
+        }
+    }
+}
+
+/// What a run will do: the transcripts of its share, the commands to probe,
+/// and the inputs it already knows it cannot check.
+pub(super) struct Plan {
+    pub(super) transcripts: Vec<Planned>,
+    pub(super) probes: Vec<PlannedProbe>,
+    pub(super) errors: Vec<InputError>,
+}
+
+impl Plan {
+    pub(super) fn new(options: &CheckOptions) -> Result<Plan, CheckError> {
+        let override_command =
+            (!options.command.is_empty()).then(|| ServerCommand::new(options.command.clone()));
+        let files = collect(options, override_command.is_some())?;
+        if files.is_empty() && !options.probes {
+            return Err(CheckError::NothingToDo);
+        }
+        let mut configs = Configs::default();
+        let mut plan = Plan {
+            transcripts: Vec::new(),
+            probes: Vec::new(),
+            errors: Vec::new(),
+        };
+        // Each distinct command is probed once, in the share that owns its
+        // first transcript (share 1 when there are no transcripts).
+        let mut owners: Vec<(ServerCommand, usize, Settings)> = Vec::new();
+        if let Some(command) = &override_command {
+            let settings = match files.first() {
+                Some((file, root)) => configs.settings(options, file, root)?,
+                None => Settings::new(options, &Config::default()),
+            };
+            owners.push((command.clone(), 0, settings));
+        }
+        for (position, (file, root)) in files.iter().enumerate() {
+            let owned = options.partition.owns(position);
+            if !owned {
+                // Another share replays it; this one only needs to know
+                // whether its command is first seen there.
+                if options.probes
+                    && override_command.is_none()
+                    && let Some(command) = header_command(file)
+                    && !owners.iter().any(|(known, ..)| *known == command)
+                {
+                    owners.push((command, position, configs.settings(options, file, root)?));
+                }
+                continue;
+            }
+            let settings = configs.settings(options, file, root)?;
+            match plan_transcript(file, &settings, override_command.as_ref(), options.bless) {
+                Ok(planned) => {
+                    if !owners.iter().any(|(known, ..)| *known == planned.command) {
+                        owners.push((planned.command.clone(), position, settings));
+                    }
+                    plan.transcripts.push(planned);
+                }
+                Err(error) => plan.errors.push(error),
+            }
+        }
+        if options.probes {
+            plan.probes = owners
+                .into_iter()
+                .filter(|(_, position, _)| options.partition.owns(*position))
+                .map(|(command, _, settings)| PlannedProbe {
+                    options: settings.probe_options(),
+                    waive: settings.waive,
+                    command,
+                })
+                .collect();
+        }
+        Ok(plan)
+    }
+}
+
+/// Reads one transcript's header and works out how to replay it.
+fn plan_transcript(
+    file: &Path,
+    settings: &Settings,
+    override_command: Option<&ServerCommand>,
+    bless: bool,
+) -> Result<Planned, InputError> {
+    let error = |message: String| InputError {
+        path: Some(file.to_owned()),
+        message,
+    };
+    let head = read_header(file).map_err(|err| error(chain(&err)))?;
+    let command = match override_command {
+        Some(command) => command.clone(),
+        None => recorded_command(&head).ok_or_else(|| {
+            error(format!(
+                "{}:1: the header records no server command; give one after `--`",
+                file.display()
+            ))
+        })?,
+    };
+    let mut ignore = IgnoreRules::parse(head.header.ignore.iter().map(String::as_str))
+        .map_err(|message| error(format!("{}:1: {message}", file.display())))?;
+    ignore.extend(&settings.ignore);
+    let mut bless_hint = format!(
+        "mcp-replay check --bless {}",
+        shell_quote(&file.display().to_string())
+    );
+    if let Some(command) = override_command {
+        bless_hint.push_str(" -- ");
+        bless_hint.push_str(&command.display());
+    }
+    Ok(Planned {
+        replay: ReplayOptions {
+            profile: settings.profile,
+            timeout: settings.timeout,
+            startup_timeout: settings.startup_timeout,
+            grace: settings.grace,
+            ignore,
+            keep_live: bless,
+            bless_hint,
+        },
+        path: file.to_owned(),
+        command,
+        waive: settings.waive.clone(),
+    })
+}
+
+/// The directory configs read so far, by file.
+#[derive(Default)]
+struct Configs(HashMap<PathBuf, Config>);
+
+impl Configs {
+    /// The settings of the transcript `file` found under `root`.
+    fn settings(
+        &mut self,
+        options: &CheckOptions,
+        file: &Path,
+        root: &Path,
+    ) -> Result<Settings, CheckError> {
+        let Some(path) = config::find(file, root) else {
+            return Ok(Settings::new(options, &Config::default()));
+        };
+        if !self.0.contains_key(&path) {
+            let config = Config::read(&path)?;
+            self.0.insert(path.clone(), config);
+        }
+        Ok(Settings::new(options, &self.0[&path]))
+    }
+}
+
+/// The transcripts the run's paths name, sorted, each with the directory
+/// its config search stops at.
+fn collect(
+    options: &CheckOptions,
+    has_command: bool,
+) -> Result<Vec<(PathBuf, PathBuf)>, CheckError> {
+    let defaulted = options.paths.is_empty();
+    let paths = if defaulted {
+        let default = PathBuf::from(DEFAULT_DIR);
+        if !default.exists() {
+            return if has_command {
+                Ok(Vec::new())
+            } else {
+                Err(CheckError::NoTranscripts {
+                    what: format!("`{DEFAULT_DIR}/` (it does not exist)"),
+                })
+            };
+        }
+        vec![default]
+    } else {
+        options.paths.clone()
+    };
+    let mut files = Vec::new();
+    for path in &paths {
+        let meta = std::fs::metadata(path).map_err(|source| CheckError::Path {
+            path: path.clone(),
+            source,
+        })?;
+        if meta.is_dir() {
+            walk(path, path, &mut files).map_err(|source| CheckError::Path {
+                path: path.clone(),
+                source,
+            })?;
+        } else {
+            let root = match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+                _ => PathBuf::from("."),
+            };
+            files.push((path.clone(), root));
+        }
+    }
+    files.sort();
+    files.dedup_by(|a, b| a.0 == b.0);
+    if files.is_empty() && !has_command {
+        let what = paths
+            .iter()
+            .map(|path| format!("`{}`", path.display()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(CheckError::NoTranscripts { what });
+    }
+    Ok(files)
+}
+
+/// Every `*.jsonl` below `dir`, skipping hidden directories.
+fn walk(dir: &Path, root: &Path, files: &mut Vec<(PathBuf, PathBuf)>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        if entry.file_type()?.is_dir() {
+            if !hidden {
+                walk(&path, root, files)?;
+            }
+        } else if path.extension().is_some_and(|ext| ext == "jsonl") {
+            files.push((path, root.to_owned()));
+        }
+    }
+    Ok(())
+}
+
+/// The server command a transcript records: its argv, run in its `cwd`
+/// resolved against the transcript's directory (the caller's directory
+/// when it records none).
+fn recorded_command(transcript: &Transcript) -> Option<ServerCommand> {
+    let header = &transcript.header;
+    if header.command.is_empty() {
+        return None;
+    }
+    let mut command = ServerCommand::new(header.command.clone());
+    if let Some(cwd) = &header.cwd {
+        let dir = match transcript.path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        command = command.in_dir(dir.join(cwd));
+    }
+    Some(command)
+}
+
+/// The command of a transcript another share replays, read from its header
+/// alone; `None` when the header is unusable (its share reports it).
+fn header_command(path: &Path) -> Option<ServerCommand> {
+    recorded_command(&read_header(path).ok()?)
+}
+
+/// A transcript's first line alone: its header, and no events.
+///
+/// # Errors
+///
+/// As [`Transcript::read`], for the first line.
+fn read_header(path: &Path) -> Result<Transcript, TranscriptError> {
+    use std::io::BufRead as _;
+    let io_error = |source| TranscriptError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io_error)?;
+    let mut first = Vec::new();
+    std::io::BufReader::new(file)
+        .read_until(b'\n', &mut first)
+        .map_err(io_error)?;
+    Transcript::from_reader(first.as_slice(), path)
+}

@@ -1,0 +1,556 @@
+//! The main probe session: a whole conversation with one server process,
+//! from the quiet start to a cancellation, one law after another.
+//!
+//! The order matters only in that the riskiest steps come last: a server
+//! that dies on a cancellation has answered everything else first.
+
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use crate::check::laws::{LawId, Profile, Severity};
+use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notification_line};
+
+use super::Ledger;
+use super::session::{Answer, Init, Session, describe, error_words, seconds, short};
+use super::tools::{self, Listing};
+
+/// The laws that need a tool list.
+const TOOL_LAWS: &[LawId] = &[
+    LawId::ToolsListSorted,
+    LawId::ToolsListValid,
+    LawId::InvalidParams,
+    LawId::UnknownTool,
+    LawId::ToolErrorIsResult,
+];
+
+/// The laws this session probes after `initialize`.
+const AFTER_INITIALIZE: &[LawId] = &[
+    LawId::NotificationUnanswered,
+    LawId::Ping,
+    LawId::UnknownMethod,
+    LawId::CapabilitiesHonest,
+    LawId::ToolsListSorted,
+    LawId::ToolsListValid,
+    LawId::InvalidParams,
+    LawId::UnknownTool,
+    LawId::ToolErrorIsResult,
+    LawId::RequestAnsweredOnce,
+    LawId::CancelTolerated,
+];
+
+pub(super) fn run(mut s: Session<'_>) -> Ledger {
+    quiet_start(&mut s);
+    let Some(init) = initialize(&mut s) else {
+        let reason = s.dead().unwrap_or("initialize failed").to_owned();
+        for law in AFTER_INITIALIZE {
+            s.ledger.skip(*law, reason.clone());
+        }
+        return s.finish();
+    };
+    notifications(&mut s);
+    let finished = ping(&mut s);
+    unknown_method(&mut s);
+    let listing = tool_list(&mut s, &init);
+    other_capabilities(&mut s, &init);
+    match &listing {
+        Ok(listing) => {
+            invalid_params(&mut s, listing);
+            unknown_tool(&mut s, listing);
+            if s.ledger.profile() == Profile::Core {
+                tool_error_is_result(&mut s, listing);
+            }
+        }
+        Err(reason) => {
+            for law in TOOL_LAWS {
+                s.ledger.skip(*law, reason.clone());
+            }
+        }
+    }
+    string_id(&mut s);
+    cancellations(&mut s, finished);
+    honest_notifications(&mut s, &init);
+    s.finish()
+}
+
+/// `quiet-before-serving`: nothing on stdout during the settle window, and
+/// nothing but protocol messages before the first response.
+fn quiet_start(s: &mut Session<'_>) {
+    let settle = s.options().settle;
+    let step = s.step(format!("the first {} after start", seconds(settle)));
+    let deadline = s.process().spawned_at() + settle;
+    let (lines, _closed) = s.watch(deadline.max(Instant::now()));
+    if let Some(first) = lines.first() {
+        let more = match lines.len() {
+            1 => String::new(),
+            n => format!(" ({} lines in all)", n),
+        };
+        s.ledger.fail(
+            LawId::QuietBeforeServing,
+            &step,
+            format!("wrote on stdout before the client's first message: `{first}`{more}"),
+        );
+    }
+    s.ledger.held(LawId::QuietBeforeServing);
+}
+
+/// `initialize`: the result names the revision, the server and its
+/// capabilities.
+fn initialize(s: &mut Session<'_>) -> Option<Init> {
+    let law = LawId::Initialize;
+    let step = s.step("initialize");
+    let answer = s.initialize(law, PROTOCOL_2024_11_05);
+    // Lines that were no protocol message before the first response are
+    // still part of the start.
+    let noise = std::mem::take(&mut s.pre_serving);
+    if let Some(first) = noise.first() {
+        s.ledger.fail(
+            LawId::QuietBeforeServing,
+            &step,
+            format!(
+                "wrote on stdout before its first response: {first}{}",
+                match noise.len() {
+                    1 => String::new(),
+                    n => format!(" ({n} lines in all)"),
+                }
+            ),
+        );
+    }
+    let (answer, init) = answer?;
+    let result = match answer {
+        Ok(result) => result,
+        Err(error) => {
+            s.ledger.fail(
+                law,
+                &step,
+                format!("initialize answered {}", error_words(&error)),
+            );
+            s.stop(format!("initialize failed at step `{step}`"));
+            return None;
+        }
+    };
+    let mut problems = Vec::new();
+    match result.get("protocolVersion") {
+        Some(Value::String(revision)) => {
+            if s.ledger.profile() == Profile::Core && revision != PROTOCOL_2024_11_05 {
+                problems.push(format!(
+                    "answered revision {revision:?} to a request for {PROTOCOL_2024_11_05:?}, \
+                     which MCP-CORE answers"
+                ));
+            } else if revision.is_empty() {
+                problems.push("answered an empty `protocolVersion`".to_owned());
+            }
+        }
+        _ => problems.push("the result has no string `protocolVersion`".to_owned()),
+    }
+    let info = result.get("serverInfo");
+    for field in ["name", "version"] {
+        if !info
+            .and_then(|info| info.get(field))
+            .is_some_and(Value::is_string)
+        {
+            problems.push(format!("`serverInfo` has no string `{field}`"));
+        }
+    }
+    if !result.get("capabilities").is_some_and(Value::is_object) {
+        problems.push("the result has no `capabilities` object".to_owned());
+    }
+    for problem in problems {
+        s.ledger.fail(law, &step, problem);
+    }
+    s.ledger.held(law);
+    init
+}
+
+/// `notification-unanswered`: `notifications/initialized` and an unknown
+/// notification get no response.
+fn notifications(s: &mut Session<'_>) {
+    let law = LawId::NotificationUnanswered;
+    let cases = [
+        (method::INITIALIZED, None),
+        ("notifications/mcp-replay/probe", Some(json!({}))),
+    ];
+    for (name, params) in cases {
+        let step = s.step(format!("ping after {name}"));
+        let line = notification_line(name, params.as_ref());
+        let Some(strays) = s.fenced(law, &[line]) else {
+            return;
+        };
+        for stray in strays {
+            s.ledger.fail(
+                law,
+                &step,
+                format!("answered the notification {name} with {}", describe(&stray)),
+            );
+        }
+    }
+    s.ledger.held(law);
+}
+
+/// `ping` answers `{}`. Returns the ping's id: a finished request to cancel
+/// later.
+fn ping(s: &mut Session<'_>) -> Option<RequestId> {
+    let law = LawId::Ping;
+    let step = s.step("ping");
+    let id = s.number_id();
+    match s.call_with(law, id.clone(), method::PING, None)? {
+        Ok(result) if is_empty_result(&result) => s.ledger.held(law),
+        Ok(result) => s.ledger.fail(
+            law,
+            &step,
+            format!("ping answered {}; expected {{}}", short(&result)),
+        ),
+        Err(error) => s.ledger.fail(
+            law,
+            &step,
+            format!("ping answered {}; expected {{}}", error_words(&error)),
+        ),
+    }
+    Some(id)
+}
+
+/// An empty result; `_meta` is allowed in every result.
+fn is_empty_result(result: &Value) -> bool {
+    result
+        .as_object()
+        .is_some_and(|object| object.keys().all(|key| key == "_meta"))
+}
+
+/// `unknown-method`: a method nobody serves gets -32601.
+fn unknown_method(s: &mut Session<'_>) {
+    let law = LawId::UnknownMethod;
+    let name = "mcp-replay/no-such-method";
+    let step = s.step(format!("request for the unknown method {name}"));
+    match s.call(law, name, Some(json!({}))) {
+        None => {}
+        Some(Err(error)) if error.code == ErrorCode::METHOD_NOT_FOUND => s.ledger.held(law),
+        Some(answer) => s.ledger.fail(
+            law,
+            &step,
+            format!("answered {}; expected error -32601", answer_words(&answer)),
+        ),
+    }
+}
+
+/// The tool list, twice: `capabilities-honest` for tools, `tools-list-valid`
+/// and `tools-list-sorted`. `Err` says why the tool laws cannot be probed.
+fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
+    let step = s.step("tools/list");
+    let declared = init.declares("tools");
+    let listing = match tools::list(s, LawId::ToolsListValid) {
+        None => {
+            return Err(s.dead().unwrap_or("tools/list got no answer").to_owned());
+        }
+        Some(Err(error)) => {
+            if declared {
+                s.ledger.fail(
+                    LawId::CapabilitiesHonest,
+                    &step,
+                    format!(
+                        "declares the tools capability, but tools/list answered {}",
+                        error_words(&error)
+                    ),
+                );
+            }
+            return Err(format!(
+                "the server serves no tools (tools/list answered error {})",
+                error.code
+            ));
+        }
+        Some(Ok(listing)) => listing,
+    };
+    if !declared {
+        s.ledger.fail(
+            LawId::CapabilitiesHonest,
+            &step,
+            "serves tools/list, but its initialize result declares no tools capability",
+        );
+    }
+    for problem in tools::validate(&listing) {
+        s.ledger.fail(LawId::ToolsListValid, &step, problem);
+    }
+    s.ledger.held(LawId::ToolsListValid);
+
+    let law = LawId::ToolsListSorted;
+    let names = listing.names();
+    if s.ledger.profile() == Profile::Core {
+        let mut sorted = names.clone();
+        sorted.sort();
+        if sorted != names {
+            s.ledger.fail(
+                law,
+                &step,
+                format!("tools/list is not sorted by name: {}", names.join(", ")),
+            );
+        }
+        s.ledger.held(law);
+    }
+    let step = s.step("tools/list again");
+    if let Some(Ok(again)) = tools::list(s, law) {
+        let again = again.names();
+        let same_set = {
+            let (mut a, mut b) = (names.clone(), again.clone());
+            a.sort();
+            b.sort();
+            a == b
+        };
+        // The order must be the same as long as the set is: a server that
+        // changed its tools in between may reorder them.
+        if same_set {
+            if again != names {
+                s.ledger.fail(
+                    law,
+                    &step,
+                    format!(
+                        "the same tools came back in another order: {} then {}",
+                        names.join(", "),
+                        again.join(", ")
+                    ),
+                );
+            }
+            s.ledger.held(law);
+        } else {
+            s.ledger
+                .skip(law, "the tool set changed between two tools/list calls");
+        }
+    }
+    Ok(listing)
+}
+
+/// `capabilities-honest` for the other list methods a server may declare.
+fn other_capabilities(s: &mut Session<'_>, init: &Init) {
+    let law = LawId::CapabilitiesHonest;
+    for (capability, list) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
+        if !init.declares(capability) {
+            continue;
+        }
+        let step = s.step(list);
+        if let Some(Err(error)) = s.call(law, list, None)
+            && error.code == ErrorCode::METHOD_NOT_FOUND
+        {
+            s.ledger.fail(
+                law,
+                &step,
+                format!(
+                    "declares the {capability} capability, but {list} is not served (error -32601)"
+                ),
+            );
+        }
+    }
+}
+
+/// `invalid-params`: `tools/call` without a name, and with arguments that
+/// are no object, get -32602; spec only warns on another error code.
+fn invalid_params(s: &mut Session<'_>, listing: &Listing) {
+    let law = LawId::InvalidParams;
+    let tool = listing.names().into_iter().next();
+    let mut cases = vec![(
+        "tools/call without a name".to_owned(),
+        json!({"arguments": {}}),
+    )];
+    if let Some(tool) = tool {
+        cases.push((
+            format!("tools/call {tool} with arguments that are a string"),
+            json!({"name": tool, "arguments": "not an object"}),
+        ));
+    }
+    let core = s.ledger.profile() == Profile::Core;
+    for (step, params) in cases {
+        let step = s.step(step);
+        match s.call(law, method::TOOLS_CALL, Some(params)) {
+            None => return,
+            Some(Err(error)) if error.code == ErrorCode::INVALID_PARAMS => {}
+            // The spec asks a protocol error without naming the code; the
+            // TypeScript SDK answers -32603.
+            Some(Err(error)) if !core => s.ledger.fail_as(
+                law,
+                Severity::Warning,
+                &step,
+                format!(
+                    "answered {}; JSON-RPC's code for invalid params is -32602",
+                    error_words(&error)
+                ),
+            ),
+            Some(answer) => s.ledger.fail(
+                law,
+                &step,
+                format!("answered {}; expected error -32602", answer_words(&answer)),
+            ),
+        }
+    }
+    s.ledger.held(law);
+}
+
+/// `unknown-tool`: calling a tool that is not listed is a JSON-RPC error;
+/// core asks -32601, spec any code, and only warns on an isError result.
+fn unknown_tool(s: &mut Session<'_>, listing: &Listing) {
+    let law = LawId::UnknownTool;
+    let names = listing.names();
+    let mut tool = "mcp-replay-no-such-tool".to_owned();
+    while names.contains(&tool) {
+        tool.push('-');
+    }
+    let step = s.step(format!("tools/call of the unknown tool {tool}"));
+    let core = s.ledger.profile() == Profile::Core;
+    match s.call(law, method::TOOLS_CALL, Some(json!({"name": tool, "arguments": {}}))) {
+        None => {}
+        Some(Err(error)) if !core || error.code == ErrorCode::METHOD_NOT_FOUND => {}
+        Some(Err(error)) => s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered {}; MCP-CORE asks -32601",
+                error_words(&error)
+            ),
+        ),
+        Some(Ok(result)) if is_error_result(&result) && !core => s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            &step,
+            "answered an isError result, as the Python and TypeScript v1 SDKs do; the spec asks a JSON-RPC error",
+        ),
+        Some(Ok(result)) => s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered the result {}; expected a JSON-RPC error{}",
+                short(&result),
+                if core { " -32601" } else { "" }
+            ),
+        ),
+    }
+    s.ledger.held(law);
+}
+
+/// `tool-error-is-result`: arguments that violate a tool's inputSchema get
+/// a result with `isError: true` and a text report.
+pub(super) fn tool_error_is_result(s: &mut Session<'_>, listing: &Listing) {
+    let law = LawId::ToolErrorIsResult;
+    let Some((tool, arguments, what)) = tools::violation(listing) else {
+        s.ledger.skip(
+            law,
+            "no tool has an inputSchema with required or typed properties to violate",
+        );
+        return;
+    };
+    let step = s.step(format!("tools/call {tool} with {what}"));
+    let params = json!({"name": tool, "arguments": arguments});
+    match s.call(law, method::TOOLS_CALL, Some(params)) {
+        None => return,
+        Some(Ok(result)) if is_error_result(&result) => {
+            if !has_text(&result) {
+                s.ledger.fail(
+                    law,
+                    &step,
+                    "answered an isError result without a text report in `content`",
+                );
+            }
+        }
+        Some(Ok(result)) => s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "accepted arguments that violate the tool's inputSchema: {}",
+                short(&result)
+            ),
+        ),
+        Some(Err(error)) => s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered {}; a tool that fails answers a result with isError: true",
+                error_words(&error)
+            ),
+        ),
+    }
+    s.ledger.held(law);
+}
+
+fn is_error_result(result: &Value) -> bool {
+    result.get("isError") == Some(&Value::Bool(true))
+}
+
+fn has_text(result: &Value) -> bool {
+    result
+        .get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|content| {
+            content.iter().any(|block| {
+                block.get("type") == Some(&json!("text"))
+                    && block.get("text").is_some_and(Value::is_string)
+            })
+        })
+}
+
+/// `request-answered-once` with a string id: the answer echoes it as a
+/// string. (Duplicates and unsolicited responses are caught all along.)
+fn string_id(s: &mut Session<'_>) {
+    let law = LawId::RequestAnsweredOnce;
+    s.step("ping with a string id");
+    let id = s.string_id();
+    if s.call_with(law, id, method::PING, None).is_some() {
+        s.ledger.held(law);
+    }
+}
+
+/// `cancel-tolerated`: cancelling an id never sent, and one already
+/// answered, gets no reply and no crash.
+fn cancellations(s: &mut Session<'_>, finished: Option<RequestId>) {
+    let law = LawId::CancelTolerated;
+    let step = s.step("ping after notifications/cancelled for unknown and finished requests");
+    let cancel = |id: Value| {
+        notification_line(
+            method::CANCELLED,
+            Some(&json!({"requestId": id, "reason": "mcp-replay probe"})),
+        )
+    };
+    let mut lines = vec![cancel(json!(999_999))];
+    if let Some(finished) = finished {
+        lines.push(cancel(finished.to_value()));
+    }
+    let Some(strays) = s.fenced(law, &lines) else {
+        return;
+    };
+    for stray in strays {
+        s.ledger.fail(
+            law,
+            &step,
+            format!("answered a cancellation with {}", describe(&stray)),
+        );
+    }
+    s.ledger.held(law);
+}
+
+/// `capabilities-honest` for what the server sent on its own: log messages
+/// only with `logging`, list changes only with `tools.listChanged`.
+pub(super) fn honest_notifications(s: &mut Session<'_>, init: &Init) {
+    let law = LawId::CapabilitiesHonest;
+    let step = "notifications the server sent".to_owned();
+    let sent = |s: &Session<'_>, name: &str| s.notifications.iter().filter(|m| *m == name).count();
+    let logs = sent(s, method::LOG_MESSAGE);
+    if logs > 0 && !init.declares("logging") {
+        s.ledger.fail(
+            law,
+            &step,
+            format!("sent {logs} notifications/message without declaring the logging capability"),
+        );
+    }
+    let changes = sent(s, "notifications/tools/list_changed");
+    let promised = init.capabilities.pointer("/tools/listChanged") == Some(&Value::Bool(true));
+    if changes > 0 && !promised {
+        s.ledger.fail(
+            law,
+            &step,
+            format!("sent {changes} notifications/tools/list_changed without declaring tools.listChanged"),
+        );
+    }
+    s.ledger.held(law);
+}
+
+/// An answer in words, for messages.
+fn answer_words(answer: &Answer) -> String {
+    match answer {
+        Ok(result) => format!("the result {}", short(result)),
+        Err(error) => error_words(error),
+    }
+}

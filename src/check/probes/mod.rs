@@ -1,0 +1,301 @@
+//! The law probes: short scripted sessions with fresh server processes, one
+//! set per distinct server command.
+//!
+//! Each session is a process of its own, so a crash in one cannot hide what
+//! the others would find, and the sessions run in parallel, so the whole
+//! suite takes about the settle window of `quiet-before-serving` plus a few
+//! round trips:
+//!
+//! - the conversation: quiet start, `initialize`, `ping`, notifications,
+//!   unknown methods, the tool list and calls, a string id, cancellations;
+//! - malformed input: `parse-error-keeps-serving`;
+//! - end of input: `eof-drains`, `eof-exit-zero`;
+//! - SIGTERM: `sigterm-exit-143`;
+//! - an unsupported revision: `initialize`;
+//! - under the spec profile, revision 2025-11-25: `tool-error-is-result`.
+//!
+//! Negatives are proven with fences, never with sleeps: a notification or a
+//! malformed line is sent with a `ping` right behind it, and a response that
+//! arrives before the ping's answer answers the line.
+
+mod conversation;
+mod session;
+mod sessions;
+mod tools;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::thread;
+use std::time::Duration;
+
+use crate::check::laws::{CATALOG, LawId, Profile, Severity};
+use crate::process::{ServerCommand, SpawnError};
+use crate::report::{Finding, LawOutcome, LawStatus, Location};
+
+use self::session::Session;
+
+/// How the probes run.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ProbeOptions {
+    /// The profile findings are graded in.
+    pub profile: Profile,
+    /// How long stdout is watched after spawn, before the first message,
+    /// for `quiet-before-serving`.
+    pub settle: Duration,
+    /// The deadline of each step (one answer). A fresh process's first
+    /// answer, to `initialize`, may take three times as long: interpreters
+    /// and package runners start slowly.
+    pub timeout: Duration,
+    /// How long the server may take to exit after stdin closes or SIGTERM.
+    pub grace: Duration,
+}
+
+impl Default for ProbeOptions {
+    fn default() -> ProbeOptions {
+        ProbeOptions {
+            profile: Profile::Core,
+            settle: Duration::from_millis(300),
+            timeout: Duration::from_secs(5),
+            grace: Duration::from_secs(2),
+        }
+    }
+}
+
+/// What the probes found for one server command.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ProbeReport {
+    /// The command, as a shell would show it.
+    pub command: String,
+    /// The outcome of every law the probes check, in catalog order (the
+    /// reserved laws and `transcript-match`, which replay checks, are not
+    /// listed).
+    pub outcomes: Vec<LawOutcome>,
+    /// The findings, session by session in the order above, each session's
+    /// in the order they were made.
+    pub findings: Vec<Finding>,
+}
+
+impl ProbeReport {
+    /// The outcome of `law`, if the probes check it.
+    pub fn status(&self, law: LawId) -> Option<&LawStatus> {
+        self.outcomes
+            .iter()
+            .find(|outcome| outcome.law == law)
+            .map(|outcome| &outcome.status)
+    }
+}
+
+/// Whether the probes check `law`: every implemented law but
+/// `transcript-match`, which belongs to replay.
+pub fn is_probed(law: LawId) -> bool {
+    law != LawId::TranscriptMatch && crate::check::laws::law(law).implemented
+}
+
+type Probe = fn(Session<'_>) -> Ledger;
+
+/// Runs every law probe against fresh processes of `command`.
+///
+/// The sessions' processes are all started first, then probed in parallel;
+/// every process is killed and reaped before `run` returns.
+///
+/// # Errors
+///
+/// [`SpawnError`] when the server cannot be started at all: that is no
+/// finding about the server, but a command to fix.
+pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
+    let mut probes: Vec<Probe> = vec![
+        conversation::run,
+        sessions::malformed,
+        sessions::eof,
+        sessions::sigterm,
+        sessions::version,
+    ];
+    if options.profile == Profile::Spec {
+        probes.push(sessions::revision);
+    }
+    let mut started = Vec::with_capacity(probes.len());
+    for probe in probes {
+        started.push((probe, Session::start(command, options)?));
+    }
+    let ledgers: Vec<Ledger> = thread::scope(|scope| {
+        let handles: Vec<_> = started
+            .into_iter()
+            .map(|(probe, session)| scope.spawn(move || probe(session)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    let mut all = Ledger::new(command.display(), options.profile);
+    for ledger in ledgers {
+        all.merge(ledger);
+    }
+    Ok(all.into_report())
+}
+
+/// What one session learned about each law: findings, laws that held, and
+/// laws it had to skip, with the reason.
+#[derive(Debug)]
+pub(crate) struct Ledger {
+    command: String,
+    profile: Profile,
+    held: BTreeSet<LawId>,
+    skipped: BTreeMap<LawId, String>,
+    findings: Vec<Finding>,
+}
+
+impl Ledger {
+    fn new(command: String, profile: Profile) -> Ledger {
+        Ledger {
+            command,
+            profile,
+            held: BTreeSet::new(),
+            skipped: BTreeMap::new(),
+            findings: Vec::new(),
+        }
+    }
+
+    /// The profile findings are graded in.
+    fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// `law` was checked (it failed if any finding names it).
+    fn held(&mut self, law: LawId) {
+        self.held.insert(law);
+    }
+
+    /// `law` could not be checked; the first reason given is kept.
+    fn skip(&mut self, law: LawId, reason: impl Into<String>) {
+        self.skipped.entry(law).or_insert_with(|| reason.into());
+    }
+
+    /// A finding of `law` at `step`, with the catalog's severity.
+    fn fail(&mut self, law: LawId, step: &str, message: impl Into<String>) {
+        let location = Location::Probe {
+            command: self.command.clone(),
+            step: step.to_owned(),
+        };
+        self.findings
+            .push(Finding::new(law, self.profile, location, message));
+    }
+
+    /// A finding of `law` at `step` with a severity of its own (the
+    /// catalog's nuances: what one profile only warns about).
+    fn fail_as(&mut self, law: LawId, severity: Severity, step: &str, message: impl Into<String>) {
+        self.fail(law, step, message);
+        if let Some(finding) = self.findings.pop() {
+            self.findings.push(finding.with_severity(severity));
+        }
+    }
+
+    /// Whether some finding names `law`.
+    fn failed(&self, law: LawId) -> bool {
+        self.findings.iter().any(|finding| finding.law == law)
+    }
+
+    /// Adds another session's ledger; a finding already made (the same law,
+    /// step and message, as sessions that share a start make) is kept once.
+    fn merge(&mut self, other: Ledger) {
+        self.held.extend(other.held);
+        for (law, reason) in other.skipped {
+            self.skip(law, reason);
+        }
+        for finding in other.findings {
+            if !self.findings.contains(&finding) {
+                self.findings.push(finding);
+            }
+        }
+    }
+
+    fn into_report(self) -> ProbeReport {
+        let outcomes = CATALOG
+            .iter()
+            .filter(|law| is_probed(law.id))
+            .map(|law| {
+                let status = if self.failed(law.id) {
+                    LawStatus::Failed
+                } else if self.held.contains(&law.id) {
+                    LawStatus::Held
+                } else {
+                    LawStatus::Skipped(
+                        self.skipped
+                            .get(&law.id)
+                            .cloned()
+                            .unwrap_or_else(|| "not reached".to_owned()),
+                    )
+                };
+                LawOutcome::new(law.id, status)
+            })
+            .collect();
+        ProbeReport {
+            command: self.command,
+            outcomes,
+            findings: self.findings,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_finding_fails_its_law_whatever_else_held() {
+        let mut ledger = Ledger::new("server".to_owned(), Profile::Spec);
+        ledger.held(LawId::Ping);
+        ledger.fail(LawId::Ping, "ping", "ping answered {\"pong\":true}");
+        ledger.held(LawId::UnknownMethod);
+        ledger.skip(LawId::EofDrains, "first reason");
+        ledger.skip(LawId::EofDrains, "second reason");
+        ledger.fail_as(LawId::UnknownTool, Severity::Warning, "call", "isError");
+        let report = ledger.into_report();
+        assert_eq!(report.status(LawId::Ping), Some(&LawStatus::Failed));
+        assert_eq!(report.status(LawId::UnknownMethod), Some(&LawStatus::Held));
+        assert_eq!(
+            report.status(LawId::EofDrains),
+            Some(&LawStatus::Skipped("first reason".to_owned()))
+        );
+        assert_eq!(report.status(LawId::TranscriptMatch), None);
+        assert_eq!(report.status(LawId::Schema), None);
+        assert_eq!(report.findings[0].severity, Severity::Error);
+        assert_eq!(report.findings[1].severity, Severity::Warning);
+        assert_eq!(
+            report.findings[0].location,
+            Location::Probe {
+                command: "server".to_owned(),
+                step: "ping".to_owned()
+            }
+        );
+    }
+
+    #[test]
+    fn outcomes_follow_the_catalog() {
+        let report = Ledger::new("server".to_owned(), Profile::Core).into_report();
+        let laws: Vec<LawId> = report.outcomes.iter().map(|o| o.law).collect();
+        let expected: Vec<LawId> = LawId::ALL
+            .iter()
+            .copied()
+            .filter(|l| is_probed(*l))
+            .collect();
+        assert_eq!(laws, expected);
+        assert_eq!(laws.len(), 18);
+    }
+
+    #[test]
+    fn merged_sessions_keep_a_shared_finding_once() {
+        let mut one = Ledger::new("server".to_owned(), Profile::Core);
+        one.fail(LawId::StdoutIsProtocol, "initialize", "banner");
+        let mut two = Ledger::new("server".to_owned(), Profile::Core);
+        two.fail(LawId::StdoutIsProtocol, "initialize", "banner");
+        two.fail(LawId::StdoutIsProtocol, "ping", "banner");
+        one.merge(two);
+        assert_eq!(one.findings.len(), 2);
+    }
+}

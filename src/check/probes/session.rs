@@ -1,0 +1,584 @@
+//! One probe session: a fresh server process spoken to as a client, with
+//! every wait bounded and every stray line accounted for.
+//!
+//! The session reads the server's stdout through [`wire::classify`], so a
+//! line that is no protocol message counts against `stdout-is-protocol` (or,
+//! before the first response, against `quiet-before-serving`). Responses are
+//! matched to the requests sent by id; a response that matches none is a
+//! *stray*, and what a stray means depends on what was sent just before it:
+//! inside a fence (a notification or malformed line followed by a ping) it
+//! answers that line, elsewhere it is unsolicited.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::check::laws::LawId;
+use crate::check::probes::{Ledger, ProbeOptions};
+use crate::check::wire;
+use crate::jsonrpc::{
+    ErrorCode, Frame, RequestId, Response, RpcError, method, notification_line, request_line,
+};
+use crate::process::{Output, Recv, ServerCommand, ServerProcess, SpawnError, shell_status};
+
+/// What the server answered: a result or an error.
+pub(super) type Answer = Result<Value, RpcError>;
+
+/// A response that answers no request the session is waiting for.
+#[derive(Debug, Clone)]
+pub(super) struct Stray {
+    /// Its id; `None` when absent or null.
+    pub id: Option<RequestId>,
+    /// What it says.
+    pub answer: Answer,
+}
+
+/// What the server said in `initialize`.
+#[derive(Debug, Clone)]
+pub(super) struct Init {
+    /// The revision it answered.
+    pub revision: String,
+    /// Its capabilities (`Value::Null` when absent).
+    pub capabilities: Value,
+}
+
+impl Init {
+    /// Whether the server declared the capability `name`.
+    pub fn declares(&self, name: &str) -> bool {
+        self.capabilities.get(name).is_some_and(|v| !v.is_null())
+    }
+}
+
+/// A fresh process has this many step timeouts to answer its first request:
+/// interpreters and package runners start slowly, and the sessions start
+/// side by side on a machine that may be busy.
+const STARTUP_STEPS: u32 = 3;
+
+/// The ids of probe requests that are numbers stay below this; string ids
+/// hold numbers from here on, so that a server which turns a string id into
+/// a number is caught rather than confused with another request.
+const STRING_ID_BASE: i64 = 1000;
+
+/// A client's view of one server process, with the ledger of what it found.
+pub(super) struct Session<'a> {
+    process: ServerProcess,
+    options: &'a ProbeOptions,
+    pub ledger: Ledger,
+    /// The step under way, for findings made while reading.
+    step: String,
+    next_id: i64,
+    /// The requests sent and not answered yet, oldest first.
+    pending: Vec<RequestId>,
+    /// The requests answered, to tell a duplicate from a stray.
+    answered: HashSet<RequestId>,
+    /// Answers that arrived before anyone waited for them (out of order).
+    early: HashMap<RequestId, Answer>,
+    /// Collects strays while a fence is up.
+    strays: Option<Vec<Stray>>,
+    /// A response has arrived: the server is serving.
+    serving: bool,
+    /// Lines that were no protocol message, read before the first response.
+    pub pre_serving: Vec<String>,
+    /// The first line that was no protocol message while serving, with the
+    /// step it arrived in, and how many such lines there were.
+    not_protocol: Option<(String, String)>,
+    n_not_protocol: usize,
+    /// Whether any protocol message arrived (so `stdout-is-protocol` was
+    /// exercised).
+    saw_message: bool,
+    /// The methods of the notifications the server sent, in order.
+    pub notifications: Vec<String>,
+    /// Batches are protocol messages on revision 2025-03-26.
+    batches: bool,
+    /// Why the session cannot go on, once it cannot.
+    dead: Option<String>,
+    /// The session is opening: a failure is a reason to skip, not a finding.
+    prologue: bool,
+}
+
+impl<'a> Session<'a> {
+    /// Starts a fresh server process.
+    pub fn start(
+        command: &ServerCommand,
+        options: &'a ProbeOptions,
+    ) -> Result<Session<'a>, SpawnError> {
+        let process = ServerProcess::spawn(command)?;
+        Ok(Session {
+            process,
+            options,
+            ledger: Ledger::new(command.display(), options.profile),
+            step: "start".to_owned(),
+            next_id: 0,
+            pending: Vec::new(),
+            answered: HashSet::new(),
+            early: HashMap::new(),
+            strays: None,
+            serving: false,
+            pre_serving: Vec::new(),
+            not_protocol: None,
+            n_not_protocol: 0,
+            saw_message: false,
+            notifications: Vec::new(),
+            batches: false,
+            dead: None,
+            prologue: false,
+        })
+    }
+
+    /// Names the step under way.
+    pub fn step(&mut self, step: impl Into<String>) -> String {
+        self.step = step.into();
+        self.step.clone()
+    }
+
+    /// Why the session cannot go on, if it cannot.
+    pub fn dead(&self) -> Option<&str> {
+        self.dead.as_deref()
+    }
+
+    /// Skips `law` when the session cannot go on; returns whether it can.
+    pub fn alive_for(&mut self, law: LawId) -> bool {
+        match &self.dead {
+            Some(reason) => {
+                let reason = reason.clone();
+                self.ledger.skip(law, reason);
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// The options the probes run with.
+    pub fn options(&self) -> &ProbeOptions {
+        self.options
+    }
+
+    /// The server process, for signals, exits and stdin.
+    pub fn process(&mut self) -> &mut ServerProcess {
+        &mut self.process
+    }
+
+    /// A fresh number id.
+    pub fn number_id(&mut self) -> RequestId {
+        self.next_id += 1;
+        RequestId::number(self.next_id)
+    }
+
+    /// A fresh string id that holds a number no number id will take.
+    pub fn string_id(&mut self) -> RequestId {
+        self.next_id += 1;
+        RequestId::string((STRING_ID_BASE + self.next_id).to_string())
+    }
+
+    /// The request line for `id`, counted as pending once sent.
+    pub fn request_with(&mut self, id: RequestId, name: &str, params: Option<Value>) -> String {
+        let line = request_line(&id, name, params.as_ref());
+        self.pending.push(id);
+        line
+    }
+
+    /// Sends lines in one write, each followed by a newline.
+    pub fn send_lines(&mut self, lines: &[String]) {
+        let mut bytes = Vec::new();
+        for line in lines {
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        }
+        self.process.send_raw(bytes);
+    }
+
+    /// Sends a request and waits for its answer; a timeout or a closed
+    /// stdout is a finding of `law` at the current step, and ends the session.
+    pub fn call(&mut self, law: LawId, name: &str, params: Option<Value>) -> Option<Answer> {
+        let id = self.number_id();
+        self.call_with(law, id, name, params)
+    }
+
+    /// [`Session::call`] with a chosen id.
+    pub fn call_with(
+        &mut self,
+        law: LawId,
+        id: RequestId,
+        name: &str,
+        params: Option<Value>,
+    ) -> Option<Answer> {
+        let wait = self.options.timeout;
+        self.call_within(law, id, name, params, wait)
+    }
+
+    /// [`Session::call_with`] with a wait of its own.
+    fn call_within(
+        &mut self,
+        law: LawId,
+        id: RequestId,
+        name: &str,
+        params: Option<Value>,
+        wait: Duration,
+    ) -> Option<Answer> {
+        if !self.alive_for(law) {
+            return None;
+        }
+        let line = self.request_with(id.clone(), name, params);
+        self.send_lines(&[line]);
+        self.await_answer(law, &id, wait)
+    }
+
+    /// Sends `lines` with a `ping` right behind them, in one write, and waits
+    /// for the ping's answer: an ordered server answers `lines` (if at all)
+    /// before it. Returns the strays that arrived before the ping's answer;
+    /// `None` (after a finding of `law`) when the ping went unanswered.
+    pub fn fenced(&mut self, law: LawId, lines: &[String]) -> Option<Vec<Stray>> {
+        if !self.alive_for(law) {
+            return None;
+        }
+        let id = self.number_id();
+        let mut lines = lines.to_vec();
+        lines.push(self.request_with(id.clone(), method::PING, None));
+        self.send_lines(&lines);
+        self.strays = Some(Vec::new());
+        let answer = self.await_answer(law, &id, self.options.timeout);
+        let strays = self.strays.take().unwrap_or_default();
+        answer.map(|_| strays)
+    }
+
+    /// Waits up to `wait` for the answer to `id`; see [`Session::call`].
+    fn await_answer(&mut self, law: LawId, id: &RequestId, wait: Duration) -> Option<Answer> {
+        let deadline = Instant::now() + wait;
+        loop {
+            if let Some(answer) = self.early.remove(id) {
+                return Some(answer);
+            }
+            match self.next_response(deadline) {
+                Next::Response(rid, answer) => self.route(rid, answer),
+                Next::Timeout => {
+                    let message =
+                        format!("no answer within {}; the server was stopped", seconds(wait));
+                    self.fail_and_stop(law, message);
+                    return None;
+                }
+                Next::Closed => {
+                    let message = format!("the server {} before answering", self.exit_words());
+                    self.fail_and_stop(law, message);
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Reads until stdout closes or `deadline` passes, routing responses,
+    /// or, with `until_answered`, until no request is pending; returns
+    /// whether stdout closed.
+    pub fn drain(&mut self, deadline: Instant, until_answered: bool) -> bool {
+        loop {
+            if until_answered && self.pending.is_empty() {
+                return false;
+            }
+            match self.next_response(deadline) {
+                Next::Response(rid, answer) => self.route(rid, answer),
+                Next::Timeout => return false,
+                Next::Closed => return true,
+            }
+        }
+    }
+
+    /// The requests sent and not answered yet.
+    pub fn pending(&self) -> &[RequestId] {
+        &self.pending
+    }
+
+    /// Watches stdout until `deadline` before anything is sent; returns the
+    /// lines that arrived (nothing should) and whether stdout closed.
+    pub fn watch(&mut self, deadline: Instant) -> (Vec<String>, bool) {
+        let mut lines = Vec::new();
+        loop {
+            match self.process.recv(deadline) {
+                Recv::Timeout => return (lines, false),
+                Recv::Output(Output::Closed { .. }) => return (lines, true),
+                Recv::Output(Output::Line { bytes, .. }) => lines.push(wire::excerpt(&bytes)),
+            }
+        }
+    }
+
+    /// Sends `initialize` for `revision` and waits for the answer, which is
+    /// graded by the caller. Returns the answer and, for a result, what it
+    /// says.
+    pub fn initialize(&mut self, law: LawId, revision: &str) -> Option<(Answer, Option<Init>)> {
+        let params = json!({
+            "protocolVersion": revision,
+            "capabilities": {},
+            "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
+        });
+        let id = self.number_id();
+        let wait = self.options.timeout * STARTUP_STEPS;
+        let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
+        let init = answer.as_ref().ok().map(|result| Init {
+            revision: result
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
+        });
+        if let Some(init) = &init {
+            self.batches = init.revision == "2025-03-26";
+        }
+        Some((answer, init))
+    }
+
+    /// The usual start of a session that probes something else:
+    /// `initialize`, then `notifications/initialized` behind a fence.
+    ///
+    /// The main session grades these steps; here a failure only means the
+    /// session cannot probe `law`, which is skipped with the reason.
+    pub fn open(&mut self, law: LawId, revision: &str) -> Option<Init> {
+        self.prologue = true;
+        self.step("initialize");
+        let init = match self.initialize(law, revision) {
+            Some((_, Some(init))) => Some(init),
+            Some((Err(error), None)) => {
+                self.stop(format!("initialize answered {}", error_words(&error)));
+                None
+            }
+            _ => None,
+        };
+        if init.is_some() {
+            self.step("ping after notifications/initialized");
+            let initialized = notification_line(method::INITIALIZED, None);
+            let _ = self.fenced(law, &[initialized]);
+        }
+        self.prologue = false;
+        if self.alive_for(law) { init } else { None }
+    }
+
+    /// Ends the session: kills the server, with the reason for what is left.
+    pub fn stop(&mut self, reason: String) {
+        self.process.kill();
+        self.dead.get_or_insert(reason);
+    }
+
+    fn fail_and_stop(&mut self, law: LawId, message: String) {
+        if self.prologue {
+            let reason = format!("at step `{}`, {message}", self.step);
+            self.stop(reason);
+            return;
+        }
+        let reason = format!("the server stopped answering at step `{}`", self.step);
+        let step = self.step.clone();
+        self.ledger.fail(law, &step, message);
+        self.stop(reason);
+    }
+
+    /// How the process ended, in words: "exited with status 1", or "closed
+    /// stdout" when it is still running.
+    pub fn exit_words(&mut self) -> String {
+        let deadline = Instant::now() + self.options.grace;
+        match self.process.wait(deadline) {
+            Some(status) => format!("exited with status {}", shell_status(status)),
+            None => "closed stdout".to_owned(),
+        }
+    }
+
+    fn route(&mut self, id: Option<RequestId>, answer: Answer) {
+        if let Some(id) = &id {
+            if let Some(at) = self.pending.iter().position(|p| p == id) {
+                let id = self.pending.remove(at);
+                self.answered.insert(id.clone());
+                self.early.insert(id, answer);
+                return;
+            }
+            if let Some(at) = self.pending.iter().position(|p| same_text(p, id)) {
+                let sent = self.pending.remove(at);
+                let step = self.step.clone();
+                self.ledger.fail(
+                    LawId::RequestAnsweredOnce,
+                    &step,
+                    format!("the answer to request id {sent} carries id {id}: the id's JSON type changed"),
+                );
+                self.answered.insert(sent.clone());
+                self.early.insert(sent, answer);
+                return;
+            }
+            // Inside a fence, a second response for an answered id is the
+            // reply to the fenced line (a cancellation of that id, say).
+            if self.answered.contains(id) && self.strays.is_none() {
+                let step = self.step.clone();
+                self.ledger.fail(
+                    LawId::RequestAnsweredOnce,
+                    &step,
+                    format!("a second response for request id {id}"),
+                );
+                return;
+            }
+        }
+        let stray = Stray { id, answer };
+        match &mut self.strays {
+            Some(strays) => strays.push(stray),
+            None => {
+                let step = self.step.clone();
+                self.ledger.fail(
+                    LawId::RequestAnsweredOnce,
+                    &step,
+                    format!("an unsolicited response: {}", describe(&stray)),
+                );
+            }
+        }
+    }
+
+    fn next_response(&mut self, deadline: Instant) -> Next {
+        loop {
+            let (bytes, eol) = match self.process.recv(deadline) {
+                Recv::Timeout => return Next::Timeout,
+                Recv::Output(Output::Closed { .. }) => return Next::Closed,
+                Recv::Output(Output::Line { bytes, eol, .. }) => (bytes, eol),
+            };
+            let frame = match wire::classify(&bytes, self.batches) {
+                Ok(frame) => frame,
+                Err(not) => {
+                    let what = format!("{}: `{}`", not.reason, not.excerpt);
+                    if self.serving {
+                        self.n_not_protocol += 1;
+                        self.not_protocol
+                            .get_or_insert_with(|| (self.step.clone(), what));
+                    } else {
+                        self.pre_serving.push(what);
+                    }
+                    continue;
+                }
+            };
+            self.saw_message = true;
+            if !eol {
+                self.n_not_protocol += 1;
+                self.not_protocol.get_or_insert_with(|| {
+                    (
+                        self.step.clone(),
+                        "the last line ends without a newline".to_owned(),
+                    )
+                });
+            }
+            match frame {
+                Frame::Response { id, outcome } => {
+                    self.serving = true;
+                    return Next::Response(id, outcome);
+                }
+                Frame::Notification { method, .. } => self.notifications.push(method),
+                Frame::Request { id, method, .. } => {
+                    // A server may ping its client, or ask it for roots and
+                    // the like; the probe client has nothing to offer.
+                    let answer = if method == method::PING {
+                        Response::ok(id, json!({}))
+                    } else {
+                        Response::error(
+                            Some(id),
+                            ErrorCode::METHOD_NOT_FOUND,
+                            format!("the mcp-replay probe client does not serve {method}"),
+                        )
+                    };
+                    self.process.send(answer.to_line().as_bytes());
+                }
+                Frame::Malformed { .. } => unreachable!("classify never returns a malformed frame"),
+            }
+        }
+    }
+
+    /// Ends the session: records `stdout-is-protocol` and returns the ledger.
+    pub fn finish(mut self) -> Ledger {
+        if let Some((step, what)) = self.not_protocol.take() {
+            let more = match self.n_not_protocol {
+                0 | 1 => String::new(),
+                n => format!(" ({} more such lines)", n - 1),
+            };
+            self.ledger.fail(
+                LawId::StdoutIsProtocol,
+                &step,
+                format!("a stdout line is no JSON-RPC message: {what}{more}"),
+            );
+        } else if self.saw_message {
+            self.ledger.held(LawId::StdoutIsProtocol);
+        }
+        self.ledger
+    }
+}
+
+enum Next {
+    Response(Option<RequestId>, Answer),
+    Timeout,
+    Closed,
+}
+
+/// Whether two ids hold the same text with different JSON types (`7` and
+/// `"7"`).
+fn same_text(a: &RequestId, b: &RequestId) -> bool {
+    a.is_string() != b.is_string() && text_of(a) == text_of(b)
+}
+
+fn text_of(id: &RequestId) -> String {
+    match id.to_value() {
+        Value::String(s) => s,
+        other => other.to_string(),
+    }
+}
+
+/// A stray response in words, for messages.
+pub(super) fn describe(stray: &Stray) -> String {
+    let id = stray
+        .id
+        .as_ref()
+        .map_or_else(|| "without an id".to_owned(), |id| format!("with id {id}"));
+    match &stray.answer {
+        Ok(result) => format!("a result {id}: {}", short(result)),
+        Err(error) => format!(
+            "error {} {id} ({:?})",
+            error.code,
+            wire::excerpt(error.message.as_bytes())
+        ),
+    }
+}
+
+/// An error response in words, its message shortened: `error -32601
+/// ("method not found")`.
+pub(super) fn error_words(error: &RpcError) -> String {
+    format!(
+        "error {} ({:?})",
+        error.code,
+        wire::excerpt(error.message.as_bytes())
+    )
+}
+
+/// A JSON value as compact text, shortened for messages.
+pub(super) fn short(value: &Value) -> String {
+    wire::excerpt(value.to_string().as_bytes())
+}
+
+/// A duration for messages: `5 s`, `300 ms`.
+pub(super) fn seconds(duration: Duration) -> String {
+    if duration.subsec_millis() == 0 {
+        format!("{} s", duration.as_secs())
+    } else if duration.as_secs() == 0 {
+        format!("{} ms", duration.as_millis())
+    } else {
+        format!("{:.1} s", duration.as_secs_f64())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_with_the_same_text_and_another_type() {
+        assert!(same_text(
+            &RequestId::string("1001"),
+            &RequestId::number(1001)
+        ));
+        assert!(!same_text(&RequestId::number(7), &RequestId::number(7)));
+        assert!(!same_text(&RequestId::string("7"), &RequestId::number(8)));
+    }
+
+    #[test]
+    fn durations_in_words() {
+        assert_eq!(seconds(Duration::from_secs(5)), "5 s");
+        assert_eq!(seconds(Duration::from_millis(300)), "300 ms");
+        assert_eq!(seconds(Duration::from_millis(2500)), "2.5 s");
+    }
+}

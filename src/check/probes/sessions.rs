@@ -1,0 +1,404 @@
+//! The probe sessions that need a process of their own: malformed input,
+//! end of input, SIGTERM, and the two `initialize` variants.
+
+use std::time::Instant;
+
+use rustix::process::Signal;
+use serde_json::Value;
+
+use crate::check::laws::{LawId, Profile, Severity};
+use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, method};
+use crate::process::shell_status;
+
+use super::Ledger;
+use super::conversation::{honest_notifications, tool_error_is_result};
+use super::session::{Session, Stray, describe, error_words, seconds};
+use super::tools;
+
+/// The revision from which the spec makes a tool's input errors results.
+const TOOL_ERRORS_AS_RESULTS: &str = "2025-11-25";
+
+/// A revision no server supports, for version negotiation.
+const UNSUPPORTED_REVISION: &str = "1900-01-01";
+
+/// `parse-error-keeps-serving`: a line that is not JSON, and a JSON object
+/// that is no frame, do not end the loop. Core also asks error -32700 with
+/// id null; spec accepts silence, -32700 or -32600 and fails only on a crash
+/// or a hang.
+pub(super) fn malformed(mut s: Session<'_>) -> Ledger {
+    let law = LawId::ParseErrorKeepsServing;
+    let Some(init) = s.open(law, PROTOCOL_2024_11_05) else {
+        return s.finish();
+    };
+    let cases = [
+        ("a line that is not JSON", "this is not JSON {"),
+        (
+            "a JSON object with no method",
+            r#"{"jsonrpc":"2.0","params":{}}"#,
+        ),
+    ];
+    for (what, line) in cases {
+        let step = s.step(format!("ping after {what}"));
+        let Some(strays) = s.fenced(law, &[line.to_owned()]) else {
+            break;
+        };
+        grade_parse_replies(&mut s.ledger, &step, &strays);
+    }
+    s.ledger.held(law);
+    honest_notifications(&mut s, &init);
+    s.finish()
+}
+
+fn grade_parse_replies(ledger: &mut Ledger, step: &str, strays: &[Stray]) {
+    let law = LawId::ParseErrorKeepsServing;
+    let core = ledger.profile() == Profile::Core;
+    if strays.is_empty() && core {
+        ledger.fail(
+            law,
+            step,
+            "no reply to a malformed line; MCP-CORE asks error -32700 with id null",
+        );
+    }
+    if strays.len() > 1 {
+        let severity = if core {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        ledger.fail_as(
+            law,
+            severity,
+            step,
+            format!("{} replies to one malformed line", strays.len()),
+        );
+    }
+    for stray in strays {
+        let code = stray.answer.as_ref().err().map(|error| error.code);
+        let accepted = stray.id.is_none()
+            && match code {
+                Some(ErrorCode::PARSE_ERROR) => true,
+                Some(ErrorCode::INVALID_REQUEST) => !core,
+                _ => false,
+            };
+        if accepted {
+            continue;
+        }
+        if core {
+            ledger.fail(
+                law,
+                step,
+                format!(
+                    "answered {}; MCP-CORE asks error -32700 with id null",
+                    describe(stray)
+                ),
+            );
+        } else {
+            ledger.fail_as(
+                law,
+                Severity::Warning,
+                step,
+                format!(
+                    "answered {}; expected silence, or error -32700 or -32600 without an id",
+                    describe(stray)
+                ),
+            );
+        }
+    }
+}
+
+/// `eof-drains` and `eof-exit-zero`: requests sent right before stdin
+/// closes are all answered, then the process exits 0 within the grace
+/// period.
+pub(super) fn eof(mut s: Session<'_>) -> Ledger {
+    let (drains, exit_zero) = (LawId::EofDrains, LawId::EofExitZero);
+    if s.open(drains, PROTOCOL_2024_11_05).is_none() {
+        s.alive_for(exit_zero);
+        return s.finish();
+    }
+    let step = s.step("three requests sent right before stdin closed");
+    let mut lines = Vec::new();
+    for name in [method::PING, method::TOOLS_LIST, method::PING] {
+        let id = s.number_id();
+        lines.push(s.request_with(id, name, None));
+    }
+    s.send_lines(&lines);
+    s.process().close_stdin();
+    let grace = s.options().grace;
+    let deadline = Instant::now() + grace;
+    s.drain(deadline, true);
+    let answered_at = s.notifications.len();
+    s.drain(deadline, false);
+    let after: Vec<String> = s.notifications[answered_at..].to_vec();
+    let status = s.process().wait(deadline);
+    let unanswered: Vec<String> = s.pending().iter().map(ToString::to_string).collect();
+    if !unanswered.is_empty() {
+        let when = match status {
+            Some(status) => format!("exited with status {}", shell_status(status)),
+            None => format!("was still running {} after stdin closed", seconds(grace)),
+        };
+        s.ledger.fail(
+            drains,
+            &step,
+            format!(
+                "{} of 3 requests were never answered (ids {}); the server {when}",
+                unanswered.len(),
+                unanswered.join(", ")
+            ),
+        );
+    }
+    s.ledger.held(drains);
+    let step = s.step("end of input");
+    if s.pending().is_empty() && !after.is_empty() {
+        s.ledger.fail(
+            exit_zero,
+            &step,
+            format!(
+                "wrote {} after answering every request, with stdin closed",
+                after.join(", ")
+            ),
+        );
+    }
+    match status {
+        Some(status) if shell_status(status) == 0 => {}
+        Some(status) => s.ledger.fail(
+            exit_zero,
+            &step,
+            format!(
+                "exited with status {} when stdin closed; expected 0",
+                shell_status(status)
+            ),
+        ),
+        None => {
+            s.ledger.fail(
+                exit_zero,
+                &step,
+                format!(
+                    "still running {} after stdin closed; the server was stopped",
+                    seconds(grace)
+                ),
+            );
+            s.stop("the server did not exit at end of input".to_owned());
+        }
+    }
+    s.ledger.held(exit_zero);
+    s.finish()
+}
+
+/// `sigterm-exit-143`: SIGTERM while serving ends the process with 143
+/// (exit(143), or death by signal 15) within the grace period.
+pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
+    let law = LawId::SigtermExit143;
+    if s.open(law, PROTOCOL_2024_11_05).is_none() {
+        return s.finish();
+    }
+    let step = s.step("SIGTERM while serving");
+    s.process().signal(Signal::TERM);
+    let grace = s.options().grace;
+    match s.process().wait(Instant::now() + grace) {
+        Some(status) if shell_status(status) == 143 => {}
+        Some(status) => s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "ended with status {} after SIGTERM; expected 143",
+                shell_status(status)
+            ),
+        ),
+        None => {
+            s.ledger.fail(
+                law,
+                &step,
+                format!(
+                    "still running {} after SIGTERM; the server was stopped",
+                    seconds(grace)
+                ),
+            );
+            s.stop("the server ignored SIGTERM".to_owned());
+        }
+    }
+    s.ledger.held(law);
+    s.finish()
+}
+
+/// `initialize` with a revision no server supports: the answer is a result
+/// with a revision the server does support. The spec only warns on the
+/// `-32602 {supported, requested}` error its lifecycle page shows.
+pub(super) fn version(mut s: Session<'_>) -> Ledger {
+    let law = LawId::Initialize;
+    let step = s.step(format!(
+        "initialize with the unsupported revision {UNSUPPORTED_REVISION}"
+    ));
+    let Some((answer, init)) = s.initialize(law, UNSUPPORTED_REVISION) else {
+        return s.finish();
+    };
+    match (answer, init) {
+        (Ok(_), Some(init)) if init.revision == UNSUPPORTED_REVISION => s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "echoed the unsupported revision {UNSUPPORTED_REVISION}; a server answers one it supports"
+            ),
+        ),
+        (Ok(_), Some(init)) if init.revision.is_empty() => s.ledger.fail(
+            law,
+            &step,
+            "the result has no string `protocolVersion`",
+        ),
+        (Ok(_), _) => {}
+        (Err(error), _) => {
+            let negotiates = error.code == ErrorCode::INVALID_PARAMS
+                && error.data.as_ref().is_some_and(|data| {
+                    data.get("supported").is_some_and(Value::is_array)
+                        && data.get("requested").is_some_and(Value::is_string)
+                });
+            let message = format!(
+                "refused with {}; version negotiation answers a result with a supported revision",
+                error_words(&error)
+            );
+            if negotiates && s.ledger.profile() == Profile::Spec {
+                s.ledger.fail_as(law, Severity::Warning, &step, message);
+            } else {
+                s.ledger.fail(law, &step, message);
+            }
+        }
+    }
+    s.ledger.held(law);
+    s.finish()
+}
+
+/// `tool-error-is-result` under the spec profile, which applies it from
+/// revision 2025-11-25 on: negotiate that revision and violate a tool's
+/// inputSchema.
+pub(super) fn revision(mut s: Session<'_>) -> Ledger {
+    let law = LawId::ToolErrorIsResult;
+    let Some(init) = s.open(law, TOOL_ERRORS_AS_RESULTS) else {
+        return s.finish();
+    };
+    if !at_least(&init.revision, TOOL_ERRORS_AS_RESULTS) {
+        s.ledger.skip(
+            law,
+            format!(
+                "the server negotiated revision {:?}; the spec makes invalid arguments an isError result from {TOOL_ERRORS_AS_RESULTS} on",
+                init.revision
+            ),
+        );
+        return s.finish();
+    }
+    s.step("tools/list");
+    match tools::list(&mut s, law) {
+        Some(Ok(listing)) => tool_error_is_result(&mut s, &listing),
+        Some(Err(error)) => s.ledger.skip(
+            law,
+            format!(
+                "the server serves no tools (tools/list answered error {})",
+                error.code
+            ),
+        ),
+        None => {}
+    }
+    s.finish()
+}
+
+/// Whether `revision` (a date, `YYYY-MM-DD`) is `min` or later.
+fn at_least(revision: &str, min: &str) -> bool {
+    let is_date = |text: &str| {
+        text.len() == 10
+            && text.bytes().enumerate().all(|(i, b)| {
+                if i == 4 || i == 7 {
+                    b == b'-'
+                } else {
+                    b.is_ascii_digit()
+                }
+            })
+    };
+    is_date(revision) && revision >= min
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jsonrpc::{RequestId, RpcError};
+    use serde_json::json;
+
+    fn error(id: Option<RequestId>, code: i64) -> Stray {
+        Stray {
+            id,
+            answer: Err(RpcError {
+                code: ErrorCode(code),
+                message: "m".into(),
+                data: None,
+            }),
+        }
+    }
+
+    /// The severities and messages `grade_parse_replies` finds in `profile`.
+    fn graded(profile: Profile, strays: &[Stray]) -> Vec<(Severity, String)> {
+        let mut ledger = Ledger::new("server".into(), profile);
+        grade_parse_replies(&mut ledger, "step", strays);
+        ledger
+            .findings
+            .into_iter()
+            .map(|f| (f.severity, f.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_parse_error_with_id_null_passes_both_profiles() {
+        for profile in [Profile::Core, Profile::Spec] {
+            assert_eq!(graded(profile, &[error(None, -32700)]), []);
+        }
+    }
+
+    #[test]
+    fn silence_and_invalid_request_pass_spec_only() {
+        assert_eq!(graded(Profile::Spec, &[]), []);
+        assert_eq!(graded(Profile::Spec, &[error(None, -32600)]), []);
+        assert_eq!(
+            graded(Profile::Core, &[]),
+            [(
+                Severity::Error,
+                "no reply to a malformed line; MCP-CORE asks error -32700 with id null".to_owned()
+            )]
+        );
+        assert_eq!(
+            graded(Profile::Core, &[error(None, -32600)]),
+            [(
+                Severity::Error,
+                "answered error -32600 without an id (\"m\"); MCP-CORE asks error -32700 with id null"
+                    .to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn other_replies_are_warnings_under_spec() {
+        let result = Stray {
+            id: None,
+            answer: Ok(json!({})),
+        };
+        let with_id = error(Some(RequestId::number(3)), -32700);
+        assert_eq!(
+            graded(Profile::Spec, &[result, with_id.clone()]),
+            [
+                (Severity::Warning, "2 replies to one malformed line".to_owned()),
+                (
+                    Severity::Warning,
+                    "answered a result without an id: {}; expected silence, or error -32700 or -32600 without an id".to_owned()
+                ),
+                (
+                    Severity::Warning,
+                    "answered error -32700 with id 3 (\"m\"); expected silence, or error -32700 or -32600 without an id".to_owned()
+                ),
+            ]
+        );
+        assert_eq!(graded(Profile::Core, &[with_id])[0].0, Severity::Error);
+    }
+
+    #[test]
+    fn revisions_compare_as_dates() {
+        assert!(at_least("2025-11-25", "2025-11-25"));
+        assert!(at_least("2026-07-28", "2025-11-25"));
+        assert!(!at_least("2024-11-05", "2025-11-25"));
+        assert!(!at_least("latest", "2025-11-25"));
+    }
+}

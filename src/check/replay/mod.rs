@@ -1,0 +1,886 @@
+//! Replaying a transcript against a live server, in causal order.
+//!
+//! The client side of the recording is sent line by line, each line only
+//! once every server message that preceded it in the recording has arrived:
+//! responses are matched by id, server notifications and server→client
+//! requests by method and order of occurrence. Responses may arrive in any
+//! order and unsolicited notifications anywhere. Every wait has a deadline;
+//! nothing sleeps.
+//!
+//! While it replays, the checker reads every stdout line as the stdio
+//! contract demands (`stdout-is-protocol`), counts the answers of every
+//! request (`request-answered-once`) and watches for answers to
+//! notifications (`notification-unanswered`). Each recorded response is
+//! compared with the live one after the ignore rules (`transcript-match`).
+
+mod live;
+mod rewrite;
+mod script;
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use self::live::loose_key;
+use self::rewrite::with_member;
+use self::script::{Expect, ExpectKind, ExpectState, Script, SendKind, SendLine, Slot, Step};
+use crate::check::diff::IgnoreRules;
+use crate::check::duration::format_duration;
+use crate::check::laws::{LawId, Profile};
+use crate::check::wire;
+use crate::jsonrpc::RequestId;
+use crate::process::{Output, Recv, ServerCommand, ServerProcess, SpawnError, shell_status};
+use crate::report::{Exchange, ExchangeStatus, Finding, Location};
+use crate::transcript::{RedactError, Redactor, Transcript};
+
+/// How a replay runs.
+#[derive(Debug, Clone)]
+pub(crate) struct ReplayOptions {
+    /// The profile findings are graded in.
+    pub profile: Profile,
+    /// The deadline of each step: the server messages a client line waits
+    /// for.
+    pub timeout: Duration,
+    /// The deadline of a step while the server has not written anything yet,
+    /// for servers that take long to start (`npx`, `uv run`).
+    pub startup_timeout: Duration,
+    /// How long the server may take to close stdout and exit after stdin
+    /// closes, before it is killed.
+    pub grace: Duration,
+    /// The header's ignore rules and the directory config's.
+    pub ignore: IgnoreRules,
+    /// Keep the live stdout lines, for `--bless`.
+    pub keep_live: bool,
+    /// The exact command that accepts this transcript's mismatches.
+    pub bless_hint: String,
+}
+
+/// What a replay found.
+#[derive(Debug)]
+pub(crate) struct ReplayOutcome {
+    /// Every client request, in transcript order.
+    pub exchanges: Vec<Exchange>,
+    /// The findings, in the order they were made.
+    pub findings: Vec<Finding>,
+    /// How many recorded responses differ from the live ones.
+    pub mismatches: usize,
+    /// `false` when the replay stopped early (a deadline passed or the
+    /// server closed stdout), so the live session is incomplete.
+    pub complete: bool,
+    /// Whether the live session differs from the recording in more than
+    /// the content of responses (a recorded message that never came, an
+    /// answer to a line that had none), so that blessing must rewrite the
+    /// whole server side rather than replace the responses that changed.
+    pub reshaped: bool,
+    /// The live stdout lines (only with `keep_live`), in arrival order.
+    pub live: Vec<LiveLine>,
+}
+
+/// One live stdout line, kept for `--bless`.
+#[derive(Debug, Clone)]
+pub(crate) struct LiveLine {
+    /// How many client lines had been sent when it arrived.
+    pub segment: usize,
+    /// The line as the transcript should record it: ids mapped back to the
+    /// recorded ones and secrets redacted.
+    pub bytes: Vec<u8>,
+    /// `false` when the line ended stdout without a newline.
+    pub eol: bool,
+    /// The transcript lines of the recorded responses this line differs
+    /// from, and so replaces when blessed.
+    pub replaces: Vec<usize>,
+}
+
+/// Why a replay could not run at all.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ReplayError {
+    /// The transcript's redaction patterns are unusable.
+    #[error("{}:1: the header's redaction is unusable", .path.display())]
+    Redact {
+        /// The transcript.
+        path: std::path::PathBuf,
+        /// The pattern and what is wrong with it.
+        #[source]
+        source: RedactError,
+    },
+    /// The server could not be started.
+    #[error(transparent)]
+    Spawn(#[from] SpawnError),
+}
+
+/// Replays `transcript` against a fresh process of `command`.
+pub(crate) fn replay(
+    transcript: &Transcript,
+    command: &ServerCommand,
+    options: &ReplayOptions,
+) -> Result<ReplayOutcome, ReplayError> {
+    // The server starts first, so that it gets ready while the script is
+    // built.
+    let server = ServerProcess::spawn(command)?;
+    let redactor =
+        Redactor::from_env(&transcript.header.redact).map_err(|source| ReplayError::Redact {
+            path: transcript.path.clone(),
+            source,
+        })?;
+    let script = Script::build(transcript);
+    let mut run = Run {
+        path: &transcript.path,
+        options,
+        server,
+        redactor,
+        batches: transcript.protocol() == Some("2025-03-26"),
+        slots: script.slots,
+        expects: script.expects,
+        resolved: 0,
+        live_ids: HashMap::new(),
+        loose_ids: HashMap::new(),
+        used_ids: HashSet::new(),
+        max_number_id: 0,
+        findings: Vec::new(),
+        mismatches: 0,
+        changed: Vec::new(),
+        reshaped: false,
+        sends: 0,
+        last_notification: None,
+        last_malformed: None,
+        last_line: 0,
+        first_output: None,
+        live: Vec::new(),
+    };
+    let complete = run.play(&script.steps);
+    let exchanges = run.exchanges();
+    Ok(ReplayOutcome {
+        exchanges,
+        findings: run.findings,
+        mismatches: run.mismatches,
+        complete,
+        reshaped: run.reshaped,
+        live: run.live,
+    })
+}
+
+/// A client line sent earlier, for judging answers that answer no request.
+#[derive(Debug, Clone)]
+struct Sent {
+    /// How many lines had been sent before it.
+    seq: usize,
+    line: usize,
+    /// The notification's method; empty for a malformed line.
+    method: String,
+}
+
+/// A replay in progress.
+struct Run<'a> {
+    path: &'a Path,
+    options: &'a ReplayOptions,
+    server: ServerProcess,
+    redactor: Redactor,
+    batches: bool,
+    slots: Vec<Slot>,
+    expects: Vec<Expect>,
+    /// Every expectation before this index is met or missed.
+    resolved: usize,
+    /// Live client request ids, and the same keyed loosely (ignoring the
+    /// JSON type) to catch answers that change an id's type.
+    live_ids: HashMap<RequestId, usize>,
+    loose_ids: HashMap<String, usize>,
+    used_ids: HashSet<RequestId>,
+    max_number_id: i64,
+    findings: Vec<Finding>,
+    mismatches: usize,
+    /// The transcript lines of the recorded responses that differ.
+    changed: Vec<usize>,
+    /// See [`ReplayOutcome::reshaped`].
+    reshaped: bool,
+    /// How many client lines have been sent.
+    sends: usize,
+    /// The last notification and the last malformed line sent.
+    last_notification: Option<Sent>,
+    last_malformed: Option<Sent>,
+    /// The transcript line of the last client line sent (0 before any).
+    last_line: usize,
+    /// When the server first wrote on stdout.
+    first_output: Option<Instant>,
+    live: Vec<LiveLine>,
+}
+
+/// Why a wait ended without its condition.
+enum Stop {
+    Timeout(Duration),
+    Closed,
+}
+
+impl Run<'_> {
+    /// Plays the script; returns whether it ran to the end.
+    fn play(&mut self, steps: &[Step]) -> bool {
+        let mut registered = 0;
+        for step in steps {
+            match step {
+                Step::Expect(index) => registered = index + 1,
+                Step::Send(send) => {
+                    if let Err(stop) = self.wait_until(|run| run.resolved_through(registered))
+                        && self.stopped(&stop, registered)
+                    {
+                        return false;
+                    }
+                    self.send(send);
+                }
+            }
+        }
+        // stdin closes only once every request is answered or given up on:
+        // some servers drop in-flight answers at end of input.
+        if let Err(stop) = self.wait_until(|run| {
+            run.resolved_through(run.expects.len()) && run.unanswered().next().is_none()
+        }) && self.stopped(&stop, self.expects.len())
+        {
+            return false;
+        }
+        self.finish();
+        true
+    }
+
+    fn resolved_through(&mut self, limit: usize) -> bool {
+        while self.resolved < limit && self.expects[self.resolved].state != ExpectState::Waiting {
+            self.resolved += 1;
+        }
+        self.resolved >= limit
+    }
+
+    fn unanswered(&self) -> impl Iterator<Item = &Slot> {
+        self.slots.iter().filter(|slot| {
+            slot.live.is_some() && slot.answers == 0 && !slot.cancelled && slot.response.is_none()
+        })
+    }
+
+    /// Reads stdout until `done` holds, the step's deadline passes or stdout
+    /// ends. Until the server has written anything at all, the deadline is
+    /// the longer startup allowance; from its first output on, the step's
+    /// own timeout runs.
+    fn wait_until(&mut self, mut done: impl FnMut(&mut Self) -> bool) -> Result<(), Stop> {
+        let start = Instant::now();
+        let startup = self.options.timeout.max(self.options.startup_timeout);
+        loop {
+            if done(self) {
+                return Ok(());
+            }
+            let (deadline, allowance) = match self.first_output {
+                Some(first) => (
+                    start.max(first) + self.options.timeout,
+                    self.options.timeout,
+                ),
+                None => (start + startup, startup),
+            };
+            match self.server.recv(deadline) {
+                Recv::Output(Output::Line { bytes, eol, .. }) => self.on_line(bytes, eol),
+                Recv::Output(Output::Closed { .. }) => return Err(Stop::Closed),
+                Recv::Timeout => return Err(Stop::Timeout(allowance)),
+            }
+        }
+    }
+
+    /// Reports what a stopped wait left unresolved among the first `limit`
+    /// expectations (and the unanswered requests). Returns `true` when the
+    /// replay cannot go on: a request went unanswered or stdout ended; the
+    /// server is then killed.
+    fn stopped(&mut self, stop: &Stop, limit: usize) -> bool {
+        let why = match stop {
+            Stop::Timeout(allowance) => format!("within {}", format_duration(*allowance)),
+            Stop::Closed => {
+                let status = self
+                    .server
+                    .wait(Instant::now() + self.options.grace)
+                    .map_or_else(
+                        || "still running".to_owned(),
+                        |status| format!("exit status {}", shell_status(status)),
+                    );
+                let stderr = self.server.stderr_text(4096);
+                match stderr.lines().rev().find(|line| !line.trim().is_empty()) {
+                    Some(last) => format!(
+                        "before the server closed stdout ({status}; stderr ends: {})",
+                        wire::excerpt(last.as_bytes())
+                    ),
+                    None => format!("before the server closed stdout ({status})"),
+                }
+            }
+        };
+        let mut fatal = matches!(stop, Stop::Closed);
+        for index in self.resolved..limit {
+            if self.expects[index].state != ExpectState::Waiting {
+                continue;
+            }
+            self.expects[index].state = ExpectState::Missed;
+            let line = self.expects[index].line;
+            let message = match &self.expects[index].kind {
+                ExpectKind::Response(slot) => {
+                    fatal = true;
+                    let slot = &self.slots[*slot];
+                    let message = format!(
+                        "no response to `{}` id={} (line {}) {why}",
+                        slot.method, slot.recorded, slot.line
+                    );
+                    let slot_line = slot.line;
+                    self.finding(LawId::RequestAnsweredOnce, slot_line, message);
+                    continue;
+                }
+                ExpectKind::NoId => {
+                    self.reshaped = true;
+                    format!("the recorded response without an id (line {line}) did not come {why}")
+                }
+                ExpectKind::Notification(method) => {
+                    self.reshaped = true;
+                    format!("the recorded notification `{method}` (line {line}) did not come {why}")
+                }
+                ExpectKind::ServerRequest { method, .. } => {
+                    self.reshaped = true;
+                    format!(
+                        "the recorded server request `{method}` (line {line}) did not come {why}"
+                    )
+                }
+            };
+            self.finding(LawId::TranscriptMatch, line, message);
+        }
+        if limit == self.expects.len() {
+            let unanswered: Vec<(usize, String)> = self
+                .unanswered()
+                .map(|slot| {
+                    (
+                        slot.line,
+                        format!(
+                            "no response to `{}` id={} (line {}) {why}",
+                            slot.method, slot.recorded, slot.line
+                        ),
+                    )
+                })
+                .collect();
+            for (line, message) in unanswered {
+                fatal = true;
+                self.finding(LawId::RequestAnsweredOnce, line, message);
+            }
+        }
+        // Sent requests without an answer keep the status `Unanswered` they
+        // got when sent; those never sent stay `NotSent`.
+        if fatal {
+            self.server.kill();
+        }
+        fatal
+    }
+
+    /// Closes stdin, reads what the server still writes until it closes
+    /// stdout, and makes sure it ends (killing it after the grace period).
+    fn finish(&mut self) {
+        self.server.close_stdin();
+        let deadline = Instant::now() + self.options.grace;
+        loop {
+            match self.server.recv(deadline) {
+                Recv::Output(Output::Line { bytes, eol, .. }) => self.on_line(bytes, eol),
+                Recv::Output(Output::Closed { .. }) => break,
+                Recv::Timeout => {
+                    self.server.kill();
+                    return;
+                }
+            }
+        }
+        if self.server.wait(deadline).is_none() {
+            self.server.kill();
+        }
+    }
+
+    fn send(&mut self, send: &SendLine) {
+        // Counted even when the line is not sent, so that live lines keep
+        // their place between the transcript's client lines.
+        self.sends += 1;
+        self.last_line = send.line;
+        let restored = self.redactor.restore(&send.bytes);
+        let mut bytes = restored.into_owned();
+        match &send.kind {
+            SendKind::Request(slot) => {
+                let recorded = self.slots[*slot].recorded.clone();
+                let live = if self.used_ids.contains(&recorded) {
+                    self.fresh_id(&recorded)
+                } else {
+                    recorded.clone()
+                };
+                if live != recorded
+                    && let Some(rewritten) = with_member(&bytes, "id", &live.to_value())
+                {
+                    bytes = rewritten;
+                }
+                self.open(*slot, live);
+            }
+            SendKind::Batch(slots) => {
+                for &slot in slots {
+                    let id = self.slots[slot].recorded.clone();
+                    self.open(slot, id);
+                }
+            }
+            SendKind::Notification { method, cancels } => {
+                if let Some(slot) = cancels
+                    && let Some(live) = &self.slots[*slot].live
+                    && *live != self.slots[*slot].recorded
+                    && let Ok(mut value) = serde_json::from_slice::<Value>(&bytes)
+                    && let Some(params) = value.get_mut("params").and_then(Value::as_object_mut)
+                {
+                    params.insert("requestId".to_owned(), live.to_value());
+                    bytes = value.to_string().into_bytes();
+                }
+                self.last_notification = Some(Sent {
+                    seq: self.sends,
+                    line: send.line,
+                    method: method.clone(),
+                });
+            }
+            SendKind::Answer(expect) => {
+                if let Some(index) = expect {
+                    let ExpectKind::ServerRequest { recorded, live, .. } =
+                        &self.expects[*index].kind
+                    else {
+                        unreachable!("answers pair with server requests");
+                    };
+                    // The live server never asked: there is nothing to answer.
+                    let Some(live) = live else { return };
+                    if live != recorded
+                        && let Some(rewritten) = with_member(&bytes, "id", &live.to_value())
+                    {
+                        bytes = rewritten;
+                    }
+                }
+            }
+            SendKind::Other => {
+                self.last_malformed = Some(Sent {
+                    seq: self.sends,
+                    line: send.line,
+                    method: String::new(),
+                });
+            }
+        }
+        if send.eol {
+            bytes.push(b'\n');
+        }
+        self.server.send_raw(bytes);
+    }
+
+    fn open(&mut self, slot: usize, live: RequestId) {
+        if let Ok(n) = live.to_string().parse::<i64>() {
+            self.max_number_id = self.max_number_id.max(n);
+        }
+        self.used_ids.insert(live.clone());
+        self.loose_ids.insert(loose_key(&live), slot);
+        self.live_ids.insert(live.clone(), slot);
+        let slot = &mut self.slots[slot];
+        slot.live = Some(live);
+        if slot.status == ExchangeStatus::NotSent {
+            slot.status = if slot.cancelled {
+                ExchangeStatus::Cancelled
+            } else {
+                ExchangeStatus::Unanswered
+            };
+        }
+    }
+
+    /// An id not used yet in this session, of the same JSON type as
+    /// `recorded` (the recording reused an id after its answer came).
+    fn fresh_id(&self, recorded: &RequestId) -> RequestId {
+        if recorded.is_string() {
+            let base = recorded.to_value().as_str().unwrap_or_default().to_owned();
+            (1..)
+                .map(|n| RequestId::string(format!("{base}~{n}")))
+                .find(|id| !self.used_ids.contains(id))
+                .expect("some suffix is free")
+        } else {
+            RequestId::number(self.max_number_id + 1)
+        }
+    }
+
+    fn location(&self, line: usize) -> Location {
+        Location::Transcript {
+            path: self.path.to_owned(),
+            line,
+        }
+    }
+
+    fn finding(&mut self, law: LawId, line: usize, message: impl Into<String>) {
+        let finding = Finding::new(law, self.options.profile, self.location(line), message);
+        self.findings.push(finding);
+    }
+
+    fn exchanges(&self) -> Vec<Exchange> {
+        self.slots
+            .iter()
+            .map(|slot| Exchange {
+                line: slot.line,
+                method: slot.method.clone(),
+                id: slot.recorded.to_string(),
+                answer_line: slot.response.map(|index| self.expects[index].line),
+                status: slot.status,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+    const INIT_OK: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05"}}"#;
+    const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    const LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    const LIST_OK: &str = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#;
+
+    /// A transcript of `(dir, message)` events, with a header that may carry
+    /// extra fields.
+    fn transcript(header_extra: &str, events: &[(&str, &str)]) -> Transcript {
+        let mut text = format!(
+            r#"{{"format":"mcp-replay-transcript","version":1,"tool":"t","created":"c","command":["server"]{header_extra}}}"#
+        );
+        text.push('\n');
+        for (dir, msg) in events {
+            text.push_str(&format!(r#"{{"t":0,"dir":"{dir}","msg":{msg}}}"#));
+            text.push('\n');
+        }
+        Transcript::from_reader(text.as_bytes(), "t.jsonl").unwrap()
+    }
+
+    fn sh(script: &str) -> ServerCommand {
+        ServerCommand::new(vec!["sh".into(), "-c".into(), script.into()])
+    }
+
+    fn options(timeout: Duration) -> ReplayOptions {
+        ReplayOptions {
+            profile: Profile::Core,
+            timeout,
+            startup_timeout: timeout,
+            grace: Duration::from_secs(5),
+            ignore: IgnoreRules::default(),
+            keep_live: true,
+            bless_hint: "mcp-replay check --bless t.jsonl".into(),
+        }
+    }
+
+    fn run(events: &[(&str, &str)], script: &str) -> ReplayOutcome {
+        replay(
+            &transcript("", events),
+            &sh(script),
+            &options(Duration::from_secs(20)),
+        )
+        .unwrap()
+    }
+
+    fn laws(outcome: &ReplayOutcome) -> Vec<(LawId, String)> {
+        outcome
+            .findings
+            .iter()
+            .map(|f| (f.law, f.message.clone()))
+            .collect()
+    }
+
+    fn session() -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("c2s", INIT),
+            ("s2c", INIT_OK),
+            ("c2s", INITIALIZED),
+            ("c2s", LIST),
+            ("s2c", LIST_OK),
+        ]
+    }
+
+    #[test]
+    fn a_session_answered_as_recorded_passes() {
+        let outcome = run(
+            &session(),
+            &format!("read a; echo '{INIT_OK}'; read b; read c; echo '{LIST_OK}'; cat >/dev/null"),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        assert!(outcome.complete);
+        assert_eq!(
+            outcome
+                .exchanges
+                .iter()
+                .map(|e| (e.line, e.method.as_str(), e.status))
+                .collect::<Vec<_>>(),
+            vec![
+                (2, "initialize", ExchangeStatus::Passed),
+                (5, "tools/list", ExchangeStatus::Passed)
+            ]
+        );
+        assert_eq!(outcome.live.len(), 2);
+        assert_eq!(outcome.live[1].segment, 3);
+    }
+
+    #[test]
+    fn a_changed_answer_is_a_mismatch_with_a_diff_and_the_bless_command() {
+        let outcome = run(
+            &session(),
+            &format!(
+                "read a; echo '{INIT_OK}'; read b; read c; echo '{}'; cat >/dev/null",
+                LIST_OK.replace("[]", r#"[{"name":"echo"}]"#)
+            ),
+        );
+        assert_eq!(outcome.mismatches, 1);
+        let finding = &outcome.findings[0];
+        assert_eq!(finding.law, LawId::TranscriptMatch);
+        assert_eq!(
+            finding.message,
+            "`tools/list` id=2 (line 5): the response differs from the recording"
+        );
+        assert_eq!(
+            finding.location,
+            Location::Transcript {
+                path: "t.jsonl".into(),
+                line: 6
+            }
+        );
+        let diff = finding.diff.as_deref().unwrap();
+        assert!(
+            diff.starts_with("--- expected: t.jsonl:6\n+++ actual: sh -c "),
+            "{diff}"
+        );
+        assert!(diff.contains("-    \"tools\": []\n"), "{diff}");
+        assert!(diff.contains("+        \"name\": \"echo\"\n"), "{diff}");
+        assert_eq!(
+            finding.hint.as_deref(),
+            Some("accept the new responses with `mcp-replay check --bless t.jsonl`")
+        );
+        assert_eq!(outcome.exchanges[1].status, ExchangeStatus::Failed);
+    }
+
+    #[test]
+    fn answers_may_come_in_any_order_between_unsolicited_notifications() {
+        let events = [
+            ("c2s", INIT),
+            ("c2s", LIST),
+            ("s2c", INIT_OK),
+            ("s2c", LIST_OK),
+        ];
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; read b; echo '{note}'; echo '{LIST_OK}'; echo '{note}'; echo '{INIT_OK}'; cat >/dev/null"
+            ),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        assert!(outcome.complete);
+    }
+
+    #[test]
+    fn a_recorded_notification_that_never_comes_is_a_mismatch_and_replay_goes_on() {
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#;
+        let events = [
+            ("c2s", INIT),
+            ("s2c", note),
+            ("s2c", INIT_OK),
+            ("c2s", LIST),
+            ("s2c", LIST_OK),
+        ];
+        // The startup allowance ends with the server's first output: from
+        // then on the step's own timeout runs.
+        let mut options = options(Duration::from_millis(300));
+        options.startup_timeout = Duration::from_secs(600);
+        let outcome = replay(
+            &transcript("", &events),
+            &sh(&format!(
+                "read a; echo '{INIT_OK}'; read b; echo '{LIST_OK}'; cat >/dev/null"
+            )),
+            &options,
+        )
+        .unwrap();
+        assert_eq!(
+            laws(&outcome),
+            vec![(
+                LawId::TranscriptMatch,
+                "the recorded notification `notifications/message` (line 3) did not come within 300ms".to_owned()
+            )]
+        );
+        assert!(outcome.complete);
+        assert_eq!(outcome.exchanges[1].status, ExchangeStatus::Passed);
+    }
+
+    #[test]
+    fn a_silent_server_times_out_on_the_named_step_and_is_stopped() {
+        let outcome = replay(
+            &transcript("", &session()),
+            &sh("exec sleep 60"),
+            &options(Duration::from_millis(200)),
+        )
+        .unwrap();
+        assert_eq!(
+            laws(&outcome),
+            vec![(
+                LawId::RequestAnsweredOnce,
+                "no response to `initialize` id=1 (line 2) within 200ms".to_owned()
+            )]
+        );
+        assert!(!outcome.complete);
+        assert_eq!(outcome.exchanges[0].status, ExchangeStatus::Unanswered);
+        assert_eq!(outcome.exchanges[1].status, ExchangeStatus::NotSent);
+    }
+
+    #[test]
+    fn a_server_that_dies_is_reported_with_its_status_and_stderr() {
+        let outcome = run(&session(), "read a; echo 'fatal: no config' >&2; exit 3");
+        assert_eq!(
+            laws(&outcome),
+            vec![(
+                LawId::RequestAnsweredOnce,
+                "no response to `initialize` id=1 (line 2) before the server closed stdout (exit status 3; stderr ends: fatal: no config)".to_owned()
+            )]
+        );
+        assert!(!outcome.complete);
+    }
+
+    #[test]
+    fn a_second_answer_and_an_answered_notification_are_named() {
+        let events = [
+            ("c2s", INIT),
+            ("s2c", INIT_OK),
+            ("c2s", INITIALIZED),
+            ("c2s", LIST),
+            ("s2c", LIST_OK),
+        ];
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; echo '{INIT_OK}'; echo '{INIT_OK}'; read b; echo '{{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{{}}}}'; read c; echo '{LIST_OK}'; cat >/dev/null"
+            ),
+        );
+        assert_eq!(
+            laws(&outcome),
+            vec![
+                (
+                    LawId::RequestAnsweredOnce,
+                    "`initialize` id=1 (line 2) was answered 2 times".to_owned()
+                ),
+                (
+                    LawId::NotificationUnanswered,
+                    "a response without an id answers no request; the last notification sent was `notifications/initialized` (line 4)".to_owned()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_answer_must_keep_the_id_type() {
+        let events = [("c2s", INIT), ("s2c", INIT_OK)];
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; echo '{}'; cat >/dev/null",
+                INIT_OK.replace("\"id\":1", "\"id\":\"1\"")
+            ),
+        );
+        assert_eq!(
+            laws(&outcome),
+            vec![(
+                LawId::RequestAnsweredOnce,
+                "`initialize` id=1 (line 2) was answered with id \"1\": the id must keep its JSON type".to_owned()
+            )]
+        );
+        assert!(outcome.complete);
+    }
+
+    #[test]
+    fn banners_on_stdout_are_not_protocol() {
+        let events = [("c2s", INIT), ("s2c", INIT_OK)];
+        let outcome = run(
+            &events,
+            &format!("echo 'Server ready'; read a; echo '{INIT_OK}'; cat >/dev/null"),
+        );
+        assert_eq!(
+            laws(&outcome),
+            vec![(
+                LawId::StdoutIsProtocol,
+                "a stdout line is not a JSON-RPC message (not JSON (expected value)): `Server ready`".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn server_requests_get_the_recorded_answer_under_the_live_id() {
+        let events = [
+            ("c2s", INIT),
+            (
+                "s2c",
+                r#"{"jsonrpc":"2.0","id":"s1","method":"roots/list"}"#,
+            ),
+            (
+                "c2s",
+                r#"{"jsonrpc":"2.0","id":"s1","result":{"roots":[]}}"#,
+            ),
+            ("s2c", INIT_OK),
+        ];
+        let outcome = run(
+            &events,
+            &format!(
+                r#"read a; echo '{{"jsonrpc":"2.0","id":"live-9","method":"roots/list"}}'; read b; case "$b" in *'"id":"live-9","result":{{"roots":[]}}'*) echo '{INIT_OK}';; *) echo "got $b" >&2;; esac; cat >/dev/null"#
+            ),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        let blessed = String::from_utf8(outcome.live[0].bytes.clone()).unwrap();
+        assert_eq!(
+            blessed,
+            r#"{"jsonrpc":"2.0","id":"s1","method":"roots/list"}"#
+        );
+    }
+
+    #[test]
+    fn reused_ids_are_sent_fresh_and_mapped_back() {
+        let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        let pong = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+        let events = [("c2s", ping), ("s2c", pong), ("c2s", ping), ("s2c", pong)];
+        let outcome = run(
+            &events,
+            &format!(
+                r#"read a; echo '{pong}'; read b; case "$b" in *'"id":2,'*) echo '{{"jsonrpc":"2.0","id":2,"result":{{}}}}';; esac; cat >/dev/null"#
+            ),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        assert_eq!(
+            String::from_utf8(outcome.live[1].bytes.clone()).unwrap(),
+            pong
+        );
+    }
+
+    #[test]
+    fn a_cancelled_request_needs_no_answer() {
+        let cancel =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
+        let events = [
+            ("c2s", INIT),
+            ("s2c", INIT_OK),
+            ("c2s", LIST),
+            ("c2s", cancel),
+        ];
+        let outcome = run(
+            &events,
+            &format!("read a; echo '{INIT_OK}'; cat >/dev/null"),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        assert_eq!(outcome.exchanges[1].status, ExchangeStatus::Cancelled);
+    }
+
+    #[test]
+    fn secrets_are_restored_when_sent_and_redacted_when_compared() {
+        let home = std::env::var("HOME").unwrap();
+        let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"[REDACTED:HOME]"}}}"#;
+        let answer = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"[REDACTED:HOME]"}]}}"#;
+        let header = r#","redact":{"env":["HOME"]}"#;
+        let outcome = replay(
+            &transcript(header, &[("c2s", call), ("s2c", answer)]),
+            &sh(&format!(
+                r#"read a; case "$a" in *'"text":"{home}"'*) echo '{}';; esac; cat >/dev/null"#,
+                answer.replace("[REDACTED:HOME]", &home)
+            )),
+            &options(Duration::from_secs(20)),
+        )
+        .unwrap();
+        assert_eq!(laws(&outcome), vec![]);
+        // The line is kept as the server wrote it, but for the secret.
+        assert_eq!(
+            String::from_utf8(outcome.live[0].bytes.clone()).unwrap(),
+            answer
+        );
+    }
+}

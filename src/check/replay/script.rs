@@ -1,0 +1,271 @@
+//! The transcript read as a script: the client lines to send, and the
+//! recorded server messages each of them waits for.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::jsonrpc::{Frame, RequestId, method};
+use crate::report::ExchangeStatus;
+use crate::transcript::{Direction, EventKind, Payload, Transcript};
+
+/// The transcript read as a script: what to send, what to wait for.
+#[derive(Debug, Default)]
+pub(super) struct Script {
+    pub(super) steps: Vec<Step>,
+    pub(super) slots: Vec<Slot>,
+    pub(super) expects: Vec<Expect>,
+}
+
+#[derive(Debug)]
+pub(super) enum Step {
+    /// Send a client line.
+    Send(SendLine),
+    /// From here on, the recorded server message `expects[i]` precedes
+    /// every client line.
+    Expect(usize),
+}
+
+#[derive(Debug)]
+pub(super) struct SendLine {
+    pub(super) line: usize,
+    pub(super) bytes: Vec<u8>,
+    pub(super) eol: bool,
+    pub(super) kind: SendKind,
+}
+
+#[derive(Debug)]
+pub(super) enum SendKind {
+    /// A request: `slots[i]`.
+    Request(usize),
+    /// A batch array holding these requests (ids are sent as recorded).
+    Batch(Vec<usize>),
+    /// A notification; for `notifications/cancelled`, the request it names.
+    Notification {
+        method: String,
+        cancels: Option<usize>,
+    },
+    /// The host's answer to the recorded server request `expects[i]`.
+    Answer(Option<usize>),
+    /// Anything else (a malformed line), sent as recorded.
+    Other,
+}
+
+/// One client request.
+#[derive(Debug)]
+pub(super) struct Slot {
+    pub(super) line: usize,
+    pub(super) method: String,
+    pub(super) recorded: RequestId,
+    pub(super) live: Option<RequestId>,
+    pub(super) answers: u32,
+    /// The recorded response, `expects[i]`.
+    pub(super) response: Option<usize>,
+    /// The host cancelled it and no answer was recorded: none is required.
+    pub(super) cancelled: bool,
+    pub(super) status: ExchangeStatus,
+}
+
+/// One recorded server message that a live one must match.
+#[derive(Debug)]
+pub(super) struct Expect {
+    pub(super) line: usize,
+    pub(super) kind: ExpectKind,
+    pub(super) value: Value,
+    pub(super) state: ExpectState,
+}
+
+#[derive(Debug)]
+pub(super) enum ExpectKind {
+    /// The response to `slots[i]`.
+    Response(usize),
+    /// A response without an id (the answer to a malformed line).
+    NoId,
+    /// A notification of this method.
+    Notification(String),
+    /// A server→client request of this method with this recorded id; the
+    /// live id once it arrived.
+    ServerRequest {
+        method: String,
+        recorded: RequestId,
+        live: Option<RequestId>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ExpectState {
+    Waiting,
+    Met,
+    Missed,
+}
+
+impl Script {
+    pub(super) fn build(transcript: &Transcript) -> Script {
+        let mut script = Script::default();
+        // The latest request of each recorded id, and the latest server
+        // request of each recorded id, to pair responses with.
+        let mut open: HashMap<RequestId, usize> = HashMap::new();
+        let mut server_requests: HashMap<RequestId, usize> = HashMap::new();
+        let mut cancels = Vec::new();
+        for event in &transcript.events {
+            let EventKind::Line { dir, payload, eol } = &event.kind else {
+                continue;
+            };
+            match dir {
+                Direction::ClientToServer => {
+                    let kind = script.client_line(
+                        event.line,
+                        payload,
+                        &mut open,
+                        &server_requests,
+                        &mut cancels,
+                    );
+                    script.steps.push(Step::Send(SendLine {
+                        line: event.line,
+                        bytes: payload.as_bytes().to_vec(),
+                        eol: *eol,
+                        kind,
+                    }));
+                }
+                Direction::ServerToClient => {
+                    let values = match payload.to_json() {
+                        Some(Value::Array(items)) => items,
+                        Some(value) => vec![value],
+                        None => Vec::new(),
+                    };
+                    for value in values {
+                        script.server_message(event.line, value, &open, &mut server_requests);
+                    }
+                }
+                Direction::Stderr => {}
+            }
+        }
+        for slot in cancels {
+            let slot: &mut Slot = &mut script.slots[slot];
+            slot.cancelled = slot.response.is_none();
+        }
+        script
+    }
+
+    fn client_line(
+        &mut self,
+        line: usize,
+        payload: &Payload,
+        open: &mut HashMap<RequestId, usize>,
+        server_requests: &HashMap<RequestId, usize>,
+        cancels: &mut Vec<usize>,
+    ) -> SendKind {
+        let mut slot_of = |slots: &mut Vec<Slot>, id: RequestId, method: String| {
+            slots.push(Slot {
+                line,
+                method,
+                recorded: id.clone(),
+                live: None,
+                answers: 0,
+                response: None,
+                cancelled: false,
+                status: ExchangeStatus::NotSent,
+            });
+            open.insert(id, slots.len() - 1);
+            slots.len() - 1
+        };
+        match payload.to_json() {
+            Some(Value::Object(object)) => match Frame::from_object(object) {
+                Frame::Request { id, method, .. } => {
+                    SendKind::Request(slot_of(&mut self.slots, id, method))
+                }
+                Frame::Notification { method, params } => {
+                    let cancels_slot = (method == method::CANCELLED)
+                        .then(|| params.as_ref()?.get("requestId"))
+                        .flatten()
+                        .and_then(RequestId::from_value)
+                        .and_then(|id| open.get(&id).copied());
+                    cancels.extend(cancels_slot);
+                    SendKind::Notification {
+                        method,
+                        cancels: cancels_slot,
+                    }
+                }
+                Frame::Response { id: Some(id), .. } => {
+                    SendKind::Answer(server_requests.get(&id).copied())
+                }
+                _ => SendKind::Other,
+            },
+            Some(Value::Array(items)) => {
+                let mut slots = Vec::new();
+                for item in items {
+                    if let Value::Object(object) = item
+                        && let Frame::Request { id, method, .. } = Frame::from_object(object)
+                    {
+                        slots.push(slot_of(&mut self.slots, id, method));
+                    }
+                }
+                SendKind::Batch(slots)
+            }
+            _ => SendKind::Other,
+        }
+    }
+
+    fn server_message(
+        &mut self,
+        line: usize,
+        value: Value,
+        open: &HashMap<RequestId, usize>,
+        server_requests: &mut HashMap<RequestId, usize>,
+    ) {
+        let kind = match message_kind(&value) {
+            MessageKind::Response(Some(id)) => {
+                // A recorded response to no recorded request cannot be
+                // matched; the live laws judge such answers.
+                let Some(&slot) = open.get(&id) else { return };
+                if self.slots[slot].response.is_some() {
+                    return;
+                }
+                self.slots[slot].response = Some(self.expects.len());
+                ExpectKind::Response(slot)
+            }
+            MessageKind::Response(None) => ExpectKind::NoId,
+            MessageKind::Notification(method) => ExpectKind::Notification(method),
+            MessageKind::Request(id, method) => {
+                server_requests.insert(id.clone(), self.expects.len());
+                ExpectKind::ServerRequest {
+                    method,
+                    recorded: id,
+                    live: None,
+                }
+            }
+            MessageKind::Other => return,
+        };
+        self.steps.push(Step::Expect(self.expects.len()));
+        self.expects.push(Expect {
+            line,
+            kind,
+            value,
+            state: ExpectState::Waiting,
+        });
+    }
+}
+
+/// What a JSON-RPC message is, read from its fields.
+pub(super) enum MessageKind {
+    Response(Option<RequestId>),
+    Notification(String),
+    Request(RequestId, String),
+    Other,
+}
+
+pub(super) fn message_kind(value: &Value) -> MessageKind {
+    let id = value
+        .get("id")
+        .filter(|id| !id.is_null())
+        .map(RequestId::from_value);
+    match (value.get("method").and_then(Value::as_str), id) {
+        (Some(method), None) => MessageKind::Notification(method.to_owned()),
+        (Some(method), Some(Some(id))) => MessageKind::Request(id, method.to_owned()),
+        (Some(_), Some(None)) => MessageKind::Other,
+        (None, id) if value.get("result").is_some() || value.get("error").is_some() => {
+            MessageKind::Response(id.flatten())
+        }
+        (None, _) => MessageKind::Other,
+    }
+}

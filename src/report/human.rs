@@ -1,0 +1,192 @@
+//! The report for people: one line per transcript and per law, the
+//! findings and diffs of failures beneath, and one `Summary:` line.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use super::{
+    Disposition, Graded, Location, Palette, ProbeResult, Report, Status, Summary, TranscriptResult,
+};
+use crate::check::laws::LawId;
+use crate::report::LawStatus;
+
+/// The width status words are right-aligned in.
+const STATUS_WIDTH: usize = 6;
+
+/// Writes the human report of `report` to `out`, coloured with `palette`.
+///
+/// # Errors
+///
+/// The first write error.
+pub fn render(report: &Report, palette: &Palette, mut out: impl Write) -> io::Result<()> {
+    render_dyn(report, palette, &mut out)
+}
+
+fn render_dyn(report: &Report, palette: &Palette, out: &mut dyn Write) -> io::Result<()> {
+    for error in &report.errors {
+        status_line(out, palette, Status::Error, &error.message)?;
+    }
+    for transcript in &report.transcripts {
+        render_transcript(out, palette, transcript)?;
+    }
+    let id_width = LawId::ALL
+        .iter()
+        .map(|id| id.as_str().len())
+        .max()
+        .unwrap_or(0);
+    for probe in &report.probes {
+        render_probe(out, palette, probe, id_width)?;
+    }
+    for stale in &report.stale {
+        status_line(
+            out,
+            palette,
+            Status::Stale,
+            &format!(
+                "{} {}: in the baseline, no longer found",
+                stale.law, stale.location
+            ),
+        )?;
+    }
+    writeln!(out, "{}", summary_line(&report.summary(), report.elapsed))
+}
+
+fn status_line(
+    out: &mut dyn Write,
+    palette: &Palette,
+    status: Status,
+    rest: &str,
+) -> io::Result<()> {
+    let word = format!("{:>STATUS_WIDTH$}", status.as_str());
+    writeln!(out, "{} {rest}", palette.status(status, &word))
+}
+
+fn render_transcript(
+    out: &mut dyn Write,
+    palette: &Palette,
+    transcript: &TranscriptResult,
+) -> io::Result<()> {
+    let n = transcript.exchanges.len();
+    let mut what = format!("{n} exchange{}", plural(n));
+    let failed = transcript
+        .exchanges
+        .iter()
+        .filter(|e| {
+            e.status != super::ExchangeStatus::Passed
+                && e.status != super::ExchangeStatus::Cancelled
+        })
+        .count();
+    if failed > 0 {
+        what.push_str(&format!(", {failed} not as recorded"));
+    }
+    status_line(
+        out,
+        palette,
+        transcript.status(),
+        &format!(
+            "{}  {what}  {}",
+            transcript.path.display(),
+            palette.quiet(&seconds(transcript.elapsed))
+        ),
+    )?;
+    for graded in &transcript.findings {
+        render_finding(out, palette, graded)?;
+    }
+    for note in &transcript.notes {
+        writeln!(out, "{:STATUS_WIDTH$} note: {note}", "")?;
+    }
+    Ok(())
+}
+
+fn render_probe(
+    out: &mut dyn Write,
+    palette: &Palette,
+    probe: &ProbeResult,
+    id_width: usize,
+) -> io::Result<()> {
+    for outcome in &probe.outcomes {
+        let status = probe.status(outcome);
+        let mut rest = format!("{:id_width$}  {}", outcome.law.as_str(), probe.command);
+        if let LawStatus::Skipped(reason) = &outcome.status {
+            rest.push_str(&format!("  ({reason})"));
+        }
+        status_line(out, palette, status, &rest)?;
+        for graded in probe.findings_of(outcome.law) {
+            render_finding(out, palette, graded)?;
+        }
+    }
+    Ok(())
+}
+
+fn render_finding(out: &mut dyn Write, palette: &Palette, graded: &Graded) -> io::Result<()> {
+    let finding = &graded.finding;
+    let label = format!("{}[{}]", graded.disposition.as_str(), finding.law);
+    let label = match graded.disposition {
+        Disposition::Fails => palette.status(Status::Fail, &label),
+        Disposition::Warns => palette.status(Status::Warn, &label),
+        Disposition::Known | Disposition::Waived | Disposition::Blessed => palette.quiet(&label),
+    };
+    let indent = " ".repeat(STATUS_WIDTH);
+    let place = match &finding.location {
+        Location::Transcript { .. } => finding.location.describe(),
+        Location::Probe { step, .. } => format!("step `{step}`"),
+    };
+    writeln!(out, "{indent} {label} {place}: {}", finding.message)?;
+    if finding.law != LawId::TranscriptMatch {
+        writeln!(out, "{indent} cites: {}", finding.cites)?;
+    }
+    if let Some(diff) = &finding.diff {
+        for line in diff.lines() {
+            writeln!(out, "{}", palette.diff_line(line))?;
+        }
+    }
+    if let Some(hint) = finding
+        .hint
+        .as_ref()
+        .filter(|_| graded.disposition != Disposition::Blessed)
+    {
+        writeln!(out, "{} {hint}", palette.emphasis("hint:"))?;
+    }
+    Ok(())
+}
+
+/// The summary line: what was checked, then how it fared.
+pub(crate) fn summary_line(summary: &Summary, elapsed: Duration) -> String {
+    let mut parts = vec![format!("{} held", summary.held)];
+    let mut add = |n: usize, what: &str| {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
+        }
+    };
+    add(summary.failed, "failed");
+    add(
+        summary.warned,
+        if summary.warned == 1 {
+            "warning"
+        } else {
+            "warnings"
+        },
+    );
+    add(summary.known, "known");
+    add(summary.skipped, "skipped");
+    add(summary.waived, "waived");
+    add(summary.stale, "stale");
+    add(summary.errors, "unreadable");
+    format!(
+        "Summary: {} transcript{}, {} law{}: {} in {}",
+        summary.transcripts,
+        plural(summary.transcripts),
+        summary.laws,
+        plural(summary.laws),
+        parts.join(", "),
+        seconds(elapsed)
+    )
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn seconds(elapsed: Duration) -> String {
+    format!("{:.3}s", elapsed.as_secs_f64())
+}

@@ -1,0 +1,216 @@
+//! The report for programs: JSON Lines, one object per line, each with a
+//! `type` first (`error`, `transcript`, `finding`, `law`, `stale`,
+//! `summary`).
+//!
+//! `docs/output-formats.md` describes every field. The structs below are the
+//! wire format: their field order is the order on the line.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{Graded, LawStatus, Location, Report, Status};
+
+/// Writes the JSON Lines report of `report` to `out`.
+///
+/// # Errors
+///
+/// The first write error.
+pub fn render(report: &Report, mut out: impl Write) -> io::Result<()> {
+    render_dyn(report, &mut out)
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Line<'a> {
+    Error {
+        path: Option<String>,
+        message: &'a str,
+    },
+    Transcript {
+        path: String,
+        command: &'a str,
+        status: String,
+        exchanges: Vec<Exchange<'a>>,
+        findings: usize,
+        notes: &'a [String],
+        blessed: Option<usize>,
+        elapsed_ms: u64,
+    },
+    Finding {
+        law: &'a str,
+        severity: &'a str,
+        disposition: &'a str,
+        profile: &'a str,
+        cites: &'a str,
+        message: &'a str,
+        location: Where<'a>,
+        diff: Option<&'a str>,
+        hint: Option<&'a str>,
+    },
+    Law {
+        law: &'a str,
+        command: &'a str,
+        status: String,
+        reason: Option<&'a str>,
+    },
+    Stale {
+        law: &'a str,
+        location: &'a str,
+    },
+    Summary {
+        transcripts: usize,
+        laws: usize,
+        held: usize,
+        failed: usize,
+        warnings: usize,
+        known: usize,
+        skipped: usize,
+        waived: usize,
+        stale: usize,
+        errors: usize,
+        exit: u8,
+        elapsed_ms: u64,
+    },
+}
+
+#[derive(Serialize)]
+struct Exchange<'a> {
+    line: usize,
+    method: &'a str,
+    id: Value,
+    status: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Where<'a> {
+    Transcript { path: String, line: usize },
+    Probe { command: &'a str, step: &'a str },
+}
+
+fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    for error in &report.errors {
+        line(
+            out,
+            &Line::Error {
+                path: error.path.as_ref().map(|path| path.display().to_string()),
+                message: &error.message,
+            },
+        )?;
+    }
+    for transcript in &report.transcripts {
+        let exchanges = transcript
+            .exchanges
+            .iter()
+            .map(|exchange| Exchange {
+                line: exchange.line,
+                method: &exchange.method,
+                // The id as the JSON it was: `7` or `"7"`.
+                id: serde_json::from_str(&exchange.id)
+                    .unwrap_or_else(|_| Value::String(exchange.id.clone())),
+                status: exchange.status.as_str(),
+            })
+            .collect();
+        line(
+            out,
+            &Line::Transcript {
+                path: transcript.path.display().to_string(),
+                command: &transcript.command,
+                status: status(transcript.status()),
+                exchanges,
+                findings: transcript.findings.len(),
+                notes: &transcript.notes,
+                blessed: transcript.blessed,
+                elapsed_ms: millis(transcript.elapsed),
+            },
+        )?;
+        for graded in &transcript.findings {
+            line(out, &finding(graded))?;
+        }
+    }
+    for probe in &report.probes {
+        for outcome in &probe.outcomes {
+            let reason = match &outcome.status {
+                LawStatus::Skipped(reason) => Some(reason.as_str()),
+                _ => None,
+            };
+            line(
+                out,
+                &Line::Law {
+                    law: outcome.law.as_str(),
+                    command: &probe.command,
+                    status: status(probe.status(outcome)),
+                    reason,
+                },
+            )?;
+            for graded in probe.findings_of(outcome.law) {
+                line(out, &finding(graded))?;
+            }
+        }
+    }
+    for stale in &report.stale {
+        line(
+            out,
+            &Line::Stale {
+                law: &stale.law,
+                location: &stale.location,
+            },
+        )?;
+    }
+    let summary = report.summary();
+    line(
+        out,
+        &Line::Summary {
+            transcripts: summary.transcripts,
+            laws: summary.laws,
+            held: summary.held,
+            failed: summary.failed,
+            warnings: summary.warned,
+            known: summary.known,
+            skipped: summary.skipped,
+            waived: summary.waived,
+            stale: summary.stale,
+            errors: summary.errors,
+            exit: report.exit_code(),
+            elapsed_ms: millis(report.elapsed),
+        },
+    )
+}
+
+fn finding(graded: &Graded) -> Line<'_> {
+    let finding = &graded.finding;
+    let location = match &finding.location {
+        Location::Transcript { path, line } => Where::Transcript {
+            path: path.display().to_string(),
+            line: *line,
+        },
+        Location::Probe { command, step } => Where::Probe { command, step },
+    };
+    Line::Finding {
+        law: finding.law.as_str(),
+        severity: finding.severity.as_str(),
+        disposition: graded.disposition.as_str(),
+        profile: finding.profile.as_str(),
+        cites: &finding.cites,
+        message: &finding.message,
+        location,
+        diff: finding.diff.as_deref(),
+        hint: finding.hint.as_deref(),
+    }
+}
+
+fn status(status: Status) -> String {
+    status.as_str().to_ascii_lowercase()
+}
+
+fn millis(elapsed: Duration) -> u64 {
+    u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn line(out: &mut dyn Write, line: &Line<'_>) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, line)?;
+    out.write_all(b"\n")
+}

@@ -1,0 +1,874 @@
+//! `mcp-replay check` end to end: replays against the fixture server,
+//! diffs and blessing, deadlines and processes, corpora, baselines and the
+//! report formats.
+
+use std::collections::{BTreeSet, HashSet};
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use mcp_replay::process::{Output, Recv, ServerCommand, ServerProcess, shell_status};
+use mcp_replay::transcript::{Direction, Exit, Header};
+use mcp_replay::{Frame, TranscriptWriter};
+use predicates::prelude::*;
+use serde_json::{Value, json};
+
+use crate::util::{
+    fixture_server, initialize, json_lines, notification, processes_with, request, soon,
+};
+
+/// `mcp-replay check` run in `dir`, killed if it outlives a generous
+/// deadline.
+fn check(dir: &Path) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay");
+    cmd.current_dir(dir)
+        .arg("check")
+        .env_remove("NO_COLOR")
+        .timeout(Duration::from_secs(120));
+    cmd
+}
+
+/// The client side of a typical session, in groups sent at once.
+pub fn session() -> Vec<Vec<String>> {
+    vec![
+        vec![initialize(1)],
+        vec![
+            notification("notifications/initialized"),
+            request(json!(2), "tools/list", json!(null)),
+        ],
+        vec![request(
+            json!(3),
+            "tools/call",
+            json!({"name": "echo", "arguments": {"text": "hello"}}),
+        )],
+        vec![request(
+            json!(4),
+            "tools/call",
+            json!({"name": "add", "arguments": {"a": 2, "b": 3}}),
+        )],
+        vec![request(json!(5), "tools/call", json!({"name": "fail"}))],
+        vec![request(json!("six"), "ping", json!(null))],
+    ]
+}
+
+/// Records a session with the fixture server started with `args` into
+/// `path`: each group of client lines is written at once, then every request
+/// in it is waited for; at the end stdin is closed and the exit recorded.
+pub fn record(path: &Path, args: &[&str], groups: &[Vec<String>]) {
+    let mut argv = vec![fixture_server().to_owned()];
+    argv.extend(args.iter().map(|arg| (*arg).to_owned()));
+    let header = Header::new(argv.clone(), "2026-01-01T00:00:00Z".to_owned());
+    let mut writer = TranscriptWriter::create(path, &header, true).unwrap();
+    let mut server = ServerProcess::spawn(&ServerCommand::new(argv)).unwrap();
+    let log = |writer: &mut TranscriptWriter, bytes: &[u8], eol: bool| {
+        writer.line(Direction::ServerToClient, bytes, eol).unwrap();
+        match Frame::parse(bytes) {
+            Frame::Response { id: Some(id), .. } => Some(id),
+            _ => None,
+        }
+    };
+    for group in groups {
+        let mut pending = HashSet::new();
+        let mut bytes = Vec::new();
+        for line in group {
+            writer
+                .line(Direction::ClientToServer, line.as_bytes(), true)
+                .unwrap();
+            if let Frame::Request { id, .. } = Frame::parse(line.as_bytes()) {
+                pending.insert(id);
+            }
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        }
+        server.send_raw(bytes);
+        while !pending.is_empty() {
+            match server.recv(soon()) {
+                Recv::Output(Output::Line { bytes, eol, .. }) => {
+                    if let Some(id) = log(&mut writer, &bytes, eol) {
+                        pending.remove(&id);
+                    }
+                }
+                other => panic!("the fixture stopped answering: {other:?}"),
+            }
+        }
+    }
+    server.close_stdin();
+    while let Recv::Output(Output::Line { bytes, eol, .. }) = server.recv(soon()) {
+        log(&mut writer, &bytes, eol);
+    }
+    let status = server
+        .wait(soon())
+        .expect("the fixture exits at end of input");
+    writer.exit(Exit::Code(shell_status(status))).unwrap();
+}
+
+/// A directory holding `transcripts/session.jsonl`, recorded against the
+/// fixture started with `args`.
+fn recorded(args: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("transcripts")).unwrap();
+    let path = dir.path().join("transcripts/session.jsonl");
+    record(&path, args, &session());
+    (dir, path)
+}
+
+fn stdout_of(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Runs `cmd`, asserts its exit status, and returns its stdout.
+fn stdout_with_code(cmd: &mut assert_cmd::Command, code: i32) -> String {
+    let output = cmd.assert().code(code).get_output().clone();
+    stdout_of(&output)
+}
+
+#[test]
+fn a_session_replays_green_against_the_server_it_was_recorded_from() {
+    let (dir, _) = recorded(&[]);
+    let stdout = stdout_with_code(&mut check(dir.path()), 0);
+    assert!(
+        stdout.contains("  PASS transcripts/session.jsonl  6 exchanges"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  PASS sigterm-exit-143"), "{stdout}");
+    assert!(
+        stdout.contains("Summary: 1 transcript, 18 laws: 19 held in "),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_changed_answer_fails_with_a_diff_and_bless_accepts_it() {
+    let (dir, path) = recorded(&[]);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let server = fixture_server();
+    let stdout = stdout_with_code(
+        check(dir.path()).args([
+            "--no-probes",
+            "transcripts",
+            "--",
+            server,
+            "--echo-suffix",
+            "!",
+        ]),
+        1,
+    );
+    let answer_line = original
+        .lines()
+        .position(|line| line.contains("\"dir\":\"s2c\"") && line.contains("\"text\":\"hello\""))
+        .unwrap()
+        + 1;
+    assert!(
+        stdout.contains("  FAIL transcripts/session.jsonl  6 exchanges, 1 not as recorded  "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "error[transcript-match] transcripts/session.jsonl:{answer_line}: `tools/call` id=3 (line "
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "--- expected: transcripts/session.jsonl:{answer_line}\n+++ actual: {server} --echo-suffix '!'\n"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("-        \"text\": \"hello\",\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("+        \"text\": \"hello!\",\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "hint: accept the new responses with `mcp-replay check --bless transcripts/session.jsonl -- {server} --echo-suffix '!'`"
+        )),
+        "{stdout}"
+    );
+
+    check(dir.path())
+        .args([
+            "--no-probes",
+            "--bless",
+            "transcripts",
+            "--",
+            server,
+            "--echo-suffix",
+            "!",
+        ])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(
+            "Blessed: transcripts/session.jsonl (1 response)",
+        ));
+    // Only the changed answer differs; every other line is kept byte for
+    // byte, so `git diff` shows exactly what the server now says.
+    let blessed = std::fs::read_to_string(&path).unwrap();
+    let differing: Vec<(usize, &str)> = blessed
+        .lines()
+        .zip(original.lines())
+        .enumerate()
+        .filter(|(_, (new, old))| new != old)
+        .map(|(index, (new, _))| (index + 1, new))
+        .collect();
+    assert_eq!(blessed.lines().count(), original.lines().count());
+    assert_eq!(differing.len(), 1, "{differing:?}");
+    assert_eq!(differing[0].0, answer_line);
+    assert!(differing[0].1.contains("\"text\":\"hello!\""), "{blessed}");
+    check(dir.path())
+        .args([
+            "--no-probes",
+            "transcripts",
+            "--",
+            server,
+            "--echo-suffix",
+            "!",
+        ])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn bless_rewrites_the_server_side_of_a_session_that_changed_shape() {
+    // Recorded with list_changed notifications the clean server never sends.
+    let (dir, path) = recorded(&["--unsolicited"]);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let server = fixture_server();
+    let output = check(dir.path())
+        .args([
+            "--no-probes",
+            "--timeout",
+            "300ms",
+            "transcripts",
+            "--",
+            server,
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    assert!(
+        stdout_of(&output).contains("the recorded notification `notifications/tools/list_changed`"),
+        "{}",
+        stdout_of(&output)
+    );
+    check(dir.path())
+        .args([
+            "--no-probes",
+            "--timeout",
+            "300ms",
+            "--bless",
+            "transcripts",
+            "--",
+            server,
+        ])
+        .assert()
+        .code(0);
+    let blessed = std::fs::read_to_string(&path).unwrap();
+    assert!(!blessed.contains("list_changed"), "{blessed}");
+    let client = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|line| !line.contains("\"dir\":\"s2c\""))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(client(&blessed), client(&original));
+    check(dir.path())
+        .args(["--no-probes", "transcripts", "--", server])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn hard_but_correct_servers_replay_green() {
+    let stresses: [&[&str]; 5] = [
+        &["--pad", "4194304"],
+        &["--stderr-flood", "1048576"],
+        &["--slow-start", "300"],
+        &["--unsolicited"],
+        &["--out-of-order", "3"],
+    ];
+    for args in stresses {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stress.jsonl");
+        let mut groups = session();
+        // Three requests back to back, for the out-of-order server to hold.
+        groups.push(vec![
+            request(json!(7), "ping", json!(null)),
+            request(json!(8), "tools/list", json!(null)),
+            request(
+                json!(9),
+                "tools/call",
+                json!({"name": "echo", "arguments": {"text": "x"}}),
+            ),
+        ]);
+        record(&path, args, &groups);
+        let output = check(dir.path())
+            .args(["--no-probes", "stress.jsonl"])
+            .output()
+            .unwrap();
+        let stdout = stdout_of(&output);
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stdout}");
+        assert!(
+            stdout.contains("  PASS stress.jsonl  9 exchanges"),
+            "{args:?}: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_silent_server_is_a_timeout_naming_the_step_and_nothing_outlives_the_check() {
+    let (dir, _) = recorded(&[]);
+    let marker = format!("silent-replay-{}", std::process::id());
+    // The subshell keeps the shell's argv, marker included.
+    let script = "(sleep 600; :) & wait";
+    let stdout = stdout_with_code(
+        check(dir.path()).args([
+            "--no-probes",
+            "--timeout",
+            "300ms",
+            "--startup-timeout",
+            "300ms",
+            "--",
+            "sh",
+            "-c",
+            script,
+            &marker,
+        ]),
+        1,
+    );
+    assert!(
+        stdout.contains(
+            "error[request-answered-once] transcripts/session.jsonl:2: no response to `initialize` id=1 (line 2) within 300ms"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("note: the replay stopped early"),
+        "{stdout}"
+    );
+    // `sh -c script marker` runs the script with $0 = marker: the shell and
+    // its background subshell both carry it, and both must be gone.
+    assert_gone(&marker);
+}
+
+#[test]
+fn a_malformed_transcript_is_named_and_the_others_still_run() {
+    let (dir, path) = recorded(&[]);
+    let bad = dir.path().join("transcripts/bad.jsonl");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text = text.replacen("\"dir\":\"c2s\",\"msg\":", "\"dir\":\"c2s\",\"msg\":}", 1);
+    std::fs::write(&bad, text).unwrap();
+    let stdout = stdout_with_code(check(dir.path()).arg("--no-probes"), 2);
+    assert!(
+        stdout.contains(" ERROR transcripts/bad.jsonl:2:"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("expected an event object"), "{stdout}");
+    assert!(
+        stdout.contains("  PASS transcripts/session.jsonl"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 unreadable"), "{stdout}");
+}
+
+/// A corpus of `n` copies of one recording, in two directories.
+fn corpus(n: usize) -> tempfile::TempDir {
+    let (dir, path) = recorded(&[]);
+    std::fs::create_dir(dir.path().join("transcripts/more")).unwrap();
+    for i in 1..n {
+        let sub = if i % 2 == 0 { "" } else { "more/" };
+        std::fs::copy(
+            &path,
+            dir.path()
+                .join(format!("transcripts/{sub}copy-{i:02}.jsonl")),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+/// The JSON report lines of a run, with timings removed.
+fn json_report(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<Value>) {
+    let output = check(dir)
+        .args(["--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let mut lines = json_lines(&output.stdout);
+    for line in &mut lines {
+        if let Some(object) = line.as_object_mut() {
+            object.remove("elapsed_ms");
+        }
+    }
+    (output.status.code(), lines)
+}
+
+fn transcript_paths(lines: &[Value]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|line| line["type"] == "transcript")
+        .map(|line| line["path"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn partitions_cover_every_transcript_exactly_once() {
+    let dir = corpus(7);
+    let (_, all) = json_report(dir.path(), &["--no-probes"]);
+    let all = transcript_paths(&all);
+    assert_eq!(all.len(), 7);
+    let mut seen = Vec::new();
+    for index in 1..=3 {
+        let (code, lines) = json_report(
+            dir.path(),
+            &["--no-probes", "--partition", &format!("{index}/3")],
+        );
+        assert_eq!(code, Some(0));
+        seen.extend(transcript_paths(&lines));
+    }
+    seen.sort();
+    assert_eq!(seen, all);
+}
+
+#[test]
+fn parallel_jobs_report_what_one_job_reports() {
+    let dir = corpus(6);
+    let one = json_report(dir.path(), &["--jobs", "1"]);
+    let many = json_report(dir.path(), &["--jobs", "4"]);
+    assert_eq!(one.0, Some(0));
+    assert_eq!(one, many);
+    assert_eq!(transcript_paths(&one.1).len(), 6);
+    assert_eq!(
+        one.1.iter().filter(|line| line["type"] == "law").count(),
+        18
+    );
+}
+
+#[test]
+fn probes_run_once_per_command_in_the_partition_of_its_first_transcript() {
+    let dir = corpus(4);
+    let mut law_lines = 0;
+    for index in 1..=2 {
+        let (code, lines) = json_report(dir.path(), &["--partition", &format!("{index}/2")]);
+        assert_eq!(code, Some(0));
+        let laws = lines.iter().filter(|line| line["type"] == "law").count();
+        assert_eq!(laws, if index == 1 { 18 } else { 0 });
+        law_lines += laws;
+    }
+    assert_eq!(law_lines, 18);
+}
+
+#[test]
+fn a_baseline_passes_known_findings_fails_new_ones_and_stale_entries() {
+    let (dir, _) = recorded(&[]);
+    let server = fixture_server();
+    let changed = ["--", server, "--echo-suffix", "!"];
+    let run = |extra: &[&str], tail: &[&str]| {
+        check(dir.path())
+            .arg("--no-probes")
+            .args(extra)
+            .arg("transcripts")
+            .args(tail)
+            .output()
+            .unwrap()
+    };
+    // Adopt the gate on a server that fails: the baseline records the finding.
+    let adopted = run(&["--write-baseline", "baseline.json"], &changed);
+    assert_eq!(adopted.status.code(), Some(0), "{}", stdout_of(&adopted));
+    assert!(String::from_utf8_lossy(&adopted.stderr).contains("Wrote baseline: baseline.json"));
+    let known = run(&["--baseline", "baseline.json"], &changed);
+    assert_eq!(known.status.code(), Some(0));
+    assert!(
+        stdout_of(&known).contains(" KNOWN transcripts/session.jsonl"),
+        "{}",
+        stdout_of(&known)
+    );
+    assert!(stdout_of(&known).contains("known[transcript-match]"));
+
+    // A new finding fails.
+    let other = dir.path().join("transcripts/other.jsonl");
+    record(
+        &other,
+        &[],
+        &[
+            vec![initialize(1)],
+            vec![request(
+                json!(2),
+                "tools/call",
+                json!({"name": "echo", "arguments": {"text": "new"}}),
+            )],
+        ],
+    );
+    let new = run(&["--baseline", "baseline.json"], &changed);
+    assert_eq!(new.status.code(), Some(1));
+    assert!(stdout_of(&new).contains("  FAIL transcripts/other.jsonl"));
+    std::fs::remove_file(&other).unwrap();
+
+    // Fixed: the baseline entry is stale, and that fails too, until the
+    // baseline is rewritten.
+    let fixed = run(&["--baseline", "baseline.json"], &[]);
+    assert_eq!(fixed.status.code(), Some(1));
+    let stdout = stdout_of(&fixed);
+    assert!(
+        stdout.contains(" STALE transcript-match transcripts/session.jsonl:"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 stale"), "{stdout}");
+}
+
+#[test]
+fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
+    let (dir, _) = recorded(&[]);
+    let server = fixture_server();
+    let output = check(dir.path())
+        .args([
+            "--format",
+            "json",
+            "--junit",
+            "report.xml",
+            "--",
+            server,
+            "--echo-suffix",
+            "!",
+            "--break",
+            "cancel-tolerated",
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let lines = json_lines(&output.stdout);
+    let types: BTreeSet<&str> = lines
+        .iter()
+        .map(|line| line["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        types,
+        ["finding", "law", "summary", "transcript"]
+            .into_iter()
+            .collect()
+    );
+    let findings: Vec<&Value> = lines
+        .iter()
+        .filter(|line| line["type"] == "finding")
+        .collect();
+    let replayed = findings
+        .iter()
+        .find(|f| f["law"] == "transcript-match")
+        .unwrap();
+    assert_eq!(replayed["severity"], "error");
+    assert_eq!(replayed["disposition"], "error");
+    assert_eq!(replayed["profile"], "core");
+    assert_eq!(replayed["cites"], "the transcript itself");
+    assert_eq!(replayed["location"]["kind"], "transcript");
+    assert_eq!(replayed["location"]["path"], "transcripts/session.jsonl");
+    assert!(replayed["location"]["line"].as_u64().unwrap() > 1);
+    assert!(
+        replayed["diff"]
+            .as_str()
+            .unwrap()
+            .starts_with("--- expected: ")
+    );
+    let probed = findings
+        .iter()
+        .find(|f| f["law"] == "cancel-tolerated")
+        .unwrap();
+    assert_eq!(probed["location"]["kind"], "probe");
+    assert!(probed["location"]["step"].is_string());
+    assert!(probed["cites"].as_str().unwrap().contains("MCP-CORE"));
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["exit"], 1);
+    assert_eq!(summary["failed"], 2);
+
+    let xml = std::fs::read_to_string(dir.path().join("report.xml")).unwrap();
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "));
+    assert_eq!(xml.matches("<testsuite ").count(), 2, "{xml}");
+    // Two failed test cases: the changed exchange and the broken law.
+    assert!(
+        xml.contains("<testsuites name=\"mcp-replay\" tests=\"24\" failures=\"2\" "),
+        "{xml}"
+    );
+    if let Ok(python) = which("python3") {
+        let parsed = std::process::Command::new(python)
+            .args([
+                "-c",
+                "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); \
+                 print(len(d.getElementsByTagName('testcase')))",
+            ])
+            .arg(dir.path().join("report.xml"))
+            .output()
+            .unwrap();
+        assert!(
+            parsed.status.success(),
+            "{}",
+            String::from_utf8_lossy(&parsed.stderr)
+        );
+        // Six exchanges and eighteen laws.
+        assert_eq!(String::from_utf8_lossy(&parsed.stdout).trim(), "24");
+    }
+}
+
+fn which(program: &str) -> Result<PathBuf, ()> {
+    let path = std::env::var_os("PATH").ok_or(())?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+        .ok_or(())
+}
+
+#[test]
+fn probes_alone_gate_a_server_with_nothing_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = fixture_server();
+    check(dir.path())
+        .args(["--", server])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "Summary: 0 transcripts, 18 laws: 18 held",
+        ));
+    check(dir.path())
+        .args(["--", server, "--break", "ping"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("  FAIL ping "));
+    check(dir.path())
+        .args(["--waive", "ping", "--", server, "--break", "ping"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("WAIVED ping "));
+}
+
+#[test]
+fn warnings_pass_unless_denied() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = fixture_server();
+    let spec = ["--profile", "spec"];
+    let sdk = ["--", server, "--like", "python-sdk"];
+    check(dir.path())
+        .args(spec)
+        .args(sdk)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("  WARN unknown-tool "));
+    check(dir.path())
+        .args(spec)
+        .arg("--deny-warnings")
+        .args(sdk)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("error[unknown-tool]"));
+    // The same server fails the core profile outright.
+    check(dir.path())
+        .args(sdk)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("  FAIL unknown-tool "));
+}
+
+#[test]
+fn a_directory_config_waives_and_ignores() {
+    let (dir, _) = recorded(&[]);
+    let server = fixture_server();
+    let changed = [
+        "--no-probes",
+        "transcripts",
+        "--",
+        server,
+        "--echo-suffix",
+        "!",
+    ];
+    let config = dir.path().join("transcripts/mcp-replay.json");
+    std::fs::write(&config, r#"{"ignore": ["/result/content/*/text"]}"#).unwrap();
+    check(dir.path()).args(changed).assert().code(0);
+    std::fs::write(&config, r#"{"waive": ["transcript-match"]}"#).unwrap();
+    check(dir.path())
+        .args(changed)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("waived[transcript-match]"));
+    std::fs::write(&config, r#"{"waive": ["no-such-law"]}"#).unwrap();
+    check(dir.path())
+        .args(changed)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "mcp-replay.json:1:1: `waive`: unknown law `no-such-law`",
+        ));
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    check(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "mcp-replay: error: no transcripts found in `transcripts/` (it does not exist)",
+        ))
+        .stderr(predicate::str::contains("hint: record one with"));
+    check(dir.path())
+        .args(["--waive", "nope", "--", "x"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "unknown law `nope`; the laws are: quiet-before-serving",
+        ));
+    check(dir.path())
+        .args(["--partition", "3/2", "--", "x"])
+        .assert()
+        .code(2);
+    check(dir.path())
+        .args(["--", "/nonexistent/server"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(
+            "ERROR cannot start server `/nonexistent/server`",
+        ));
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let (dir, _) = recorded(&[]);
+    let plain = check(dir.path()).arg("--no-probes").output().unwrap();
+    assert!(!stdout_of(&plain).contains('\x1b'));
+    let always = check(dir.path())
+        .args(["--no-probes", "--color", "always"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout_of(&always).contains("\x1b[32m  PASS\x1b[0m"),
+        "{}",
+        stdout_of(&always)
+    );
+}
+
+#[test]
+fn a_closed_stdout_is_no_error() {
+    let (dir, _) = recorded(&[]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-replay"))
+        .current_dir(dir.path())
+        .args([
+            "check",
+            "--no-probes",
+            "--",
+            fixture_server(),
+            "--echo-suffix",
+            "!",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The reader goes away before the report is written, as `| head` does.
+    drop(child.stdout.take());
+    let status = wait_with_deadline(&mut child);
+    assert_eq!(status.code(), Some(0));
+}
+
+fn wait_with_deadline(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "the checker did not exit");
+        std::thread::yield_now();
+    }
+}
+
+#[test]
+fn a_terminated_check_takes_its_servers_with_it() {
+    let status = signalled_check(
+        "terminated",
+        rustix::process::Signal::TERM,
+        &["--no-probes"],
+    );
+    assert_eq!(status.code(), Some(143));
+}
+
+#[test]
+fn an_interrupted_check_takes_its_replays_and_probes_with_it() {
+    let status = signalled_check(
+        "interrupted",
+        rustix::process::Signal::INT,
+        &["--jobs", "2"],
+    );
+    assert_eq!(status.code(), Some(130));
+}
+
+/// Runs `check` with `args` against a server that hangs (ignoring SIGTERM,
+/// with a child of its own), signals the checker once a server runs, and
+/// returns the checker's exit status once no server is left.
+fn signalled_check(
+    name: &str,
+    signal: rustix::process::Signal,
+    args: &[&str],
+) -> std::process::ExitStatus {
+    let (dir, _) = recorded(&[]);
+    let marker = format!("{name}-check-{}", std::process::id());
+    let fifo = dir.path().join("started");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // The server announces itself through the FIFO, then hangs, with a
+    // subshell, ignoring SIGTERM.
+    let script = format!(
+        "trap '' TERM; (sleep 600; :) & echo $$ > '{}'; wait",
+        fifo.display()
+    );
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-replay"))
+        .current_dir(dir.path())
+        .args(["check", "--startup-timeout", "600s", "--timeout", "600s"])
+        .args(args)
+        .arg("--")
+        .args(["sh", "-c", &script, &marker])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = mpsc::channel();
+    let reader_fifo = fifo.clone();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let read = std::fs::File::open(reader_fifo).and_then(|mut f| f.read_to_string(&mut text));
+        let _ = tx.send(read.map(|_| text));
+    });
+    let pid = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("a server starts")
+        .unwrap();
+    assert!(!pid.trim().is_empty());
+    // The checker (whose argv holds the marker too), a shell and its
+    // subshell, at least.
+    let running = processes_with(&marker);
+    assert!(running.len() >= 3, "{running:?}");
+    let checker = rustix::process::Pid::from_child(&child);
+    rustix::process::kill_process(checker, signal).unwrap();
+    let status = wait_with_deadline(&mut child);
+    assert_gone(&marker);
+    status
+}
+
+/// Waits (with a deadline) until no process carries `marker`: a process
+/// killed with SIGKILL is gone an instant after the signal, not at once.
+fn assert_gone(marker: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !processes_with(marker).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "left behind: {:?}",
+            processes_with(marker)
+        );
+        std::thread::yield_now();
+    }
+}

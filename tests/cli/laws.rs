@@ -1,0 +1,515 @@
+//! The law probes against the fixture server: each `--break` is caught by
+//! its id, in both profiles where the law applies; clean, stressed and
+//! SDK-like fixtures pass.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use mcp_replay::check::laws::{LawId, Profile, Severity};
+use mcp_replay::check::probes::{self, ProbeOptions, ProbeReport};
+use mcp_replay::process::ServerCommand;
+use mcp_replay::report::{LawStatus, Location};
+
+use crate::util::{fixture_server, processes_with};
+
+use Severity::{Error, Warning};
+
+/// Options with deadlines generous enough for a loaded machine.
+fn options(profile: Profile) -> ProbeOptions {
+    let mut options = ProbeOptions::default();
+    options.profile = profile;
+    options.timeout = Duration::from_secs(30);
+    options.grace = Duration::from_secs(10);
+    options
+}
+
+/// Probes the fixture server started with `args`.
+fn probe(args: &[&str], profile: Profile) -> ProbeReport {
+    let mut argv = vec![fixture_server().to_owned()];
+    argv.extend(args.iter().map(|arg| (*arg).to_owned()));
+    probes::run(&ServerCommand::new(argv), &options(profile)).expect("the fixture server starts")
+}
+
+/// The laws with findings, each with the severities of its findings.
+fn failures(report: &ProbeReport) -> BTreeMap<LawId, Vec<Severity>> {
+    let mut failures: BTreeMap<LawId, Vec<Severity>> = BTreeMap::new();
+    for finding in &report.findings {
+        failures
+            .entry(finding.law)
+            .or_default()
+            .push(finding.severity);
+    }
+    for outcome in &report.outcomes {
+        assert_eq!(
+            outcome.status == LawStatus::Failed,
+            failures.contains_key(&outcome.law),
+            "{}: the status and the findings disagree in {report:#?}",
+            outcome.law
+        );
+    }
+    failures
+}
+
+/// Asserts that exactly the laws in `expected` failed, each with findings
+/// of that one severity, and that every other law held (or, under spec on
+/// a 2024-11-05 server, `tool-error-is-result` was skipped).
+fn assert_failures(report: &ProbeReport, expected: &[(LawId, Severity)]) {
+    let failures = failures(report);
+    let actual: Vec<(LawId, Severity)> = failures
+        .iter()
+        .flat_map(|(law, severities)| severities.iter().map(move |severity| (*law, *severity)))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mut expected = expected.to_vec();
+    expected.sort();
+    assert_eq!(actual, expected, "{report:#?}");
+    for outcome in &report.outcomes {
+        match &outcome.status {
+            LawStatus::Held | LawStatus::Failed => {}
+            LawStatus::Skipped(reason) => assert!(
+                outcome.law == LawId::ToolErrorIsResult
+                    && reason.contains("negotiated revision \"2024-11-05\""),
+                "{} skipped: {reason}",
+                outcome.law
+            ),
+            other => panic!("{}: {other:?}", outcome.law),
+        }
+    }
+}
+
+/// `--break <law>` fails that law alone: with `core` in the core profile,
+/// and with `spec` (or nothing, when spec does not see the break) in spec.
+fn caught_by_id(law: &str, core: Severity, spec: Option<Severity>) {
+    let id: LawId = law.parse().unwrap();
+    let args = ["--break", law];
+    assert_failures(&probe(&args, Profile::Core), &[(id, core)]);
+    let expected: Vec<_> = spec.map(|severity| (id, severity)).into_iter().collect();
+    assert_failures(&probe(&args, Profile::Spec), &expected);
+}
+
+macro_rules! caught {
+    ($($test:ident: $law:literal, core $core:expr, spec $spec:expr;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                caught_by_id($law, $core, $spec);
+            }
+        )*
+
+        #[test]
+        fn every_probed_law_has_a_break_test() {
+            let tested: Vec<&str> = vec![$($law),*];
+            for law in LawId::ALL.iter().filter(|law| probes::is_probed(**law)) {
+                assert!(tested.contains(&law.as_str()), "no break test for {law}");
+            }
+        }
+    };
+}
+
+caught! {
+    break_quiet_before_serving: "quiet-before-serving", core Error, spec Some(Warning);
+    break_stdout_is_protocol: "stdout-is-protocol", core Error, spec Some(Error);
+    break_notification_unanswered: "notification-unanswered", core Error, spec Some(Error);
+    break_request_answered_once: "request-answered-once", core Error, spec Some(Error);
+    break_parse_error_keeps_serving: "parse-error-keeps-serving", core Error, spec Some(Error);
+    break_unknown_method: "unknown-method", core Error, spec Some(Error);
+    break_initialize: "initialize", core Error, spec Some(Error);
+    break_ping: "ping", core Error, spec Some(Error);
+    break_capabilities_honest: "capabilities-honest", core Warning, spec Some(Warning);
+    break_tools_list_sorted: "tools-list-sorted", core Error, spec Some(Warning);
+    break_tools_list_valid: "tools-list-valid", core Error, spec Some(Error);
+    // Another error code than -32602 is only a warning under spec.
+    break_invalid_params: "invalid-params", core Error, spec Some(Warning);
+    break_unknown_tool: "unknown-tool", core Error, spec Some(Warning);
+    // The fixture answers 2024-11-05, where spec does not apply this law.
+    break_tool_error_is_result: "tool-error-is-result", core Error, spec None;
+    break_cancel_tolerated: "cancel-tolerated", core Error, spec Some(Warning);
+    break_eof_exit_zero: "eof-exit-zero", core Error, spec Some(Warning);
+    break_eof_drains: "eof-drains", core Error, spec Some(Warning);
+    break_sigterm_exit_143: "sigterm-exit-143", core Error, spec Some(Warning);
+}
+
+#[test]
+fn tool_errors_are_graded_under_spec_from_2025_11_25() {
+    let args = [
+        "--like",
+        "typescript-sdk",
+        "--break",
+        "tool-error-is-result",
+    ];
+    let report = probe(&args, Profile::Spec);
+    assert_failures(
+        &report,
+        &[
+            (LawId::InvalidParams, Warning),
+            (LawId::UnknownTool, Warning),
+            (LawId::ToolErrorIsResult, Warning),
+        ],
+    );
+}
+
+#[test]
+fn the_clean_fixture_holds_every_law_in_both_profiles() {
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&[], profile);
+        assert_failures(&report, &[]);
+        assert_eq!(report.outcomes.len(), 18);
+    }
+    let core = probe(&[], Profile::Core);
+    assert!(
+        core.outcomes.iter().all(|o| o.status == LawStatus::Held),
+        "{core:#?}"
+    );
+}
+
+macro_rules! stress {
+    ($($test:ident: $($arg:literal)+;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                for profile in [Profile::Core, Profile::Spec] {
+                    assert_failures(&probe(&[$($arg),+], profile), &[]);
+                }
+            }
+        )*
+    };
+}
+
+stress! {
+    stress_stderr_flood: "--stderr-flood" "1048576";
+    // Longer than the settle window: the server is quiet, just late.
+    stress_slow_start: "--slow-start" "500";
+    stress_large_answers: "--pad" "4194304";
+    stress_out_of_order: "--out-of-order" "4";
+    stress_unsolicited_notifications: "--unsolicited";
+    stress_pagination: "--page-size" "1";
+}
+
+#[test]
+fn sdk_like_servers_pass_spec_and_fail_core_where_they_differ() {
+    // Where each SDK parts from MCP-CORE, and what spec still warns about.
+    let cases: [(&str, &[LawId], &[LawId]); 3] = [
+        (
+            "rmcp",
+            &[
+                LawId::ParseErrorKeepsServing,
+                LawId::InvalidParams,
+                LawId::UnknownTool,
+            ],
+            &[LawId::InvalidParams],
+        ),
+        (
+            "python-sdk",
+            &[LawId::ParseErrorKeepsServing, LawId::UnknownTool],
+            &[LawId::UnknownTool],
+        ),
+        (
+            "typescript-sdk",
+            &[
+                LawId::ParseErrorKeepsServing,
+                LawId::InvalidParams,
+                LawId::UnknownTool,
+            ],
+            &[LawId::InvalidParams, LawId::UnknownTool],
+        ),
+    ];
+    for (sdk, core, spec_warnings) in cases {
+        let args = ["--like", sdk];
+        let core: Vec<_> = core.iter().map(|law| (*law, Error)).collect();
+        assert_failures(&probe(&args, Profile::Core), &core);
+        let spec = probe(&args, Profile::Spec);
+        let warnings: Vec<_> = spec_warnings.iter().map(|law| (*law, Warning)).collect();
+        assert_failures(&spec, &warnings);
+        // The SDKs negotiate 2025-11-25, so spec grades tool errors.
+        assert_eq!(
+            spec.status(LawId::ToolErrorIsResult),
+            Some(&LawStatus::Held),
+            "{sdk}"
+        );
+    }
+}
+
+#[test]
+fn findings_name_their_step_and_cite_the_profile() {
+    let report = probe(&["--break", "ping"], Profile::Core);
+    let finding = &report.findings[0];
+    assert_eq!(
+        finding.message,
+        "ping answered {\"pong\":true}; expected {}"
+    );
+    assert_eq!(finding.cites, "MCP-CORE r1 §2¶15");
+    match &finding.location {
+        Location::Probe { command, step } => {
+            assert!(
+                command.ends_with("fixture-server --break ping"),
+                "{command}"
+            );
+            assert_eq!(step, "ping");
+        }
+        other => panic!("{other:?}"),
+    }
+    let spec = probe(&["--break", "ping"], Profile::Spec);
+    assert_eq!(spec.findings[0].cites, "MCP basic/utilities/ping");
+    assert_eq!(spec.findings[0].profile, Profile::Spec);
+}
+
+fn sh(script: &str, marker: &str) -> ServerCommand {
+    ServerCommand::new(vec!["sh".into(), "-c".into(), script.into(), marker.into()])
+}
+
+#[test]
+fn a_silent_server_is_a_timeout_finding_not_a_hang() {
+    let mut options = options(Profile::Core);
+    options.timeout = Duration::from_millis(500);
+    options.grace = Duration::from_millis(500);
+    let report = probes::run(&sh("exec sleep 60", "silent"), &options).unwrap();
+    // The conversation and the version session both start with initialize.
+    let steps: Vec<(LawId, &str)> = report
+        .findings
+        .iter()
+        .map(|finding| match &finding.location {
+            Location::Probe { step, .. } => (finding.law, step.as_str()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            (LawId::Initialize, "initialize"),
+            (
+                LawId::Initialize,
+                "initialize with the unsupported revision 1900-01-01"
+            ),
+        ]
+    );
+    for finding in &report.findings {
+        assert_eq!(
+            finding.message,
+            "no answer within 1.5 s; the server was stopped"
+        );
+    }
+    assert_eq!(report.status(LawId::Initialize), Some(&LawStatus::Failed));
+    assert_eq!(
+        report.status(LawId::Ping),
+        Some(&LawStatus::Skipped(
+            "the server stopped answering at step `initialize`".to_owned()
+        ))
+    );
+    match report.status(LawId::EofDrains) {
+        Some(LawStatus::Skipped(reason)) => assert_eq!(
+            reason,
+            "at step `initialize`, no answer within 1.5 s; the server was stopped"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_server_that_dies_at_start_is_named() {
+    let report = probes::run(
+        &sh("echo starting; exit 3", "dies"),
+        &options(Profile::Core),
+    )
+    .unwrap();
+    let failures = failures(&report);
+    assert_eq!(
+        failures.keys().copied().collect::<Vec<_>>(),
+        [LawId::QuietBeforeServing, LawId::Initialize],
+        "{report:#?}"
+    );
+    let initialize = report
+        .findings
+        .iter()
+        .find(|f| f.law == LawId::Initialize)
+        .unwrap();
+    assert_eq!(
+        initialize.message,
+        "the server exited with status 3 before answering"
+    );
+}
+
+#[test]
+fn a_server_that_cannot_start_is_an_error_not_a_finding() {
+    let command = ServerCommand::new(vec!["/nonexistent/mcp-server".into()]);
+    let err = probes::run(&command, &options(Profile::Core)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "cannot start server `/nonexistent/mcp-server`"
+    );
+}
+
+#[test]
+fn no_process_outlives_a_probe_run() {
+    let marker = format!("no-process-left-{}", std::process::id());
+    probe(&["--echo-suffix", &marker], Profile::Spec);
+    assert_eq!(processes_with(&marker), Vec::<String>::new());
+}
+
+#[test]
+fn a_server_that_ignores_end_of_input_and_sigterm_is_stopped() {
+    let marker = format!("stubborn-{}", std::process::id());
+    // SIGTERM stays ignored across exec, and the rmcp-like fixture keeps
+    // the default disposition; after end of input the shell lingers.
+    let script = r#"trap "" TERM; "$1" --like rmcp --echo-suffix "$0"; sleep 60 & wait"#;
+    let command = ServerCommand::new(vec![
+        "sh".into(),
+        "-c".into(),
+        script.into(),
+        marker.clone(),
+        fixture_server().into(),
+    ]);
+    let mut options = options(Profile::Spec);
+    options.grace = Duration::from_millis(500);
+    let report = probes::run(&command, &options).unwrap();
+    // The rmcp-like fixture's own differences from the spec are warnings
+    // about other laws; only the lifecycle matters here.
+    let lifecycle = [LawId::EofExitZero, LawId::SigtermExit143];
+    let messages: Vec<(LawId, Severity, &str)> = report
+        .findings
+        .iter()
+        .filter(|f| lifecycle.contains(&f.law))
+        .map(|f| (f.law, f.severity, f.message.as_str()))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (
+                LawId::EofExitZero,
+                Warning,
+                "still running 500 ms after stdin closed; the server was stopped"
+            ),
+            (
+                LawId::SigtermExit143,
+                Warning,
+                "still running 500 ms after SIGTERM; the server was stopped"
+            ),
+        ],
+        "{report:#?}"
+    );
+    assert_eq!(report.status(LawId::EofDrains), Some(&LawStatus::Held));
+    assert_eq!(processes_with(&marker), Vec::<String>::new());
+}
+
+#[test]
+fn refusing_an_unsupported_revision_is_an_error_in_core_and_a_warning_in_spec() {
+    let args = ["--refuse-unknown-revision"];
+    let step = "initialize with the unsupported revision 1900-01-01";
+    for (profile, severity) in [(Profile::Core, Error), (Profile::Spec, Warning)] {
+        let report = probe(&args, profile);
+        let found: Vec<_> = report
+            .findings
+            .iter()
+            .map(|f| (f.law, f.severity, f.location.clone()))
+            .collect();
+        assert_eq!(found.len(), 1, "{report:#?}");
+        assert_eq!(found[0].0, LawId::Initialize);
+        assert_eq!(found[0].1, severity);
+        assert!(matches!(&found[0].2, Location::Probe { step: s, .. } if s == step));
+        assert!(report.findings[0].message.starts_with(
+            "refused with error -32602 (\"Unsupported protocol version\"); version negotiation answers a result"
+        ));
+    }
+    let spec = probe(&args, Profile::Spec);
+    match spec.status(LawId::ToolErrorIsResult) {
+        Some(LawStatus::Skipped(reason)) => assert!(
+            reason.contains("initialize answered error -32602"),
+            "{reason}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn laws_lists_the_catalog_for_people() {
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .arg("laws")
+        .assert()
+        .code(0);
+    let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    for law in LawId::ALL {
+        assert!(
+            stdout
+                .lines()
+                .any(|line| line.starts_with(&format!("{law} "))),
+            "no line for {law} in\n{stdout}"
+        );
+    }
+    let discover = stdout
+        .lines()
+        .find(|line| line.starts_with("discover "))
+        .unwrap();
+    assert!(discover.contains("(reserved)"), "{discover}");
+    let sorted = stdout
+        .lines()
+        .find(|line| line.starts_with("tools-list-sorted "))
+        .unwrap();
+    assert_eq!(
+        sorted.split_whitespace().take(3).collect::<Vec<_>>(),
+        ["tools-list-sorted", "error", "warning"]
+    );
+}
+
+#[test]
+fn laws_lists_the_catalog_as_json_lines() {
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .args(["laws", "--format", "json"])
+        .assert()
+        .code(0);
+    let lines = crate::util::json_lines(&output.get_output().stdout);
+    let ids: Vec<&str> = lines
+        .iter()
+        .map(|line| line["id"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = LawId::ALL.iter().map(|law| law.as_str()).collect();
+    assert_eq!(ids, expected);
+    let reserved: Vec<&str> = lines
+        .iter()
+        .filter(|line| line["implemented"] == false)
+        .map(|line| line["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        reserved,
+        [
+            "schema",
+            "discover",
+            "list-cache-hints",
+            "help-does-not-serve",
+            "bad-flag-exits-2"
+        ]
+    );
+    let help = &lines[22];
+    assert_eq!(help["core"]["severity"], "error");
+    assert_eq!(help["core"]["cites"], "REQ-C-032 acceptance");
+    assert!(help["spec"].is_null());
+}
+
+#[test]
+fn writing_after_end_of_input_breaks_eof_exit_zero() {
+    let script = r#""$1"; echo '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"bye"}}'"#;
+    let command = ServerCommand::new(vec![
+        "sh".into(),
+        "-c".into(),
+        script.into(),
+        "goodbye".into(),
+        fixture_server().into(),
+    ]);
+    let report = probes::run(&command, &options(Profile::Core)).unwrap();
+    assert_failures(&report, &[(LawId::EofExitZero, Error)]);
+    assert_eq!(
+        report.findings[0].message,
+        "wrote notifications/message after answering every request, with stdin closed"
+    );
+}
+
+#[test]
+fn the_demo_server_holds_every_law_in_both_profiles() {
+    let command = ServerCommand::new(vec![
+        env!("CARGO_BIN_EXE_mcp-replay").to_owned(),
+        "demo-server".to_owned(),
+    ]);
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probes::run(&command, &options(profile)).unwrap();
+        assert_failures(&report, &[]);
+    }
+}
