@@ -74,6 +74,9 @@ enum Like {
     /// Silence on malformed lines, unknown tool as an isError result, death
     /// by SIGTERM.
     PythonSdk,
+    /// As the Python SDK v1: like `python-sdk`, and an unknown method is
+    /// refused with -32602 "Invalid request parameters".
+    PythonSdkV1,
     /// As the TypeScript SDK v1: silence on malformed lines, -32603 for a
     /// malformed tools/call, unknown tool as an isError result, death by
     /// SIGTERM.
@@ -93,7 +96,7 @@ enum Break {
     RequestAnsweredOnce,
     /// A malformed line ends the process with status 1.
     ParseErrorKeepsServing,
-    /// Unknown methods get -32600 instead of -32601.
+    /// Unknown methods get an empty result instead of error -32601.
     UnknownMethod,
     /// `serverInfo` has no `version`.
     Initialize,
@@ -391,8 +394,12 @@ impl Fixture {
             method::PING => Ok(json!({})),
             method::TOOLS_LIST => self.tools_list(params.as_ref()),
             method::TOOLS_CALL => self.tools_call(params),
-            other => Err(if self.broken(Break::UnknownMethod) {
-                (ErrorCode::INVALID_REQUEST, format!("unsupported: {other}"))
+            _ if self.broken(Break::UnknownMethod) => Ok(json!({})),
+            other => Err(if self.flags.like == Some(Like::PythonSdkV1) {
+                (
+                    ErrorCode::INVALID_PARAMS,
+                    "Invalid request parameters".to_owned(),
+                )
             } else {
                 (
                     ErrorCode::METHOD_NOT_FOUND,
@@ -552,7 +559,9 @@ impl Fixture {
                 let message = format!("Unknown tool: {unknown}");
                 match self.flags.like {
                     _ if self.broken(Break::UnknownTool) => Ok(tool_result(&message, true)),
-                    Some(Like::PythonSdk | Like::TypescriptSdk) => Ok(tool_result(&message, true)),
+                    Some(Like::PythonSdk | Like::PythonSdkV1 | Like::TypescriptSdk) => {
+                        Ok(tool_result(&message, true))
+                    }
                     Some(Like::Rmcp) => Err((ErrorCode::INVALID_PARAMS, message)),
                     None => Err((ErrorCode::METHOD_NOT_FOUND, message)),
                 }

@@ -189,7 +189,7 @@ stress! {
 #[test]
 fn sdk_like_servers_pass_spec_and_fail_core_where_they_differ() {
     // Where each SDK parts from MCP-CORE, and what spec still warns about.
-    let cases: [(&str, &[LawId], &[LawId]); 3] = [
+    let cases: [(&str, &[LawId], &[LawId]); 4] = [
         (
             "rmcp",
             &[
@@ -203,6 +203,15 @@ fn sdk_like_servers_pass_spec_and_fail_core_where_they_differ() {
             "python-sdk",
             &[LawId::ParseErrorKeepsServing, LawId::UnknownTool],
             &[LawId::UnknownTool],
+        ),
+        (
+            "python-sdk-v1",
+            &[
+                LawId::ParseErrorKeepsServing,
+                LawId::UnknownMethod,
+                LawId::UnknownTool,
+            ],
+            &[LawId::UnknownMethod, LawId::UnknownTool],
         ),
         (
             "typescript-sdk",

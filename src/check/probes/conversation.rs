@@ -224,6 +224,18 @@ fn unknown_method(s: &mut Session<'_>) {
     match s.call(law, name, Some(json!({}))) {
         None => {}
         Some(Err(error)) if error.code == ErrorCode::METHOD_NOT_FOUND => s.ledger.held(law),
+        // The method was refused, with the wrong code: Python SDK v1 servers
+        // answer -32602 for any method they do not know. The spec profile
+        // passes official-SDK servers, so it only warns.
+        Some(Err(error)) if s.ledger.profile() == Profile::Spec => s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            &step,
+            format!(
+                "answered {}; JSON-RPC's code for an unknown method is -32601",
+                error_words(&error)
+            ),
+        ),
         Some(answer) => s.ledger.fail(
             law,
             &step,

@@ -141,7 +141,11 @@ impl Run<'_> {
                     slot
                 }
                 None => {
-                    self.unsolicited(&format!("a response with id {id}"));
+                    // An id the replay never sent cannot answer a
+                    // notification, which has no id: it is unsolicited.
+                    let message =
+                        format!("a response with id {id} answers no request that was sent");
+                    self.finding(LawId::RequestAnsweredOnce, self.last_line.max(1), message);
                     return None;
                 }
             },
@@ -203,7 +207,7 @@ impl Run<'_> {
                     ),
                 );
             }
-            _ => self.unsolicited("a response without an id"),
+            _ => self.without_id("a response without an id"),
         }
     }
 
@@ -243,8 +247,11 @@ impl Run<'_> {
         false
     }
 
-    /// A response that answers no request the replay sent.
-    fn unsolicited(&mut self, what: &str) {
+    /// A response without an id that answers no request. A notification has
+    /// no id, so its answer carries none: once a notification has been sent,
+    /// such a response most likely answers it (a fence cannot tell which,
+    /// since the replay keeps sending while it waits).
+    fn without_id(&mut self, what: &str) {
         match self.last_notification.clone() {
             Some(Sent { method, line, .. }) => self.finding(
                 LawId::NotificationUnanswered,
@@ -253,7 +260,7 @@ impl Run<'_> {
                     "{what} answers no request; the last notification sent was `{method}` (line {line})"
                 ),
             ),
-            None => self.finding(
+            _ => self.finding(
                 LawId::RequestAnsweredOnce,
                 self.last_line.max(1),
                 format!("{what} answers no request that was sent"),

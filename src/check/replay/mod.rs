@@ -762,6 +762,26 @@ mod tests {
     }
 
     #[test]
+    fn a_response_with_an_id_never_sent_is_unsolicited() {
+        // Even right behind a notification: a notification has no id, so an
+        // answer that carries one cannot be its answer.
+        let events = [("c2s", INIT), ("s2c", INIT_OK), ("c2s", INITIALIZED)];
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; echo '{INIT_OK}'; read b; echo '{{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{{}}}}'; cat >/dev/null"
+            ),
+        );
+        assert_eq!(
+            laws(&outcome),
+            vec![(
+                LawId::RequestAnsweredOnce,
+                "a response with id 99 answers no request that was sent".to_owned()
+            )]
+        );
+    }
+
+    #[test]
     fn an_answer_must_keep_the_id_type() {
         let events = [("c2s", INIT), ("s2c", INIT_OK)];
         let outcome = run(
