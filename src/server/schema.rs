@@ -12,6 +12,7 @@
 //! never rejects arguments a full validator would accept for a reason it does
 //! not understand; `oneOf` is held to "at least one", for the same reason.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -41,15 +42,20 @@ impl fmt::Display for Violation {
 /// Checks `value` against `schema`; every violation found, in document
 /// order. An empty list means the value is valid.
 pub(crate) fn validate(schema: &Value, value: &Value) -> Vec<Violation> {
-    let mut res = Vec::new();
-    let validator = Validator { root: schema };
-    validator.check(schema, value, &Path::Root, &mut res, 0);
-    res
+    validate_counting(schema, value).0
 }
 
-/// How many `$ref`s may be followed in a row without descending into the
-/// value; a schema that refers to itself in a loop stops here, accepting.
-const MAX_REF_HOPS: usize = 32;
+/// [`validate`], and the number of schema applications it took.
+fn validate_counting(schema: &Value, value: &Value) -> (Vec<Violation>, usize) {
+    let mut validator = Validator {
+        root: schema,
+        verdicts: HashMap::new(),
+        steps: 0,
+    };
+    let mut trial = Trial::default();
+    validator.check(schema, value, &Path::Root, &mut trial);
+    (trial.res, validator.steps)
+}
 
 /// Where a value sits inside the arguments: a chain of tokens on the stack,
 /// rendered as a JSON Pointer only when a violation needs it, so valid
@@ -119,24 +125,41 @@ impl<'a> Keywords<'a> {
 }
 
 /// One validation: the root schema is where `$ref`s point into.
+///
+/// Every schema applies to a value at most once per trial, and every branch
+/// of an `anyOf` or `oneOf` is judged at most once per value, so the work is
+/// bounded by the size of the schema times the size of the value. Without
+/// that, a recursive schema (a tagged enum of tree nodes, as schema
+/// generators emit for a syntax tree) would try every branch at every level
+/// of the value again for each branch tried above it: exponential in the
+/// depth of the arguments, a hang for a valid call only thirty levels deep.
 struct Validator<'a> {
     root: &'a Value,
+    /// Whether a branch accepts a value, by the addresses of both.
+    verdicts: HashMap<(usize, usize), bool>,
+    /// Schema applications so far, so that tests can hold the work to its
+    /// bound.
+    steps: usize,
+}
+
+/// One attempt at matching a value: the violations found, and the `$ref`
+/// targets already applied to each value, by the addresses of both.
+#[derive(Default)]
+struct Trial {
+    res: Vec<Violation>,
+    applied: HashSet<(usize, usize)>,
 }
 
 impl Validator<'_> {
-    fn check(
-        &self,
-        schema: &Value,
-        value: &Value,
-        path: &Path<'_>,
-        res: &mut Vec<Violation>,
-        hops: usize,
-    ) {
+    fn check(&mut self, schema: &Value, value: &Value, path: &Path<'_>, trial: &mut Trial) {
+        self.steps += 1;
         // `true` and `{}` accept everything; `false` accepts nothing.
         let schema = match schema {
             Value::Object(schema) => schema,
             Value::Bool(false) => {
-                res.push(violation(path, "no value is allowed here".to_owned()));
+                trial
+                    .res
+                    .push(violation(path, "no value is allowed here".to_owned()));
                 return;
             }
             _ => return,
@@ -144,30 +167,30 @@ impl Validator<'_> {
         let keywords = Keywords::of(schema);
         if let Some(reference) = keywords.reference {
             // Only local references resolve; anything else accepts, like an
-            // unknown keyword.
+            // unknown keyword. A target already applied to this value has
+            // said all it has to say, and a schema that refers to itself
+            // without descending ends here.
             if let Some(target) = reference
                 .strip_prefix('#')
                 .and_then(|pointer| self.root.pointer(pointer))
-                && hops < MAX_REF_HOPS
+                && trial.applied.insert((address(target), address(value)))
             {
-                self.check(target, value, path, res, hops + 1);
+                self.check(target, value, path, trial);
             }
         }
         for branch in keywords.all_of.into_iter().flatten() {
-            self.check(branch, value, path, res, hops + 1);
+            self.check(branch, value, path, trial);
         }
         for (keyword, branches) in [("anyOf", keywords.any_of), ("oneOf", keywords.one_of)] {
             if let Some(branches) = branches
                 && !branches.is_empty()
-                && !branches
-                    .iter()
-                    .any(|branch| self.accepts(branch, value, hops))
+                && !branches.iter().any(|branch| self.accepts(branch, value))
             {
                 let message = format!(
                     "matches none of the {} schemas of `{keyword}`",
                     branches.len()
                 );
-                res.push(violation(path, message));
+                trial.res.push(violation(path, message));
             }
         }
         if let Some(expected) = keywords.kind
@@ -178,7 +201,7 @@ impl Validator<'_> {
                 describe_type(expected),
                 json_kind(value)
             );
-            res.push(violation(path, message));
+            trial.res.push(violation(path, message));
             // The other keywords assume the right type; their messages would
             // only repeat this one.
             return;
@@ -188,22 +211,22 @@ impl Validator<'_> {
         {
             let listed: Vec<String> = allowed.iter().map(Value::to_string).collect();
             let message = format!("expected one of {}, found {value}", listed.join(", "));
-            res.push(violation(path, message));
+            trial.res.push(violation(path, message));
         }
         if let Some(constant) = keywords.constant
             && constant != value
         {
-            res.push(violation(
+            trial.res.push(violation(
                 path,
                 format!("expected {constant}, found {value}"),
             ));
         }
         match value {
-            Value::Object(object) => self.check_object(&keywords, object, path, res),
+            Value::Object(object) => self.check_object(&keywords, object, path, trial),
             Value::Array(items) => {
                 if let Some(item_schema) = keywords.items {
                     for (index, item) in items.iter().enumerate() {
-                        self.check(item_schema, item, &Path::Index(path, index), res, 0);
+                        self.check(item_schema, item, &Path::Index(path, index), trial);
                     }
                 }
             }
@@ -212,18 +235,27 @@ impl Validator<'_> {
     }
 
     /// Whether `value` satisfies `schema`, for choosing between branches.
-    fn accepts(&self, schema: &Value, value: &Value, hops: usize) -> bool {
-        let mut res = Vec::new();
-        self.check(schema, value, &Path::Root, &mut res, hops + 1);
-        res.is_empty()
+    fn accepts(&mut self, schema: &Value, value: &Value) -> bool {
+        let key = (address(schema), address(value));
+        if let Some(&verdict) = self.verdicts.get(&key) {
+            return verdict;
+        }
+        // A branch that, through `$ref`s, asks about itself for the same
+        // value is taken to accept there, like a reference loop.
+        self.verdicts.insert(key, true);
+        let mut trial = Trial::default();
+        self.check(schema, value, &Path::Root, &mut trial);
+        let verdict = trial.res.is_empty();
+        self.verdicts.insert(key, verdict);
+        verdict
     }
 
     fn check_object(
-        &self,
+        &mut self,
         keywords: &Keywords<'_>,
         object: &Map<String, Value>,
         path: &Path<'_>,
-        res: &mut Vec<Violation>,
+        trial: &mut Trial,
     ) {
         for name in keywords
             .required
@@ -233,7 +265,7 @@ impl Validator<'_> {
         {
             if !object.contains_key(name) {
                 let message = format!("missing required property `{name}`");
-                res.push(violation(path, message));
+                trial.res.push(violation(path, message));
             }
         }
         for (name, item) in object {
@@ -242,17 +274,24 @@ impl Validator<'_> {
                 .properties
                 .and_then(|properties| properties.get(name))
             {
-                Some(item_schema) => self.check(item_schema, item, &item_path, res, 0),
+                Some(item_schema) => self.check(item_schema, item, &item_path, trial),
                 None => match keywords.additional {
                     Some(Value::Bool(false)) => {
-                        res.push(violation(&item_path, "unexpected property".to_owned()));
+                        trial
+                            .res
+                            .push(violation(&item_path, "unexpected property".to_owned()));
                     }
-                    Some(item_schema) => self.check(item_schema, item, &item_path, res, 0),
+                    Some(item_schema) => self.check(item_schema, item, &item_path, trial),
                     None => {}
                 },
             }
         }
     }
+}
+
+/// A JSON value's address, to know it again within one validation.
+fn address(value: &Value) -> usize {
+    std::ptr::from_ref(value) as usize
 }
 
 /// Appends one JSON Pointer reference token, escaped (RFC 6901 §3).
@@ -460,5 +499,81 @@ mod tests {
             messages(json!({"properties": {"x": false}}), json!({"x": 1})),
             ["/x: no value is allowed here"]
         );
+    }
+
+    /// A tagged enum of tree nodes, the schema a generator emits for a
+    /// recursive type: three branches, two of which descend.
+    fn expression_schema() -> Value {
+        json!({
+            "$ref": "#/$defs/expr",
+            "$defs": {"expr": {"oneOf": [
+                {"type": "object", "properties": {"op": {"const": "lit"}, "value": {"type": "number"}}, "required": ["op", "value"]},
+                {"type": "object", "properties": {"op": {"const": "neg"}, "arg": {"$ref": "#/$defs/expr"}}, "required": ["op", "arg"]},
+                {"type": "object", "properties": {"op": {"const": "abs"}, "arg": {"$ref": "#/$defs/expr"}}, "required": ["op", "arg"]}
+            ]}}
+        })
+    }
+
+    fn nested(depth: usize, leaf: Value) -> Value {
+        let mut value = leaf;
+        for _ in 0..depth {
+            value = json!({"op": "abs", "arg": value});
+        }
+        value
+    }
+
+    /// Each branch is judged once per value: the work grows with the depth
+    /// of the arguments, not exponentially (three branches tried at each of
+    /// 100 levels would be 3^100 applications).
+    #[test]
+    fn recursive_schemas_cost_linear_work_in_the_depth_of_the_value() {
+        let schema = expression_schema();
+        let (valid, small) =
+            validate_counting(&schema, &nested(10, json!({"op": "lit", "value": 1})));
+        assert!(valid.is_empty(), "{valid:?}");
+        let (valid, large) =
+            validate_counting(&schema, &nested(100, json!({"op": "lit", "value": 1})));
+        assert!(valid.is_empty(), "{valid:?}");
+        assert!(
+            large < 12 * small,
+            "{small} steps at depth 10, {large} at depth 100"
+        );
+        let (invalid, steps) =
+            validate_counting(&schema, &nested(100, json!({"op": "lit", "value": "one"})));
+        assert_eq!(
+            invalid.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["arguments: matches none of the 3 schemas of `oneOf`"]
+        );
+        assert!(
+            steps < 12 * small,
+            "{steps} steps for an invalid value at depth 100"
+        );
+    }
+
+    /// A schema that applies itself again through `allOf` at the same value
+    /// reports each violation once and does not multiply its work at every
+    /// level.
+    #[test]
+    fn a_schema_applied_again_at_the_same_value_counts_once() {
+        let schema = json!({
+            "allOf": [{"$ref": "#"}, {"$ref": "#"}],
+            "type": "object",
+            "properties": {"next": {"$ref": "#"}}
+        });
+        let mut value = json!(3);
+        for _ in 0..60 {
+            value = json!({"next": value});
+        }
+        let (violations, steps) = validate_counting(&schema, &value);
+        let mut path = "/next".repeat(60);
+        path.push_str(": expected an object, found a number");
+        assert_eq!(
+            violations
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+            [path]
+        );
+        assert!(steps < 400, "{steps} steps");
     }
 }
