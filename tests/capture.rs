@@ -4,7 +4,7 @@
 //! child process and read the child's stderr.
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::os::fd::AsFd;
 use std::os::unix::fs::MetadataExt;
 use std::panic::{self, AssertUnwindSafe};
@@ -387,4 +387,226 @@ fn only_the_capture_room_touches_descriptors() {
     assert!(offenders.is_empty(), "{offenders:#?}");
     let capture = std::fs::read_to_string(root.join("server/capture.rs")).unwrap();
     assert!(capture.contains("rustix::stdio::dup2_stderr"));
+}
+
+/// A child that outlives its run keeps writing to the capture file it
+/// inherited while later runs read it: every line it wrote is caught
+/// exactly once, in order, however its writes and the runs interleave.
+#[test]
+fn a_child_that_outlives_its_run_loses_nothing() {
+    let _turn = fd2_turn();
+    let n = 20_000;
+    let mut capture = Capture::new().unwrap();
+    let script = format!("i=0; while [ $i -lt {n} ]; do echo \"line $i\" >&2; i=$((i+1)); done");
+    let (child, mut caught) = capture.run(|| sh(&script).spawn().unwrap()).unwrap();
+    let mut child = child;
+    let mut runs = 1;
+    // Empty runs, back to back, for as long as the child writes: each one
+    // reads what the child wrote meanwhile.
+    while child.try_wait().unwrap().is_none() {
+        let ((), more) = capture.run(|| ()).unwrap();
+        caught.extend_from_slice(&more);
+        runs += 1;
+    }
+    let ((), more) = capture.run(|| ()).unwrap();
+    caught.extend_from_slice(&more);
+    let text = String::from_utf8(caught).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let expected: Vec<String> = (0..n).map(|i| format!("line {i}")).collect();
+    assert_eq!(lines.len(), n, "after {runs} runs");
+    assert!(
+        lines.iter().zip(&expected).all(|(a, b)| a == b),
+        "after {runs} runs"
+    );
+}
+
+/// A tool that runs a shell script as a child process, after writing a
+/// line of its own when asked, and keeps what the capture caught in its
+/// report.
+struct Script {
+    name: &'static str,
+    says: Option<&'static str>,
+    script: String,
+}
+
+impl Tool for Script {
+    fn descriptor(&self) -> ToolDescriptor {
+        ToolDescriptor::new(self.name, "runs a script", json!({"type": "object"}))
+    }
+
+    fn run(&self, _args: &Value) -> ToolOutput {
+        if let Some(line) = self.says {
+            say(line.as_bytes());
+        }
+        match sh(&self.script).status() {
+            Ok(status) if status.success() => ToolOutput::ok("ran").with_capture(),
+            other => ToolOutput::error(format!("the script failed: {other:?}")),
+        }
+    }
+}
+
+/// A child that reopens its stderr by path (`>/dev/stderr`) truncates the
+/// capture file, as it would any file stderr points at: what it writes is
+/// still caught, and the loop goes on serving, whatever the file's length
+/// says about earlier runs.
+#[test]
+fn a_child_that_reopens_stderr_is_caught_and_the_loop_goes_on() {
+    let _turn = fd2_turn();
+    let reopens = |name, says| Script {
+        name,
+        says,
+        script: "echo reopened >/dev/stderr".to_owned(),
+    };
+    let tools = ToolSet::new()
+        .with(reopens("reopens", None))
+        .with(reopens("says-then-reopens", Some("said first\n")))
+        .with(Chatty { keep: true });
+    let server = Server::new("capture-test", "1", tools);
+    let mut transport = ReplayTransport::from_lines([
+        call(1, "reopens"),
+        call(2, "says-then-reopens"),
+        call(3, "keeps"),
+        call(4, "says-then-reopens"),
+    ]);
+    server.serve(&mut transport).unwrap();
+    let reports = reports(&transport);
+    assert_eq!(reports.len(), 4, "{reports:?}");
+    assert_eq!(reports[0], ("ran\nreopened\n".to_owned(), false));
+    assert_eq!(
+        reports[2],
+        ("ran\ntool line\nchild line\n".to_owned(), false)
+    );
+    // The child truncated away what its tool said before it; whatever the
+    // file held afterwards is all a report can show.
+    for (report, is_error) in [&reports[1], &reports[3]] {
+        assert!(!is_error, "{report}");
+        assert!(report.starts_with("ran"), "{report}");
+        assert!(!report.contains("said first"), "{report}");
+    }
+}
+
+/// A report takes at most the last mebibyte of what a run wrote, starting
+/// at a line; the start goes on to the real stderr, and the report says how
+/// much went there, so nothing is lost and the server does not hold a
+/// flood in memory.
+#[test]
+fn a_flood_is_cut_from_the_report_and_passed_on() {
+    let total = 3 << 20;
+    if is_child() {
+        let tools = ToolSet::new().with(Script {
+            name: "floods",
+            says: None,
+            script: format!("yes 0123456789abcdef | head -c {total} >&2; echo the last line >&2"),
+        });
+        let mut transport = ReplayTransport::from_lines([call(1, "floods")]);
+        Server::new("capture-test", "1", tools)
+            .serve(&mut transport)
+            .unwrap();
+        let (report, is_error) = reports(&transport).remove(0);
+        assert!(!is_error, "{report}");
+        let mut stdout = io::stdout();
+        writeln!(stdout, "LENGTH {}", report.len()).unwrap();
+        for line in report.lines().take(2) {
+            writeln!(stdout, "HEAD {line}").unwrap();
+        }
+        writeln!(stdout, "TAIL {:?}", &report[report.len() - 30..]).unwrap();
+        return;
+    }
+    let output = in_child("a_flood_is_cut_from_the_report_and_passed_on");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    let field = |prefix: &str| -> Vec<&str> {
+        stdout
+            .lines()
+            .filter_map(|line| line.split_once(prefix).map(|(_, rest)| rest))
+            .collect()
+    };
+    let length: usize = field("LENGTH ")[0].parse().unwrap();
+    assert!(length <= (1 << 20) + 100, "a report of {length} bytes");
+    let head = field("HEAD ");
+    assert_eq!(head[0], "ran");
+    let note = head[1];
+    let passed_on: usize = note
+        .strip_prefix("[the first ")
+        .and_then(|rest| {
+            rest.strip_suffix(" bytes of what the run wrote went to the server's stderr]")
+        })
+        .unwrap_or_else(|| panic!("no note: {note}"))
+        .parse()
+        .unwrap();
+    // The cut falls on a line: the stderr part is whole lines of the flood,
+    // and the report shows the rest of it.
+    assert_eq!(passed_on % 17, 0, "{passed_on}");
+    assert_eq!(output.stderr.len(), passed_on);
+    assert!(
+        output
+            .stderr
+            .starts_with(b"0123456789abcdef\n0123456789abcdef\n")
+    );
+    let shown = length - "ran\n".len() - note.len() - 1;
+    assert_eq!(passed_on + shown, total + "the last line\n".len());
+    // 3 MiB is not a whole number of lines: the last one is cut short.
+    assert_eq!(field("TAIL ")[0], r#""f\n0123456789abcdthe last line\n""#);
+}
+
+/// Passing a capture on to stderr holds a small piece of it in memory at a
+/// time: a run that leaves a quarter of a gibibyte in the capture file (a
+/// sparse stretch, so it costs no disk) does not raise the server's peak
+/// memory by as much.
+#[test]
+fn passing_a_huge_capture_on_holds_little_memory() {
+    struct Sparse;
+
+    impl Tool for Sparse {
+        fn descriptor(&self) -> ToolDescriptor {
+            ToolDescriptor::new("sparse", "grows stderr", json!({"type": "object"}))
+        }
+
+        fn run(&self, _args: &Value) -> ToolOutput {
+            let fd = io::stderr().as_fd().try_clone_to_owned().unwrap();
+            let mut file = File::from(fd);
+            let len = file.metadata().unwrap().len();
+            file.set_len(len + (256 << 20)).unwrap();
+            file.seek(SeekFrom::End(0)).unwrap();
+            file.write_all(b"the end\n").unwrap();
+            ToolOutput::ok("grew")
+        }
+    }
+
+    if is_child() {
+        let mut transport = ReplayTransport::from_lines([call(1, "sparse")]);
+        Server::new("capture-test", "1", ToolSet::new().with(Sparse))
+            .serve(&mut transport)
+            .unwrap();
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let peak = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .unwrap()
+            .trim();
+        writeln!(io::stdout(), "PEAK {peak}").unwrap();
+        writeln!(io::stdout(), "REPORTS {:?}", reports(&transport)).unwrap();
+        return;
+    }
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "passing_a_huge_capture_on_holds_little_memory",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains(r#"REPORTS [("grew", false)]"#), "{stdout}");
+    let peak_kib: u64 = stdout
+        .lines()
+        .find_map(|line| line.split_once("PEAK ").map(|(_, rest)| rest))
+        .and_then(|peak| peak.trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(peak_kib < 64 * 1024, "peak RSS {peak_kib} KiB");
 }

@@ -38,7 +38,6 @@ mod tools;
 mod transport;
 
 use std::any::Any;
-use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
 
 use serde::Serialize;
@@ -117,10 +116,9 @@ impl Server {
             let mut transport = StdioTransport::new(&stdio.stdin, &stdio.stdout);
             self.serve_with(&mut transport, capture.as_mut())
         };
+        // Stray stdout still in std's buffer drains into the capture file
+        // as fd 1 is put back; dropping the capture then passes it on.
         drop(stdio);
-        if let Some(capture) = &mut capture {
-            capture.pass_on_leftovers();
-        }
         res
     }
 
@@ -169,7 +167,10 @@ impl Server {
                 // The host gets its answer before the capture is put away:
                 // putting fd 2 back and reading what the run said can wait.
                 transport.flush_if_idle()?;
-                pass_on(&live.finish()?);
+                live.pass_on()?;
+            }
+            if let Some(err) = answer.failure {
+                return Err(err);
             }
         }
         Ok(())
@@ -264,10 +265,11 @@ impl Server {
             }
             return Answer::line(ToolOutput::error(report).answer_line(&id));
         }
-        let (output, live) = run_tool(name, tool, args, capture);
+        let (output, live, failure) = run_tool(name, tool, args, capture);
         Answer {
             line: output.answer_line(&id),
             live,
+            failure,
         }
     }
 }
@@ -277,11 +279,18 @@ impl Server {
 struct Answer<'c> {
     line: Vec<u8>,
     live: Option<Live<'c>>,
+    /// Why serving cannot go on once the answer is out: fd 2 could not be
+    /// put back after the run.
+    failure: Option<TransportError>,
 }
 
 impl Answer<'_> {
     fn line(line: Vec<u8>) -> Answer<'static> {
-        Answer { line, live: None }
+        Answer {
+            line,
+            live: None,
+            failure: None,
+        }
     }
 }
 
@@ -363,13 +372,14 @@ fn call_params<'p>(
 /// Runs one tool inside the capture guard; a panic becomes a failed run.
 ///
 /// The capture comes back still live unless the tool asked for it in its
-/// report; the caller finishes it once the answer is out.
+/// report; the caller finishes it once the answer is out. A failure to put
+/// fd 2 back comes back too: the answer still goes out, then serving ends.
 fn run_tool<'c>(
     name: &str,
     tool: &dyn Tool,
     args: &Value,
     capture: Option<&'c mut Capture>,
-) -> (ToolOutput, Option<Live<'c>>) {
+) -> (ToolOutput, Option<Live<'c>>, Option<TransportError>) {
     let guarded = || panic::catch_unwind(AssertUnwindSafe(|| tool.run(args)));
     let (outcome, live) = match capture {
         Some(capture) => match capture.start(guarded) {
@@ -378,7 +388,7 @@ fn run_tool<'c>(
             // still needs to read why nothing happened.
             Err(err) => {
                 let report = format!("the tool `{name}` did not run: {err}");
-                return (ToolOutput::error(report), None);
+                return (ToolOutput::error(report), None, None);
             }
         },
         None => (guarded(), None),
@@ -391,32 +401,10 @@ fn run_tool<'c>(
     });
     match live {
         Some(live) if output.append_capture => {
-            match live.finish() {
-                Ok(captured) => append_capture(&mut output.report, &captured),
-                Err(err) => append_capture(&mut output.report, err.to_string().as_bytes()),
-            }
-            (output, None)
+            let failure = live.append_to(&mut output.report).err();
+            (output, None, failure)
         }
-        live => (output, live),
-    }
-}
-
-fn append_capture(report: &mut String, captured: &[u8]) {
-    if captured.is_empty() {
-        return;
-    }
-    if !report.is_empty() && !report.ends_with('\n') {
-        report.push('\n');
-    }
-    report.push_str(&String::from_utf8_lossy(captured));
-}
-
-/// What a run said is not lost: unless its report took it, it goes on to
-/// the real stderr.
-fn pass_on(captured: &[u8]) {
-    if !captured.is_empty() {
-        // A dead stderr has no one to tell.
-        let _ = io::stderr().write_all(captured);
+        live => (output, live, None),
     }
 }
 
