@@ -80,6 +80,17 @@ pub trait Transport {
     fn flush_if_idle(&mut self) -> Result<(), TransportError> {
         Ok(())
     }
+
+    /// Called before a tool runs: a transport that buffers writes sends
+    /// them now, so no answer waits for a tool that takes long, or that
+    /// ends the process. The default does nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`TransportError::Write`] when the channel is dead.
+    fn flush(&mut self) -> Result<(), TransportError> {
+        Ok(())
+    }
 }
 
 /// The size of the read and write buffers: big enough that a burst of
@@ -90,10 +101,11 @@ const BUFFER: usize = 64 * 1024;
 /// The production transport: lines from the protocol's stdin, lines to its
 /// stdout.
 ///
-/// Writes are buffered and flushed only when the next read would block (no
-/// complete line is buffered), and at end of input. A host waiting for an
-/// answer therefore gets it at once, while a host that pipelines requests
-/// gets its answers in batches.
+/// Writes are buffered and flushed when the next read would block (no
+/// complete line is buffered), before a tool runs, and at end of input. A
+/// host waiting for an answer therefore gets it at once, a host that
+/// pipelines requests gets the answers that need no tool in batches, and no
+/// answer waits for a tool run.
 pub(crate) struct StdioTransport<'a> {
     reader: BufReader<&'a File>,
     writer: BufWriter<&'a File>,
@@ -141,6 +153,10 @@ impl Transport for StdioTransport<'_> {
         if self.reader.buffer().contains(&b'\n') {
             return Ok(());
         }
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<(), TransportError> {
         self.writer.flush().map_err(TransportError::Write)
     }
 }
