@@ -159,7 +159,7 @@ impl Server {
     ) -> Result<(), TransportError> {
         let mut line = Vec::with_capacity(4096);
         while transport.read_line(&mut line)? {
-            let Some(answer) = self.answer(&line, capture.as_deref_mut()) else {
+            let Some(answer) = self.answer(&line, transport, capture.as_deref_mut())? else {
                 continue;
             };
             transport.write_line(&answer.line)?;
@@ -177,10 +177,20 @@ impl Server {
     }
 
     /// The answer to one inbound line, if it gets one.
-    fn answer<'c>(&self, line: &[u8], capture: Option<&'c mut Capture>) -> Option<Answer<'c>> {
-        match Frame::parse(trim_line(line)) {
+    ///
+    /// # Errors
+    ///
+    /// The transport's error when the answers written so far cannot be
+    /// sent before a tool runs.
+    fn answer<'c>(
+        &self,
+        line: &[u8],
+        transport: &mut dyn Transport,
+        capture: Option<&'c mut Capture>,
+    ) -> Result<Option<Answer<'c>>, TransportError> {
+        let answer = match Frame::parse(trim_line(line)) {
             Frame::Request { id, method, params } => {
-                Some(self.dispatch(id, &method, params, capture))
+                Some(self.dispatch(id, &method, params, transport, capture)?)
             }
             // MCP-CORE r1 §1¶09: notifications are absorbed without a reply,
             // whatever their method.
@@ -196,7 +206,8 @@ impl Server {
                     .to_line()
                     .into_bytes(),
             )),
-        }
+        };
+        Ok(answer)
     }
 
     /// The answer to one request.
@@ -205,8 +216,9 @@ impl Server {
         id: RequestId,
         method: &str,
         params: Option<Value>,
+        transport: &mut dyn Transport,
         capture: Option<&'c mut Capture>,
-    ) -> Answer<'c> {
+    ) -> Result<Answer<'c>, TransportError> {
         let line = match method {
             method::INITIALIZE => result_line(&id, &self.initialize_result(params.as_ref())),
             method::PING => result_line(&id, &json!({})),
@@ -214,7 +226,7 @@ impl Server {
                 let tools: Vec<&ToolDescriptor> = self.tools.descriptors().collect();
                 result_line(&id, &json!({ "tools": tools }))
             }
-            method::TOOLS_CALL => return self.call(id, params, capture),
+            method::TOOLS_CALL => return self.call(id, params, transport, capture),
             other => Response::error(
                 Some(id),
                 ErrorCode::METHOD_NOT_FOUND,
@@ -223,7 +235,7 @@ impl Server {
             .to_line()
             .into_bytes(),
         };
-        Answer::line(line)
+        Ok(Answer::line(line))
     }
 
     fn initialize_result(&self, params: Option<&Value>) -> Value {
@@ -241,20 +253,21 @@ impl Server {
         &self,
         id: RequestId,
         params: Option<Value>,
+        transport: &mut dyn Transport,
         capture: Option<&'c mut Capture>,
-    ) -> Answer<'c> {
+    ) -> Result<Answer<'c>, TransportError> {
         let no_arguments = Value::Object(Map::new());
         let (name, args) = match call_params(params.as_ref(), &no_arguments) {
             Ok(call) => call,
             Err(message) => {
                 let error = Response::error(Some(id), ErrorCode::INVALID_PARAMS, message);
-                return Answer::line(error.to_line().into_bytes());
+                return Ok(Answer::line(error.to_line().into_bytes()));
             }
         };
         let Some((descriptor, tool)) = self.tools.get(name) else {
             let message = format!("unknown tool `{name}`");
             let error = Response::error(Some(id), ErrorCode::METHOD_NOT_FOUND, message);
-            return Answer::line(error.to_line().into_bytes());
+            return Ok(Answer::line(error.to_line().into_bytes()));
         };
         let violations = schema::validate(&descriptor.input_schema, args);
         if !violations.is_empty() {
@@ -263,14 +276,18 @@ impl Server {
                 report.push('\n');
                 report.push_str(&violation.to_string());
             }
-            return Answer::line(ToolOutput::error(report).answer_line(&id));
+            return Ok(Answer::line(ToolOutput::error(report).answer_line(&id)));
         }
+        // A tool may take long, or end the process: the answers written so
+        // far go out before it runs, so none of them waits for it or is
+        // lost with it.
+        transport.flush()?;
         let (output, live, failure) = run_tool(name, tool, args, capture);
-        Answer {
+        Ok(Answer {
             line: output.answer_line(&id),
             live,
             failure,
-        }
+        })
     }
 }
 

@@ -531,3 +531,44 @@ fn answers_match_the_2024_11_05_schema() {
         ["arguments: missing required property `serverInfo`"]
     );
 }
+
+/// A tool that notes how many bytes the protocol's stdout held when it ran.
+struct Watches {
+    stdout: std::rc::Rc<std::fs::File>,
+    seen: std::rc::Rc<std::cell::Cell<Option<u64>>>,
+}
+
+impl Tool for Watches {
+    fn descriptor(&self) -> ToolDescriptor {
+        ToolDescriptor::new("watches", "watches stdout", json!({"type": "object"}))
+    }
+
+    fn run(&self, _args: &Value) -> ToolOutput {
+        self.seen.set(Some(self.stdout.metadata().unwrap().len()));
+        ToolOutput::ok("watched")
+    }
+}
+
+/// The answers written before a tool runs are sent before it runs, even
+/// when the host pipelined the call behind them: a tool that takes long, or
+/// ends the process, keeps no other answer from the host.
+#[test]
+fn answers_go_out_before_a_tool_runs() {
+    use std::io::{Seek, Write};
+
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let mut stdin = tempfile::tempfile().unwrap();
+    writeln!(stdin, "{ping}\n{}", call(2, json!({"name": "watches"}))).unwrap();
+    stdin.rewind().unwrap();
+    let stdout = std::rc::Rc::new(tempfile::tempfile().unwrap());
+    let seen = std::rc::Rc::new(std::cell::Cell::new(None));
+    let tool = Watches {
+        stdout: stdout.clone(),
+        seen: seen.clone(),
+    };
+    let server = Server::new("s", "1", ToolSet::new().with(tool)).without_capture();
+    let mut transport = StdioTransport::new(&stdin, &stdout);
+    server.serve(&mut transport).unwrap();
+    let ping_answer = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+    assert_eq!(seen.get(), Some(ping_answer.len() as u64 + 1));
+}
