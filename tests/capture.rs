@@ -610,3 +610,51 @@ fn passing_a_huge_capture_on_holds_little_memory() {
         .unwrap_or_else(|| panic!("{stdout}"));
     assert!(peak_kib < 64 * 1024, "peak RSS {peak_kib} KiB");
 }
+
+/// Runs the test `name` of this binary as a child process serving stdio,
+/// with `input` on its stdin.
+fn serving_child(name: &str, input: &str) -> Output {
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A partial line that a program left in std's stdout buffer before it
+/// began to serve goes to stderr, never ahead of the first answer on the
+/// protocol channel (law `quiet-before-serving`).
+#[test]
+fn a_partial_line_printed_before_serving_goes_to_stderr() {
+    if is_child() {
+        // The test harness has its own partial line out already; this one
+        // stays in std's buffer, as a `print!` without a newline does.
+        write!(io::stdout(), "BANNER").unwrap();
+        chatty_server().serve_stdio().unwrap();
+        return;
+    }
+    let output = serving_child(
+        "a_partial_line_printed_before_serving_goes_to_stderr",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n",
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let answer = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+    assert!(
+        stdout.lines().any(|line| line.ends_with(answer)),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("BANNER"), "{stdout}");
+    assert!(stderr.contains("BANNER"), "{stderr}");
+}

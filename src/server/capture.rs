@@ -434,7 +434,11 @@ pub(crate) struct ProtectedStdio {
 impl ProtectedStdio {
     /// Takes stdin and stdout for the protocol; fd 1 then points at
     /// `capture`'s file, or at stderr without a capture.
-    pub fn claim(capture: Option<&Capture>) -> Result<ProtectedStdio, TransportError> {
+    ///
+    /// A partial line that std still buffers for stdout goes to stderr: it
+    /// was written before serving began, and ahead of the first answer it
+    /// would corrupt the protocol channel.
+    pub fn claim(capture: Option<&mut Capture>) -> Result<ProtectedStdio, TransportError> {
         if STATE
             .compare_exchange(0, STDIO_PROTECTED, Ordering::AcqRel, Ordering::Acquire)
             .is_err()
@@ -448,15 +452,12 @@ impl ProtectedStdio {
         res
     }
 
-    fn redirect(capture: Option<&Capture>) -> Result<ProtectedStdio, TransportError> {
-        // Whatever std buffered for stdout before serving goes where it was
-        // headed, ahead of the protocol.
-        io::stdout().flush().map_err(TransportError::Write)?;
+    fn redirect(capture: Option<&mut Capture>) -> Result<ProtectedStdio, TransportError> {
         let claim = |err: io::Error| TransportError::ClaimStdio(err);
         let stdin = File::from(io::stdin().as_fd().try_clone_to_owned().map_err(claim)?);
         let stdout = File::from(io::stdout().as_fd().try_clone_to_owned().map_err(claim)?);
         let null = File::open("/dev/null").map_err(claim)?;
-        let redirected = match capture {
+        let redirected = match &capture {
             Some(capture) => rustix::stdio::dup2_stdout(&capture.file),
             None => rustix::stdio::dup2_stdout(io::stderr()),
         };
@@ -464,6 +465,12 @@ impl ProtectedStdio {
         if let Err(err) = rustix::stdio::dup2_stdin(&null) {
             let _ = rustix::stdio::dup2_stdout(&stdout);
             return Err(claim(err.into()));
+        }
+        // Whatever std buffered for stdout goes where fd 1 points now, and
+        // from there on to stderr.
+        let _ = io::stdout().flush();
+        if let Some(capture) = capture {
+            capture.pass_on_leftovers();
         }
         Ok(ProtectedStdio { stdin, stdout })
     }

@@ -111,7 +111,7 @@ impl Server {
     /// [`TransportError::CaptureFile`] when the capture guard cannot start.
     pub fn serve_stdio(&self) -> Result<(), TransportError> {
         let mut capture = self.new_capture()?;
-        let stdio = ProtectedStdio::claim(capture.as_ref())?;
+        let stdio = ProtectedStdio::claim(capture.as_mut())?;
         let res = {
             let mut transport = StdioTransport::new(&stdio.stdin, &stdio.stdout);
             self.serve_with(&mut transport, capture.as_mut())
