@@ -5,10 +5,12 @@
 //! [`Response`]; the checker uses the same types to read what a server under
 //! test writes. Nothing here does I/O.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::value::RawValue;
+use serde_json::{Map, Number, Value};
 
 /// The method names the crate knows, each spelled once.
 pub mod method {
@@ -54,16 +56,21 @@ impl fmt::Display for ErrorCode {
     }
 }
 
-/// The id of a request: a JSON number or string, kept exactly as received.
+/// The id of a request: a JSON number or string.
 ///
 /// `Display` keeps `7` and `"7"` apart, because a response must echo the id
-/// with its JSON type.
+/// with its JSON type; a number keeps its form as serde_json reads it, so
+/// `1` and `1.0` stay apart too.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RequestId(IdRepr);
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum IdRepr {
-    /// The number's JSON text, so that `1`, `1.0` and `1e0` stay distinct.
+    /// An integer that fits an `i64`: most ids, held without an allocation.
+    /// Every such id is held this way, so equal ids compare equal.
+    Integer(i64),
+    /// Any other number, as serde_json writes it: a float keeps its
+    /// fraction (`1.0`), and an integer past `i64` its digits.
     Number(String),
     String(String),
 }
@@ -71,7 +78,7 @@ enum IdRepr {
 impl RequestId {
     /// An integer id.
     pub fn number(n: i64) -> RequestId {
-        RequestId(IdRepr::Number(n.to_string()))
+        RequestId(IdRepr::Integer(n))
     }
 
     /// A string id.
@@ -83,15 +90,23 @@ impl RequestId {
     /// else (null, bool, array, object) is not.
     pub fn from_value(value: &Value) -> Option<RequestId> {
         match value {
-            Value::Number(n) => Some(RequestId(IdRepr::Number(n.to_string()))),
+            Value::Number(n) => Some(RequestId::from_number(n)),
             Value::String(s) => Some(RequestId(IdRepr::String(s.clone()))),
             _ => None,
+        }
+    }
+
+    fn from_number(n: &Number) -> RequestId {
+        match n.as_i64() {
+            Some(n) => RequestId(IdRepr::Integer(n)),
+            None => RequestId(IdRepr::Number(n.to_string())),
         }
     }
 
     /// The id as a JSON value, for echoing it in a response.
     pub fn to_value(&self) -> Value {
         match &self.0 {
+            IdRepr::Integer(n) => Value::from(*n),
             IdRepr::Number(text) => {
                 serde_json::from_str(text).expect("a number id holds valid JSON number text")
             }
@@ -108,6 +123,7 @@ impl RequestId {
 impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
+            IdRepr::Integer(n) => n.fmt(f),
             IdRepr::Number(text) => f.write_str(text),
             IdRepr::String(s) => write!(f, "{}", Value::String(s.clone())),
         }
@@ -116,19 +132,13 @@ impl fmt::Display for RequestId {
 
 impl Serialize for RequestId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // Every answer echoes an id, so the common cases skip re-parsing the
-        // number's text into a `Value`; integer text is already canonical.
         match &self.0 {
+            IdRepr::Integer(n) => serializer.serialize_i64(*n),
             IdRepr::String(s) => serializer.serialize_str(s),
-            IdRepr::Number(text) => {
-                if let Ok(n) = text.parse::<i64>() {
-                    serializer.serialize_i64(n)
-                } else if let Ok(n) = text.parse::<u64>() {
-                    serializer.serialize_u64(n)
-                } else {
-                    self.to_value().serialize(serializer)
-                }
-            }
+            IdRepr::Number(text) => match text.parse::<u64>() {
+                Ok(n) => serializer.serialize_u64(n),
+                Err(_) => self.to_value().serialize(serializer),
+            },
         }
     }
 }
@@ -187,92 +197,39 @@ pub enum Frame {
 impl Frame {
     /// Classifies one line (without its terminator). Never panics.
     pub fn parse(line: &[u8]) -> Frame {
-        // The fast path reads the five members that classify a frame straight
-        // into a struct, skipping the others, without building the object. A
-        // line it cannot take (not an object, duplicate members, not JSON)
-        // goes the general way, which also words the reason.
-        let first = line.iter().find(|b| !b.is_ascii_whitespace());
-        if first == Some(&b'{')
-            && let Ok(envelope) = serde_json::from_slice::<Envelope>(line)
-        {
-            return Frame::classify(
-                envelope.id,
-                envelope.method,
-                envelope.params,
-                envelope.result,
-                envelope.error,
-            );
-        }
-        match serde_json::from_slice::<Value>(line) {
-            Ok(Value::Object(object)) => Frame::from_object(object),
-            Ok(other) => Frame::Malformed {
-                reason: format!("expected a JSON object, found {}", json_kind(&other)),
-                id: None,
-            },
-            Err(err) => Frame::Malformed {
-                reason: format!("not JSON: {err}"),
-                id: None,
+        match Inbound::parse(line) {
+            Some(inbound) => inbound.into_frame(),
+            None => match read_object(line) {
+                Ok(object) => Frame::from_object(object),
+                Err(reason) => Frame::Malformed { reason, id: None },
             },
         }
     }
 
     /// Classifies an already parsed JSON object.
     pub fn from_object(mut object: Map<String, Value>) -> Frame {
-        Frame::classify(
+        let classified = classify(
             object.remove("id"),
             object.remove("method"),
             object.remove("params"),
             object.remove("result"),
             object.remove("error"),
-        )
-    }
-
-    /// Classifies a frame by the members that are present (`Some`, even when
-    /// null).
-    fn classify(
-        raw_id: Option<Value>,
-        method: Option<Value>,
-        params: Option<Value>,
-        result: Option<Value>,
-        error: Option<Value>,
-    ) -> Frame {
-        let id_present = matches!(raw_id, Some(ref v) if !v.is_null());
-        let id = raw_id.as_ref().and_then(RequestId::from_value);
-        match method {
-            Some(Value::String(method)) => {
-                if !id_present {
-                    Frame::Notification { method, params }
-                } else if let Some(id) = id {
-                    Frame::Request { id, method, params }
-                } else {
-                    Frame::Malformed {
-                        reason: "the id is neither a number nor a string".to_owned(),
-                        id: None,
-                    }
-                }
-            }
-            Some(other) => Frame::Malformed {
-                reason: format!("`method` is {}, not a string", json_kind(&other)),
+        );
+        match classified {
+            Inbound::Request { id, method, params } => Frame::Request {
                 id,
+                method: method.into_owned(),
+                params,
             },
-            None => {
-                if let Some(result) = result {
-                    Frame::Response {
-                        id,
-                        outcome: Ok(result),
-                    }
-                } else if let Some(error) = error {
-                    Frame::Response {
-                        id,
-                        outcome: Err(parse_rpc_error(error)),
-                    }
-                } else {
-                    Frame::Malformed {
-                        reason: "the object has no `method`".to_owned(),
-                        id,
-                    }
-                }
-            }
+            Inbound::Notification { method, params } => Frame::Notification {
+                method: method.into_owned(),
+                params,
+            },
+            Inbound::Response { id, outcome } => Frame::Response {
+                id,
+                outcome: outcome.map_err(parse_rpc_error),
+            },
+            Inbound::Malformed { reason, id } => Frame::Malformed { reason, id },
         }
     }
 
@@ -287,25 +244,337 @@ impl Frame {
     }
 }
 
-/// The members of a frame object that classify it; `Some` when present,
-/// even when null. Other members are skipped unread.
-#[derive(Deserialize)]
-struct Envelope {
-    #[serde(default, deserialize_with = "present")]
-    id: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    method: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    params: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    result: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    error: Option<Value>,
+/// One frame, classified by its members (MCP-CORE r1 §1¶08-10), which are
+/// parsed values (`M` = [`Value`]) or raw JSON text borrowed from the line
+/// (`M` = `&RawValue`).
+///
+/// The serve loop reads lines as raw members, so that a request costs no
+/// copy of its method and no parse of params it does not read;
+/// [`Frame::parse`] builds its owned frame from the same classification.
+#[derive(Debug)]
+pub(crate) enum Inbound<'a, M> {
+    /// A request: it must be answered exactly once.
+    Request {
+        id: RequestId,
+        method: Cow<'a, str>,
+        params: Option<M>,
+    },
+    /// A notification: it must never be answered.
+    Notification {
+        method: Cow<'a, str>,
+        params: Option<M>,
+    },
+    /// A response: its result, or its error object.
+    Response {
+        id: Option<RequestId>,
+        outcome: Result<M, M>,
+    },
+    /// A line that is no valid frame.
+    Malformed {
+        reason: String,
+        id: Option<RequestId>,
+    },
 }
 
-/// A member that is present, null included.
-fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(deserializer).map(Some)
+impl<'a> Inbound<'a, &'a RawValue> {
+    /// Classifies one line, borrowing its members; `None` when the line is
+    /// no JSON object at all (or not JSON), whose reason the general reader
+    /// words.
+    pub(crate) fn parse(line: &'a [u8]) -> Option<Inbound<'a, &'a RawValue>> {
+        let first = line.iter().find(|b| !b.is_ascii_whitespace());
+        if first != Some(&b'{') {
+            return None;
+        }
+        let envelope = serde_json::from_slice::<Envelope<'a>>(line).ok()?;
+        Some(classify(
+            envelope.id,
+            envelope.method,
+            envelope.params,
+            envelope.result,
+            envelope.error,
+        ))
+    }
+
+    /// The owned frame, with every member read into a [`Value`]; a member
+    /// that cannot be (nested deeper than serde_json reads) makes the frame
+    /// malformed, keeping its id.
+    fn into_frame(self) -> Frame {
+        let read = |name: &str, raw: &RawValue| {
+            serde_json::from_str::<Value>(raw.get())
+                .map_err(|err| format!("`{name}` cannot be read: {err}"))
+        };
+        match self {
+            Inbound::Request { id, method, params } => {
+                match params.map(|params| read("params", params)).transpose() {
+                    Ok(params) => Frame::Request {
+                        id,
+                        method: method.into_owned(),
+                        params,
+                    },
+                    Err(reason) => Frame::Malformed {
+                        reason,
+                        id: Some(id),
+                    },
+                }
+            }
+            Inbound::Notification { method, params } => {
+                match params.map(|params| read("params", params)).transpose() {
+                    Ok(params) => Frame::Notification {
+                        method: method.into_owned(),
+                        params,
+                    },
+                    Err(reason) => Frame::Malformed { reason, id: None },
+                }
+            }
+            Inbound::Response { id, outcome } => {
+                let outcome = match outcome {
+                    Ok(result) => read("result", result).map(Ok),
+                    Err(error) => read("error", error).map(|error| Err(parse_rpc_error(error))),
+                };
+                match outcome {
+                    Ok(outcome) => Frame::Response { id, outcome },
+                    Err(reason) => Frame::Malformed { reason, id },
+                }
+            }
+            Inbound::Malformed { reason, id } => Frame::Malformed { reason, id },
+        }
+    }
+}
+
+/// Reads a line that [`Inbound::parse`] could not take as a JSON object,
+/// or says in words why it is none.
+///
+/// The borrowing reader takes every object this one does (it is the more
+/// lenient: it skips what it does not classify, without a nesting limit), so
+/// in practice this only words the reason.
+pub(crate) fn read_object(line: &[u8]) -> Result<Map<String, Value>, String> {
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(other) => Err(format!(
+            "expected a JSON object, found {}",
+            json_kind(&other)
+        )),
+        Err(err) => Err(format!("not JSON: {err}")),
+    }
+}
+
+/// Classifies a frame by the members that are present (`Some`, even when
+/// null).
+fn classify<'a, M: Member<'a>>(
+    raw_id: Option<M>,
+    method: Option<M>,
+    params: Option<M>,
+    result: Option<M>,
+    error: Option<M>,
+) -> Inbound<'a, M> {
+    let id_present = raw_id.as_ref().is_some_and(|id| !id.is_null());
+    let read_id = raw_id.as_ref().map(Member::request_id);
+    match method.map(Member::text) {
+        Some(Ok(method)) => match read_id {
+            Some(Ok(id)) if id_present => Inbound::Request { id, method, params },
+            Some(Err(reason)) if id_present => Inbound::Malformed { reason, id: None },
+            _ => Inbound::Notification { method, params },
+        },
+        Some(Err(kind)) => Inbound::Malformed {
+            reason: format!("`method` is {kind}, not a string"),
+            id: read_id.and_then(Result::ok),
+        },
+        None => {
+            let id = read_id.and_then(Result::ok);
+            if let Some(result) = result {
+                Inbound::Response {
+                    id,
+                    outcome: Ok(result),
+                }
+            } else if let Some(error) = error {
+                Inbound::Response {
+                    id,
+                    outcome: Err(error),
+                }
+            } else {
+                Inbound::Malformed {
+                    reason: "the object has no `method`".to_owned(),
+                    id,
+                }
+            }
+        }
+    }
+}
+
+/// What classifying a frame needs to know of one of its members, parsed or
+/// raw.
+trait Member<'a>: Sized {
+    /// Whether the member is `null`.
+    fn is_null(&self) -> bool;
+
+    /// The member as a request id, or why it is none: only numbers and
+    /// strings are ids.
+    fn request_id(&self) -> Result<RequestId, String>;
+
+    /// The member's string, or the kind of value it is instead, in words.
+    fn text(self) -> Result<Cow<'a, str>, &'static str>;
+}
+
+impl<'a> Member<'a> for Value {
+    fn is_null(&self) -> bool {
+        self.is_null()
+    }
+
+    fn request_id(&self) -> Result<RequestId, String> {
+        RequestId::from_value(self)
+            .ok_or_else(|| "the id is neither a number nor a string".to_owned())
+    }
+
+    fn text(self) -> Result<Cow<'a, str>, &'static str> {
+        match self {
+            Value::String(text) => Ok(Cow::Owned(text)),
+            other => Err(json_kind(&other)),
+        }
+    }
+}
+
+impl<'a> Member<'a> for &'a RawValue {
+    fn is_null(&self) -> bool {
+        self.get() == "null"
+    }
+
+    fn request_id(&self) -> Result<RequestId, String> {
+        let text = self.get();
+        match text.as_bytes().first() {
+            Some(b'"') => serde_json::from_str::<String>(text)
+                .map(RequestId::string)
+                .map_err(|err| format!("the id cannot be read: {err}")),
+            Some(b'-' | b'0'..=b'9') => {
+                // Integer text in JSON has no leading zeros or plus sign, so
+                // it parses as serde_json would read it; `-0` reads as a
+                // float.
+                let digits = text.strip_prefix('-').unwrap_or(text);
+                if digits.bytes().all(|b| b.is_ascii_digit())
+                    && text != "-0"
+                    && let Ok(n) = text.parse::<i64>()
+                {
+                    return Ok(RequestId(IdRepr::Integer(n)));
+                }
+                serde_json::from_str::<Number>(text)
+                    .map(|n| RequestId::from_number(&n))
+                    .map_err(|err| format!("the id cannot be read: {err}"))
+            }
+            _ => Err("the id is neither a number nor a string".to_owned()),
+        }
+    }
+
+    fn text(self) -> Result<Cow<'a, str>, &'static str> {
+        let text = self.get();
+        if !text.starts_with('"') {
+            return Err(raw_kind(self));
+        }
+        // Without escapes, the string is the line's own bytes.
+        if let Ok(borrowed) = serde_json::from_str::<&'a str>(text) {
+            return Ok(Cow::Borrowed(borrowed));
+        }
+        serde_json::from_str::<String>(text)
+            .map(Cow::Owned)
+            .map_err(|_| "a string that cannot be read")
+    }
+}
+
+/// The JSON kind of a raw value, in words, from its first byte.
+fn raw_kind(raw: &RawValue) -> &'static str {
+    match raw.get().as_bytes().first() {
+        Some(b'n') => "null",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'"') => "a string",
+        Some(b'[') => "an array",
+        Some(b'{') => "an object",
+        _ => "a number",
+    }
+}
+
+/// The members of a frame object that classify it, borrowed from the line:
+/// `Some` when present, even when null; a later duplicate replaces an
+/// earlier one, as in a parsed object. Other members are skipped unread.
+#[derive(Default)]
+struct Envelope<'a> {
+    id: Option<&'a RawValue>,
+    method: Option<&'a RawValue>,
+    params: Option<&'a RawValue>,
+    result: Option<&'a RawValue>,
+    error: Option<&'a RawValue>,
+}
+
+impl<'de> Deserialize<'de> for Envelope<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Envelope<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON-RPC frame object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Envelope<'de>, A::Error> {
+                let mut res = Envelope::default();
+                while let Some(key) = map.next_key::<Key>()? {
+                    let slot = match key {
+                        Key::Id => &mut res.id,
+                        Key::Method => &mut res.method,
+                        Key::Params => &mut res.params,
+                        Key::Result => &mut res.result,
+                        Key::Error => &mut res.error,
+                        Key::Other => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                            continue;
+                        }
+                    };
+                    *slot = Some(map.next_value()?);
+                }
+                Ok(res)
+            }
+        }
+
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+/// A member name of a frame object.
+enum Key {
+    Id,
+    Method,
+    Params,
+    Result,
+    Error,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Key;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Key, E> {
+                Ok(match name {
+                    "id" => Key::Id,
+                    "method" => Key::Method,
+                    "params" => Key::Params,
+                    "result" => Key::Result,
+                    "error" => Key::Error,
+                    _ => Key::Other,
+                })
+            }
+        }
+
+        deserializer.deserialize_identifier(Visitor)
+    }
 }
 
 fn parse_rpc_error(error: Value) -> RpcError {
@@ -531,6 +800,60 @@ mod tests {
             let value: Value = serde_json::from_str(text).unwrap();
             let id = RequestId::from_value(&value).unwrap();
             assert_eq!(serde_json::to_value(&id).unwrap(), value, "{text}");
+        }
+    }
+
+    /// An id read from the line's text equals the id read from the parsed
+    /// value, whatever form the number takes.
+    #[test]
+    fn ids_read_from_text_equal_ids_read_from_values() {
+        for text in [
+            "0",
+            "-0",
+            "7",
+            "-9223372036854775808",
+            "9223372036854775807",
+            "9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1.0",
+            "1e0",
+            "1E2",
+            "-1.5e-3",
+            r#""7""#,
+            r#""a\"b\u00e9""#,
+        ] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{text},"method":"m"}}"#);
+            let Frame::Request { id, .. } = Frame::parse(line.as_bytes()) else {
+                panic!("{line}");
+            };
+            let value: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(Some(&id), RequestId::from_value(&value).as_ref(), "{text}");
+            assert_eq!(serde_json::to_value(&id).unwrap(), value, "{text}");
+        }
+        let line = br#"{"jsonrpc":"2.0","id":1e400,"method":"m"}"#;
+        assert!(
+            matches!(Frame::parse(line), Frame::Malformed { id: None, ref reason } if reason.starts_with("the id cannot be read")),
+            "{:?}",
+            Frame::parse(line)
+        );
+    }
+
+    /// A frame whose params nest deeper than serde_json reads into a value
+    /// is malformed, but keeps its id, so an error can echo it.
+    #[test]
+    fn params_nested_too_deep_keep_the_id() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let line = format!(r#"{{"jsonrpc":"2.0","id":"d","method":"m","params":{deep}}}"#);
+        match Frame::parse(line.as_bytes()) {
+            Frame::Malformed { reason, id } => {
+                assert_eq!(id, Some(RequestId::string("d")));
+                assert!(
+                    reason.starts_with("`params` cannot be read: recursion limit"),
+                    "{reason}"
+                );
+            }
+            other => panic!("{other:?}"),
         }
     }
 
