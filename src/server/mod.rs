@@ -38,15 +38,17 @@ mod tools;
 mod transport;
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::panic::{self, AssertUnwindSafe};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use self::capture::{Live, ProtectedStdio};
 use self::transport::StdioTransport;
 use crate::jsonrpc::{
-    ErrorCode, Frame, PROTOCOL_2024_11_05, RequestId, Response, json_kind, method,
+    ErrorCode, Inbound, PROTOCOL_2024_11_05, RequestId, Response, json_kind, method, read_object,
 };
 
 pub use self::capture::Capture;
@@ -158,11 +160,16 @@ impl Server {
         mut capture: Option<&mut Capture>,
     ) -> Result<(), TransportError> {
         let mut line = Vec::with_capacity(4096);
+        // The buffer every answer is written into, handed back after each.
+        let mut spare = Vec::with_capacity(256);
         while transport.read_line(&mut line)? {
-            let Some(answer) = self.answer(&line, transport, capture.as_deref_mut())? else {
+            spare.clear();
+            let buf = std::mem::take(&mut spare);
+            let Some(answer) = self.answer(&line, buf, transport, capture.as_deref_mut())? else {
                 continue;
             };
             transport.write_line(&answer.line)?;
+            spare = answer.line;
             if let Some(live) = answer.live {
                 // The host gets its answer before the capture is put away:
                 // putting fd 2 back and reading what the run said can wait.
@@ -185,48 +192,54 @@ impl Server {
     fn answer<'c>(
         &self,
         line: &[u8],
+        buf: Vec<u8>,
         transport: &mut dyn Transport,
         capture: Option<&'c mut Capture>,
     ) -> Result<Option<Answer<'c>>, TransportError> {
-        let answer = match Frame::parse(trim_line(line)) {
-            Frame::Request { id, method, params } => {
-                Some(self.dispatch(id, &method, params, transport, capture)?)
+        let line = trim_line(line);
+        let Some(inbound) = Inbound::parse(line) else {
+            // Not a JSON object, or not JSON at all.
+            let reason = read_object(line)
+                .err()
+                .unwrap_or_else(|| "the object cannot be read as a frame".to_owned());
+            return Ok(Some(parse_error(None, &reason)));
+        };
+        let answer = match inbound {
+            Inbound::Request { id, method, params } => {
+                Some(self.dispatch(id, &method, params, buf, transport, capture)?)
             }
             // MCP-CORE r1 §1¶09: notifications are absorbed without a reply,
             // whatever their method.
-            Frame::Notification { .. } => None,
+            Inbound::Notification { .. } => None,
             // This server sends no requests, so a response answers nothing it
             // asked; replying to it would start a conversation about nothing.
-            Frame::Response { .. } => None,
+            Inbound::Response { .. } => None,
             // MCP-CORE r1 §1¶10: every line that is no frame (not JSON, not
             // an object, no method, an id that is neither number nor string)
             // is a parse error, echoing the id when one could be read.
-            Frame::Malformed { reason, id } => Some(Answer::line(
-                Response::error(id, ErrorCode::PARSE_ERROR, format!("parse error: {reason}"))
-                    .to_line()
-                    .into_bytes(),
-            )),
+            Inbound::Malformed { reason, id } => Some(parse_error(id, &reason)),
         };
         Ok(answer)
     }
 
-    /// The answer to one request.
+    /// The answer to one request, written into `buf`.
     fn dispatch<'c>(
         &self,
         id: RequestId,
         method: &str,
-        params: Option<Value>,
+        params: Option<&RawValue>,
+        buf: Vec<u8>,
         transport: &mut dyn Transport,
         capture: Option<&'c mut Capture>,
     ) -> Result<Answer<'c>, TransportError> {
         let line = match method {
-            method::INITIALIZE => result_line(&id, &self.initialize_result(params.as_ref())),
-            method::PING => result_line(&id, &json!({})),
+            method::INITIALIZE => result_line(&id, &self.initialize_result(params), buf),
+            method::PING => result_line(&id, &json!({}), buf),
             method::TOOLS_LIST => {
                 let tools: Vec<&ToolDescriptor> = self.tools.descriptors().collect();
-                result_line(&id, &json!({ "tools": tools }))
+                result_line(&id, &json!({ "tools": tools }), buf)
             }
-            method::TOOLS_CALL => return self.call(id, params, transport, capture),
+            method::TOOLS_CALL => return self.call(id, params, buf, transport, capture),
             other => Response::error(
                 Some(id),
                 ErrorCode::METHOD_NOT_FOUND,
@@ -238,8 +251,10 @@ impl Server {
         Ok(Answer::line(line))
     }
 
-    fn initialize_result(&self, params: Option<&Value>) -> Value {
+    fn initialize_result(&self, params: Option<&RawValue>) -> Value {
+        let params = params.and_then(|params| serde_json::from_str::<Value>(params.get()).ok());
         let requested = params
+            .as_ref()
             .and_then(|params| params.get("protocolVersion"))
             .and_then(Value::as_str);
         json!({
@@ -252,18 +267,19 @@ impl Server {
     fn call<'c>(
         &self,
         id: RequestId,
-        params: Option<Value>,
+        params: Option<&RawValue>,
+        buf: Vec<u8>,
         transport: &mut dyn Transport,
         capture: Option<&'c mut Capture>,
     ) -> Result<Answer<'c>, TransportError> {
-        let no_arguments = Value::Object(Map::new());
-        let (name, args) = match call_params(params.as_ref(), &no_arguments) {
+        let call = match CallParams::read(params) {
             Ok(call) => call,
             Err(message) => {
                 let error = Response::error(Some(id), ErrorCode::INVALID_PARAMS, message);
                 return Ok(Answer::line(error.to_line().into_bytes()));
             }
         };
+        let (name, args) = (&*call.name, &call.arguments);
         let Some((descriptor, tool)) = self.tools.get(name) else {
             let message = format!("unknown tool `{name}`");
             let error = Response::error(Some(id), ErrorCode::METHOD_NOT_FOUND, message);
@@ -276,7 +292,9 @@ impl Server {
                 report.push('\n');
                 report.push_str(&violation.to_string());
             }
-            return Ok(Answer::line(ToolOutput::error(report).answer_line(&id)));
+            return Ok(Answer::line(
+                ToolOutput::error(report).answer_line(&id, buf),
+            ));
         }
         // A tool may take long, or end the process: the answers written so
         // far go out before it runs, so none of them waits for it or is
@@ -284,7 +302,7 @@ impl Server {
         transport.flush()?;
         let (output, live, failure) = run_tool(name, tool, args, capture);
         Ok(Answer {
-            line: output.answer_line(&id),
+            line: output.answer_line(&id, buf),
             live,
             failure,
         })
@@ -311,8 +329,15 @@ impl Answer<'_> {
     }
 }
 
-/// A success answer as one line, serialized straight from `result`.
-fn result_line(id: &RequestId, result: &impl Serialize) -> Vec<u8> {
+/// The parse error (-32700) that answers a line that is no frame.
+fn parse_error(id: Option<RequestId>, reason: &str) -> Answer<'static> {
+    let error = Response::error(id, ErrorCode::PARSE_ERROR, format!("parse error: {reason}"));
+    Answer::line(error.to_line().into_bytes())
+}
+
+/// A success answer as one line, serialized straight from `result` into
+/// `line`.
+fn result_line(id: &RequestId, result: &impl Serialize, mut line: Vec<u8>) -> Vec<u8> {
     #[derive(Serialize)]
     struct Wire<'a, T> {
         jsonrpc: &'static str,
@@ -324,8 +349,6 @@ fn result_line(id: &RequestId, result: &impl Serialize) -> Vec<u8> {
         id,
         result,
     };
-    // Most answers fit, so the line is written without regrowing.
-    let mut line = Vec::with_capacity(256);
     serde_json::to_writer(&mut line, &wire).expect("a result always serializes");
     line
 }
@@ -346,12 +369,55 @@ fn trim_line(line: &[u8]) -> &[u8] {
     line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
 }
 
-/// The tool name and arguments of a `tools/call`, or why they are invalid
-/// params (MCP-CORE r1 §2¶15).
-fn call_params<'p>(
-    params: Option<&'p Value>,
-    no_arguments: &'p Value,
-) -> Result<(&'p str, &'p Value), String> {
+/// The tool name and arguments of a `tools/call` (MCP-CORE r1 §2¶15).
+#[derive(Deserialize)]
+struct CallParams<'p> {
+    /// Borrowed from the line unless it has escapes.
+    #[serde(borrow)]
+    name: Cow<'p, str>,
+    /// An object; hosts that have no arguments to pass send none, or null,
+    /// which read as an empty object.
+    #[serde(default)]
+    arguments: Value,
+}
+
+impl<'p> CallParams<'p> {
+    /// Reads the params of a `tools/call`, or says why they are invalid
+    /// params.
+    fn read(params: Option<&'p RawValue>) -> Result<CallParams<'p>, String> {
+        // The usual call reads straight into the struct; anything it cannot
+        // take (a missing or odd `name`, a duplicate member, params that are
+        // no object) is read again as a value, to word the reason.
+        if let Some(params) = params
+            && let Ok(mut call) = serde_json::from_str::<CallParams<'p>>(params.get())
+        {
+            match call.arguments {
+                Value::Object(_) => return Ok(call),
+                Value::Null => {
+                    call.arguments = Value::Object(Map::new());
+                    return Ok(call);
+                }
+                _ => {}
+            }
+        }
+        let params = match params.map(|params| serde_json::from_str::<Value>(params.get())) {
+            None => None,
+            Some(Ok(params)) => Some(params),
+            Some(Err(err)) => return Err(format!("tools/call params cannot be read: {err}")),
+        };
+        let (name, arguments) = call_params(params.as_ref())?;
+        Ok(CallParams {
+            name: Cow::Owned(name.to_owned()),
+            arguments: arguments
+                .cloned()
+                .unwrap_or_else(|| Value::Object(Map::new())),
+        })
+    }
+}
+
+/// The tool name and arguments of a `tools/call` read as a value, or why
+/// they are invalid params.
+fn call_params(params: Option<&Value>) -> Result<(&str, Option<&Value>), String> {
     let params = match params {
         Some(Value::Object(params)) => params,
         None | Some(Value::Null) => return Err("tools/call needs params with a `name`".into()),
@@ -373,9 +439,8 @@ fn call_params<'p>(
         None => return Err("tools/call is missing the tool `name`".into()),
     };
     let args = match params.get("arguments") {
-        // Hosts that have no arguments to pass send none, or null.
-        None | Some(Value::Null) => no_arguments,
-        Some(args @ Value::Object(_)) => args,
+        None | Some(Value::Null) => None,
+        Some(args @ Value::Object(_)) => Some(args),
         Some(other) => {
             return Err(format!(
                 "tools/call `arguments` must be an object, found {}",

@@ -85,13 +85,13 @@ impl ToolOutput {
         self
     }
 
-    /// The answer to the `tools/call` request `id`, as one line: the report
-    /// as one text content item, and `isError`.
+    /// The answer to the `tools/call` request `id`, as one line written
+    /// into `line`: the report as one text content item, and `isError`.
     ///
     /// Every call answers one, so the line is written directly, with only
     /// the id and the report going through the JSON serializer.
-    pub(crate) fn answer_line(&self, id: &RequestId) -> Vec<u8> {
-        let mut line = Vec::with_capacity(96 + self.report.len());
+    pub(crate) fn answer_line(&self, id: &RequestId, mut line: Vec<u8>) -> Vec<u8> {
+        line.reserve(96 + self.report.len());
         line.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
         serde_json::to_writer(&mut line, id).expect("an id always serializes");
         line.extend_from_slice(br#","result":{"content":[{"type":"text","text":"#);
@@ -255,13 +255,13 @@ mod tests {
             serde_json::to_value(&descriptor).unwrap(),
             json!({"name": "t", "description": "d", "inputSchema": {"type": "object"}})
         );
-        let line = ToolOutput::error("broken").answer_line(&RequestId::number(3));
+        let line = ToolOutput::error("broken").answer_line(&RequestId::number(3), Vec::new());
         assert_eq!(
             String::from_utf8(line).unwrap(),
             r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"broken"}],"isError":true}}"#
         );
         let report = "line\n\t\"quoted\" \\ \u{7} ✓";
-        let line = ToolOutput::ok(report).answer_line(&RequestId::string("a\"b"));
+        let line = ToolOutput::ok(report).answer_line(&RequestId::string("a\"b"), Vec::new());
         assert_eq!(
             serde_json::from_slice::<Value>(&line).unwrap(),
             json!({

@@ -572,3 +572,32 @@ fn answers_go_out_before_a_tool_runs() {
     let ping_answer = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
     assert_eq!(seen.get(), Some(ping_answer.len() as u64 + 1));
 }
+
+/// MCP-CORE r1 §1¶09: a request whose params nest deeper than serde_json
+/// reads (128 levels) is still answered, with its id: a method that does
+/// not read its params answers as usual, and `tools/call` answers -32602;
+/// a notification like it gets no answer; nothing panics or ends the loop.
+#[test]
+fn requests_nested_too_deep_are_answered_with_their_id() {
+    let deep = format!("{}1{}", "[".repeat(300), "]".repeat(300));
+    let answers = serve(
+        &server(),
+        &[
+            &format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{deep}}}"#),
+            &format!(
+                r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"args","arguments":{{"x":{deep}}}}}}}"#
+            ),
+            &format!(r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{deep}}}"#),
+            &format!(r#"{{"jsonrpc":"2.0","id":3,"method":"initialize","params":{deep}}}"#),
+            &format!(r#"{{"jsonrpc":"2.0","id":4,"method":"ping","extra":{deep}}}"#),
+        ],
+    );
+    let ids: Vec<&Value> = answers.iter().map(|answer| &answer["id"]).collect();
+    assert_eq!(ids, [&json!(1), &json!(2), &json!(3), &json!(4)]);
+    assert_eq!(answers[0]["result"], json!({}));
+    assert_eq!(error_code(&answers[1]), Some(-32602), "{}", answers[1]);
+    let message = answers[1]["error"]["message"].as_str().unwrap();
+    assert!(message.contains("recursion limit"), "{message}");
+    assert_eq!(answers[2]["result"]["protocolVersion"], "2024-11-05");
+    assert_eq!(answers[3]["result"], json!({}));
+}
