@@ -79,7 +79,9 @@ impl ToolOutput {
     ///
     /// This is how a tool that wraps a runner shows the runner's own words:
     /// the capture is only complete once `run` has returned, so the loop
-    /// does the appending.
+    /// does the appending. The report takes at most the last mebibyte of
+    /// what the run wrote, starting at a line; the start goes on to the
+    /// process's stderr, and the report says how many bytes went there.
     pub fn with_capture(mut self) -> ToolOutput {
         self.append_capture = true;
         self
