@@ -10,6 +10,10 @@
 # scratch directory outside the crate. Measured: spawn to first answer,
 # lockstep `tools/call echo` round trips per second with p50/p99 latency,
 # pipelined messages per second, and peak RSS (VmHWM) at several sizes.
+# Lockstep runs twice: hot (each request goes out as soon as the answer is
+# in, which shows what a server costs per message), and idle (each request
+# after a pause long enough for the server's CPU to go idle, so each round
+# trip also pays for waking it, as with a host that sends now and then).
 # For comparison, `mcp-replay demo-server` (the same server inside the full
 # binary) runs too, and so does lib-echo: the core library with only the echo
 # tool, with and without the capture guard, which isolates what the capture
@@ -20,16 +24,20 @@
 # scratch directory. Paths must not contain spaces.
 #
 # Settings (environment):
-#   BENCH_DIR        scratch directory (default: ${TMPDIR:-/tmp}/mcp-replay-bench)
+#   BENCH_DIR        scratch directory (default: ${TMPDIR:-/tmp}/mcp-replay-bench-<hash of
+#                    this checkout's path>, so two checkouts never build against each other)
 #   BENCH_LOCKSTEP   timed lockstep round trips per server (default 40000)
 #   BENCH_SLICES     slices the servers take turns in during lockstep (default 200)
 #   BENCH_PIPELINED  pipelined sizes, comma-separated (default 10000,100000,500000)
+#   BENCH_IDLE       timed idle lockstep round trips per server (default 4000)
+#   BENCH_IDLE_GAP_US  the pause before each idle round trip, in µs (default 1000)
 #   BENCH_SPAWNS     spawns timed to the first answer, per round (default 20)
 #   BENCH_ROUNDS     rounds of the pipelined and spawn runs; figures are medians (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scratch="${BENCH_DIR:-${TMPDIR:-/tmp}/mcp-replay-bench}"
+checkout="$(printf %s "$PWD" | cksum | cut -d' ' -f1)"
+scratch="${BENCH_DIR:-${TMPDIR:-/tmp}/mcp-replay-bench-$checkout}"
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 
 mkdir -p "$scratch"
