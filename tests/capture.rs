@@ -658,3 +658,45 @@ fn a_partial_line_printed_before_serving_goes_to_stderr() {
     assert!(!stdout.contains("BANNER"), "{stdout}");
     assert!(stderr.contains("BANNER"), "{stderr}");
 }
+
+/// MCP-CORE r1 §4¶25: a tool that points fd 2 somewhere else itself (as a
+/// library that silences stderr would) cannot leave the process mute: the
+/// guard puts back the stderr it saved, and the next run is caught as
+/// usual.
+#[test]
+fn a_tool_that_moves_fd_2_leaves_stderr_restored() {
+    struct Silences;
+
+    impl Tool for Silences {
+        fn descriptor(&self) -> ToolDescriptor {
+            ToolDescriptor::new(
+                "silences",
+                "points fd 2 at /dev/null",
+                json!({"type": "object"}),
+            )
+        }
+
+        fn run(&self, _args: &Value) -> ToolOutput {
+            let null = File::options().write(true).open("/dev/null").unwrap();
+            rustix::stdio::dup2_stderr(&null).unwrap();
+            say(b"into the void\n");
+            ToolOutput::ok("silenced")
+        }
+    }
+
+    let _turn = fd2_turn();
+    let before = fd2_identity();
+    let tools = ToolSet::new().with(Silences).with(Chatty { keep: true });
+    let mut transport = ReplayTransport::from_lines([call(1, "silences"), call(2, "keeps")]);
+    Server::new("capture-test", "1", tools)
+        .serve(&mut transport)
+        .unwrap();
+    assert_eq!(fd2_identity(), before);
+    assert_eq!(
+        reports(&transport),
+        [
+            ("silenced".to_owned(), false),
+            ("ran\ntool line\nchild line\n".to_owned(), false)
+        ]
+    );
+}
