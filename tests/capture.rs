@@ -41,6 +41,11 @@ fn say(bytes: &[u8]) {
     io::stderr().write_all(bytes).unwrap();
 }
 
+/// The descriptor of a test tool that takes any object.
+fn descriptor(name: &str, description: &str) -> ToolDescriptor {
+    ToolDescriptor::new(name, description, json!({"type": "object"}))
+}
+
 fn sh(script: &str) -> Command {
     let mut command = Command::new("sh");
     command.args(["-c", script]).stdin(Stdio::null());
@@ -221,7 +226,7 @@ struct Chatty {
 impl Tool for Chatty {
     fn descriptor(&self) -> ToolDescriptor {
         let name = if self.keep { "keeps" } else { "passes-on" };
-        ToolDescriptor::new(name, "writes to stderr", json!({"type": "object"}))
+        descriptor(name, "writes to stderr")
     }
 
     fn run(&self, _args: &Value) -> ToolOutput {
@@ -239,24 +244,33 @@ impl Tool for Chatty {
     }
 }
 
-/// A tool that panics.
-struct Panics;
+/// A tool that runs a function.
+struct Func {
+    name: &'static str,
+    run: fn() -> ToolOutput,
+}
 
-impl Tool for Panics {
+impl Tool for Func {
     fn descriptor(&self) -> ToolDescriptor {
-        ToolDescriptor::new("panics", "panics", json!({"type": "object"}))
+        descriptor(self.name, "runs a function")
     }
 
     fn run(&self, _args: &Value) -> ToolOutput {
-        panic!("the tool broke");
+        (self.run)()
     }
 }
+
+/// A tool that panics.
+const PANICS: Func = Func {
+    name: "panics",
+    run: || panic!("the tool broke"),
+};
 
 fn chatty_server() -> Server {
     let tools = ToolSet::new()
         .with(Chatty { keep: true })
         .with(Chatty { keep: false })
-        .with(Panics);
+        .with(PANICS);
     Server::new("capture-test", "1", tools)
 }
 
@@ -431,7 +445,7 @@ struct Script {
 
 impl Tool for Script {
     fn descriptor(&self) -> ToolDescriptor {
-        ToolDescriptor::new(self.name, "runs a script", json!({"type": "object"}))
+        descriptor(self.name, "runs a script")
     }
 
     fn run(&self, _args: &Value) -> ToolOutput {
@@ -555,14 +569,9 @@ fn a_flood_is_cut_from_the_report_and_passed_on() {
 /// memory by as much.
 #[test]
 fn passing_a_huge_capture_on_holds_little_memory() {
-    struct Sparse;
-
-    impl Tool for Sparse {
-        fn descriptor(&self) -> ToolDescriptor {
-            ToolDescriptor::new("sparse", "grows stderr", json!({"type": "object"}))
-        }
-
-        fn run(&self, _args: &Value) -> ToolOutput {
+    let sparse = Func {
+        name: "sparse",
+        run: || {
             let fd = io::stderr().as_fd().try_clone_to_owned().unwrap();
             let mut file = File::from(fd);
             let len = file.metadata().unwrap().len();
@@ -570,12 +579,12 @@ fn passing_a_huge_capture_on_holds_little_memory() {
             file.seek(SeekFrom::End(0)).unwrap();
             file.write_all(b"the end\n").unwrap();
             ToolOutput::ok("grew")
-        }
-    }
+        },
+    };
 
     if is_child() {
         let mut transport = ReplayTransport::from_lines([call(1, "sparse")]);
-        Server::new("capture-test", "1", ToolSet::new().with(Sparse))
+        Server::new("capture-test", "1", ToolSet::new().with(sparse))
             .serve(&mut transport)
             .unwrap();
         let status = std::fs::read_to_string("/proc/self/status").unwrap();
@@ -665,28 +674,18 @@ fn a_partial_line_printed_before_serving_goes_to_stderr() {
 /// usual.
 #[test]
 fn a_tool_that_moves_fd_2_leaves_stderr_restored() {
-    struct Silences;
-
-    impl Tool for Silences {
-        fn descriptor(&self) -> ToolDescriptor {
-            ToolDescriptor::new(
-                "silences",
-                "points fd 2 at /dev/null",
-                json!({"type": "object"}),
-            )
-        }
-
-        fn run(&self, _args: &Value) -> ToolOutput {
+    let silences = Func {
+        name: "silences",
+        run: || {
             let null = File::options().write(true).open("/dev/null").unwrap();
             rustix::stdio::dup2_stderr(&null).unwrap();
             say(b"into the void\n");
             ToolOutput::ok("silenced")
-        }
-    }
-
+        },
+    };
     let _turn = fd2_turn();
     let before = fd2_identity();
-    let tools = ToolSet::new().with(Silences).with(Chatty { keep: true });
+    let tools = ToolSet::new().with(silences).with(Chatty { keep: true });
     let mut transport = ReplayTransport::from_lines([call(1, "silences"), call(2, "keeps")]);
     Server::new("capture-test", "1", tools)
         .serve(&mut transport)

@@ -18,6 +18,15 @@ enum Line {
     Garbage(Vec<u8>),
 }
 
+impl Line {
+    /// The line as it goes to the loop.
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Line::Request(bytes, _) | Line::Notification(bytes) | Line::Garbage(bytes) => bytes,
+        }
+    }
+}
+
 fn request_line(id: Value, method: &str, params: Option<Value>) -> Vec<u8> {
     let mut object = json!({"jsonrpc": "2.0", "id": id, "method": method});
     if let Some(params) = params {
@@ -150,12 +159,7 @@ proptest! {
     #[test]
     fn any_sequence_of_lines_is_served_by_the_contract(lines in arb_lines()) {
         let server = server();
-        let input: Vec<Vec<u8>> = lines
-            .iter()
-            .map(|line| match line {
-                Line::Request(bytes, _) | Line::Notification(bytes) | Line::Garbage(bytes) => bytes.clone(),
-            })
-            .collect();
+        let input: Vec<Vec<u8>> = lines.iter().map(|line| line.bytes().to_vec()).collect();
         let written = serve_raw(&server, input);
         let answers: Vec<Value> = written
             .iter()
@@ -194,12 +198,7 @@ proptest! {
         use std::io::{Read, Seek, Write};
 
         let server = server();
-        let input: Vec<Vec<u8>> = lines
-            .iter()
-            .map(|line| match line {
-                Line::Request(bytes, _) | Line::Notification(bytes) | Line::Garbage(bytes) => bytes.clone(),
-            })
-            .collect();
+        let input: Vec<Vec<u8>> = lines.iter().map(|line| line.bytes().to_vec()).collect();
         let mut stdin = tempfile::tempfile().unwrap();
         for line in &input {
             stdin.write_all(line).unwrap();
