@@ -33,6 +33,8 @@
 #   BENCH_IDLE_GAP_US  the pause before each idle round trip, in µs (default 1000)
 #   BENCH_SPAWNS     spawns timed to the first answer, per round (default 20)
 #   BENCH_ROUNDS     rounds of the pipelined and spawn runs; figures are medians (default 3)
+#   BENCH_BASELINE   another demo-server binary (say, built from an earlier commit) to run
+#                    beside the others as `baseline`, for a before/after comparison in one run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +52,11 @@ cargo build --release --quiet --example demo-server --bin mcp-replay
 echo "==> building the references and the driver in $scratch" >&2
 (cd "$scratch" && CARGO_TARGET_DIR="$scratch/target" cargo build --release --quiet)
 
+baseline=()
+if [ -n "${BENCH_BASELINE:-}" ]; then
+    baseline=("baseline=$BENCH_BASELINE")
+fi
+
 echo "==> running (this takes a few minutes)" >&2
 "$scratch/target/release/driver" \
     "demo-server=$target/release/examples/demo-server" \
@@ -57,4 +64,5 @@ echo "==> running (this takes a few minutes)" >&2
     "rmcp=$scratch/target/release/rmcp-echo" \
     "mcp-replay-demo-server=$target/release/mcp-replay demo-server" \
     "lib-echo=$scratch/target/release/lib-echo" \
-    "lib-echo-no-capture=$scratch/target/release/lib-echo --no-capture"
+    "lib-echo-no-capture=$scratch/target/release/lib-echo --no-capture" \
+    "${baseline[@]}"

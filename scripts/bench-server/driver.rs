@@ -122,13 +122,17 @@ fn echo_call(id: u64) -> String {
 /// How the driver paces lockstep round trips.
 #[derive(Clone, Copy)]
 enum Pace {
-    /// Each request goes out as soon as the previous answer is in. The
-    /// driver and the server hand the CPU to each other: the one that
-    /// writes wakes the one blocked in `read`, and the scheduler usually
-    /// runs the woken task at once, often on the same CPU, while no CPU
-    /// ever goes idle. A round trip then costs two context switches and
-    /// the work itself, a few microseconds: the figure that shows what a
-    /// server costs per message.
+    /// Each request goes out as soon as the previous answer is in, with the
+    /// driver and every server pinned to one CPU. The driver and the server
+    /// hand that CPU to each other: the one that writes wakes the one
+    /// blocked in `read`, which runs as soon as the writer blocks in turn.
+    /// A round trip then costs two context switches and the work itself, a
+    /// few microseconds: the figure that shows what a server costs per
+    /// message. Unpinned, a session now and then settles with the driver
+    /// and the server on different CPUs that go idle between messages, and
+    /// then every round trip of that session costs tens of microseconds,
+    /// whichever server it is: a placement accident, not the server's cost
+    /// (the idle mode measures that regime on purpose).
     Hot,
     /// Each request goes out after a pause (the driver sleeps). During the
     /// pause the server sleeps in its `read` long enough for its CPU to go
@@ -215,6 +219,7 @@ struct Lockstep {
 /// and the servers take turns slice by slice, so a change in the machine's
 /// load (other processes, CPU power states) falls on all of them alike.
 fn lockstep(servers: &[Server], warmup: u64, n: u64, slices: u64, pace: Pace) -> Vec<Lockstep> {
+    let pinned = matches!(pace, Pace::Hot) && pin_together();
     let mut sessions: Vec<LockstepSession> = servers
         .iter()
         .map(|server| LockstepSession::start(server, warmup))
@@ -226,6 +231,10 @@ fn lockstep(servers: &[Server], warmup: u64, n: u64, slices: u64, pace: Pace) ->
             let index = (slice as usize + offset) % sessions.len();
             sessions[index].slice(n / slices, pace);
         }
+    }
+    if pinned {
+        let all = format!("0-{}", cpus() - 1);
+        taskset(&["-a", "-p", "-c", &all, &std::process::id().to_string()]);
     }
     sessions
         .into_iter()
@@ -243,6 +252,27 @@ fn lockstep(servers: &[Server], warmup: u64, n: u64, slices: u64, pace: Pace) ->
             }
         })
         .collect()
+}
+
+/// Pins the driver to its last CPU with `taskset`, so that the servers it
+/// spawns from now on inherit the pinning; whether it could.
+fn pin_together() -> bool {
+    let cpu = (cpus() - 1).to_string();
+    taskset(&["-a", "-p", "-c", &cpu, &std::process::id().to_string()])
+}
+
+/// Runs `taskset` with `args`, quietly; whether it succeeded.
+fn taskset(args: &[&str]) -> bool {
+    Command::new("taskset")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+fn cpus() -> usize {
+    thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Pipelined figures of one round at one size.
