@@ -219,6 +219,8 @@ struct Lockstep {
 /// and the servers take turns slice by slice, so a change in the machine's
 /// load (other processes, CPU power states) falls on all of them alike.
 fn lockstep(servers: &[Server], warmup: u64, n: u64, slices: u64, pace: Pace) -> Vec<Lockstep> {
+    // Counted before pinning, which the count follows.
+    let all = format!("0-{}", cpus() - 1);
     let pinned = matches!(pace, Pace::Hot) && pin_together();
     let mut sessions: Vec<LockstepSession> = servers
         .iter()
@@ -233,7 +235,6 @@ fn lockstep(servers: &[Server], warmup: u64, n: u64, slices: u64, pace: Pace) ->
         }
     }
     if pinned {
-        let all = format!("0-{}", cpus() - 1);
         taskset(&["-a", "-p", "-c", &all, &std::process::id().to_string()]);
     }
     sessions
