@@ -19,7 +19,7 @@
 # tool, with and without the capture guard, which isolates what the capture
 # costs per call.
 #
-# Requirements: Linux (/proc/<pid>/status), cargo, and crates.io reachable on
+# Requirements: Linux (/proc/<pid>/status), taskset (util-linux), cargo, and crates.io reachable on
 # the first run (rmcp, tokio, schemars, serde_json); about 1 GB of disk in the
 # scratch directory. Paths must not contain spaces.
 #
