@@ -55,6 +55,11 @@ pub use self::capture::Capture;
 pub use self::tools::{Tool, ToolDescriptor, ToolOutput, ToolSet};
 pub use self::transport::{Transport, TransportError};
 
+/// The most memory the loop keeps in its line and answer buffers between
+/// lines; a longer line or answer gets a buffer of its own, which goes with
+/// it.
+const RETAINED: usize = 64 * 1024;
+
 /// The protocol revisions the loop answers, newest first (MCP-CORE r1
 /// §1¶07). Newer revisions join this list as the loop learns them.
 pub const PROTOCOL_REVISIONS: &[&str] = &[PROTOCOL_2024_11_05];
@@ -162,7 +167,18 @@ impl Server {
         let mut line = Vec::with_capacity(4096);
         // The buffer every answer is written into, handed back after each.
         let mut spare = Vec::with_capacity(256);
-        while transport.read_line(&mut line)? {
+        loop {
+            // A huge line or answer is no reason to hold its memory for the
+            // rest of the session.
+            if line.capacity() > RETAINED {
+                line = Vec::with_capacity(4096);
+            }
+            if spare.capacity() > RETAINED {
+                spare = Vec::with_capacity(256);
+            }
+            if !transport.read_line(&mut line)? {
+                break;
+            }
             spare.clear();
             let buf = std::mem::take(&mut spare);
             let Some(answer) = self.answer(&line, buf, transport, capture.as_deref_mut())? else {

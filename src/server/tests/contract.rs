@@ -601,3 +601,49 @@ fn requests_nested_too_deep_are_answered_with_their_id() {
     assert_eq!(answers[2]["result"]["protocolVersion"], "2024-11-05");
     assert_eq!(answers[3]["result"], json!({}));
 }
+
+/// A transport that notes the capacity of the buffer each read is handed.
+struct Measuring {
+    lines: Vec<Vec<u8>>,
+    capacities: Vec<usize>,
+}
+
+impl Transport for Measuring {
+    fn read_line(&mut self, line: &mut Vec<u8>) -> Result<bool, TransportError> {
+        self.capacities.push(line.capacity());
+        line.clear();
+        match self.lines.pop() {
+            Some(next) => {
+                line.extend_from_slice(&next);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    fn write_line(&mut self, _line: &[u8]) -> Result<(), TransportError> {
+        Ok(())
+    }
+}
+
+/// A huge line is answered, and its memory goes with it: the loop does not
+/// keep a buffer the size of the largest line for the rest of the session.
+#[test]
+fn a_huge_line_leaves_no_huge_buffer_behind() {
+    let huge = call(
+        1,
+        json!({"name": "echo", "arguments": {"text": "x".repeat(8 << 20)}}),
+    );
+    let ping = br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.to_vec();
+    let mut transport = Measuring {
+        lines: vec![ping.clone(), ping, huge.into_bytes()],
+        capacities: Vec::new(),
+    };
+    server().serve(&mut transport).unwrap();
+    assert_eq!(transport.capacities.len(), 4);
+    assert!(
+        transport.capacities.iter().all(|&c| c <= 64 * 1024),
+        "{:?}",
+        transport.capacities
+    );
+}
