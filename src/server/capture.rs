@@ -113,7 +113,8 @@ impl Capture {
         let file = tempfile::tempfile().map_err(TransportError::CaptureFile)?;
         // Every writer shares this open file, and appending puts each write
         // after the last, whoever made it and whatever the offset says.
-        rustix::fs::fcntl_setfl(&file, OFlags::APPEND)
+        rustix::fs::fcntl_getfl(&file)
+            .and_then(|flags| rustix::fs::fcntl_setfl(&file, flags | OFlags::APPEND))
             .map_err(|err| TransportError::CaptureFile(err.into()))?;
         let stderr = io::stderr()
             .as_fd()
