@@ -30,8 +30,14 @@ fn fd2_turn() -> MutexGuard<'static, ()> {
 
 /// What fd 2 points at: device and inode.
 fn fd2_identity() -> (u64, u64) {
-    let fd = io::stderr().as_fd().try_clone_to_owned().unwrap();
-    let metadata = File::from(fd).metadata().unwrap();
+    identity(io::stderr().as_fd())
+}
+
+/// What a descriptor points at: device and inode.
+fn identity(fd: std::os::fd::BorrowedFd<'_>) -> (u64, u64) {
+    let metadata = File::from(fd.try_clone_to_owned().unwrap())
+        .metadata()
+        .unwrap();
     (metadata.dev(), metadata.ino())
 }
 
@@ -698,4 +704,58 @@ fn a_tool_that_moves_fd_2_leaves_stderr_restored() {
             ("ran\ntool line\nchild line\n".to_owned(), false)
         ]
     );
+}
+
+/// While a server serves stdio, fd 0 is `/dev/null` and fd 1 points away
+/// from the protocol channel; when `serve_stdio` returns, both are back,
+/// stdout reaches the host again, and stdio can be claimed anew.
+#[test]
+fn serving_stdio_puts_fds_0_and_1_back() {
+    if is_child() {
+        let stdin = identity(io::stdin().as_fd());
+        let stdout = identity(io::stdout().as_fd());
+        let null = identity(File::open("/dev/null").unwrap().as_fd());
+        let watch = Func {
+            name: "watch",
+            run: || {
+                let (stdin, stdout) = (
+                    identity(io::stdin().as_fd()),
+                    identity(io::stdout().as_fd()),
+                );
+                ToolOutput::ok(format!("{stdin:?} {stdout:?}"))
+            },
+        };
+        Server::new("capture-test", "1", ToolSet::new().with(watch))
+            .serve_stdio()
+            .unwrap();
+        assert_eq!(identity(io::stdin().as_fd()), stdin);
+        assert_eq!(identity(io::stdout().as_fd()), stdout);
+        // Stdin is at its end: a second session claims stdio and ends.
+        chatty_server().serve_stdio().unwrap();
+        writeln!(io::stdout(), "\nAFTER {stdout:?} {null:?}").unwrap();
+        return;
+    }
+    let output = serving_child(
+        "serving_stdio_puts_fds_0_and_1_back",
+        &format!("{}\n", call(1, "watch")),
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let answer: Value = stdout
+        .lines()
+        .find_map(|line| line.find("{\"jsonrpc\"").map(|at| &line[at..]))
+        .map(|line| serde_json::from_str(line).unwrap())
+        .unwrap_or_else(|| panic!("no answer: {stdout}"));
+    let seen = answer["result"]["content"][0]["text"].as_str().unwrap();
+    let after = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("AFTER "))
+        .unwrap_or_else(|| panic!("nothing after serving: {stdout}"));
+    // `after` is "<real stdout> <dev/null>"; during the run fd 0 was
+    // /dev/null and fd 1 was not the real stdout.
+    let (real_stdout, null) = after.split_at(after.find(") (").unwrap() + 1);
+    let (seen_stdin, seen_stdout) = seen.split_at(seen.find(") (").unwrap() + 1);
+    assert_eq!(seen_stdin, null.trim(), "{seen}");
+    assert_ne!(seen_stdout.trim(), real_stdout, "{seen}");
 }
