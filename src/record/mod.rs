@@ -14,7 +14,8 @@
 //! pipe on stdout) gets the server's stdin closed. Once the server has
 //! exited, whatever it left running in its process group is killed, the
 //! transcript gets the `exit` event, and the recorder exits with the server's
-//! status: its code, or 128 + N when it died of signal N.
+//! status: its code, or 128 + N when it died of signal N (the command line
+//! then ends itself by that signal).
 
 mod clock;
 mod pump;

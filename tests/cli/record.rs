@@ -148,15 +148,48 @@ fn exit_code_passes_through() {
 }
 
 #[test]
-fn death_by_signal_exits_128_plus_n() {
-    for (signal, name) in [(9, "KILL"), (15, "TERM")] {
+fn death_by_signal_ends_the_recorder_by_the_same_signal() {
+    use std::os::unix::process::ExitStatusExt;
+    for (signal, name) in [
+        (9, "KILL"),
+        (15, "TERM"),
+        (2, "INT"),
+        (3, "QUIT"),
+        (6, "ABRT"),
+    ] {
         let dir = tempfile::tempdir().unwrap();
-        let script = format!("kill -{name} $$");
-        let (status, _, _, path) = record_with_input(dir.path(), &[], &sh(&script), b"");
-        assert_eq!(status, 128 + signal, "server killed by SIG{name}");
+        let path = dir.path().join("t.jsonl");
+        // Core files are allowed for the recorder, so that one it left
+        // behind would show; the server makes none of its own.
+        let output = assert_cmd::Command::new("sh")
+            .args(["-c", "ulimit -c unlimited 2>/dev/null; exec \"$0\" \"$@\""])
+            .arg(crate::util::bin())
+            .arg("record")
+            .arg("-o")
+            .arg(&path)
+            .args(["--", "sh", "-c", &format!("ulimit -c 0; kill -{name} $$")])
+            .current_dir(dir.path())
+            .timeout(STEP)
+            .output()
+            .unwrap();
+        // A host sees what it would see without the recorder: a child that
+        // was killed by the signal, which a shell reports as 128 + N.
+        assert_eq!(
+            output.status.signal(),
+            Some(signal),
+            "server killed by SIG{name}"
+        );
+        assert_eq!(shell_status(output.status), 128 + signal);
+        assert!(!output.status.core_dumped(), "SIG{name} left a core dump");
+        assert!(output.stdout.is_empty());
         assert_eq!(
             Transcript::read(&path).unwrap().exit(),
             Some(Exit::Signal(signal))
+        );
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "a core file was left"
         );
     }
 }
