@@ -47,7 +47,7 @@ enum Command {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 The recorder is invisible to both sides: it forwards every byte unchanged, writes nothing \
-of its own to stdout, passes SIGTERM, SIGINT and SIGHUP to the server, and exits with the \
+of its own to stdout, passes SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 to the server, and exits with the \
 server's status (ending by the same signal when the server died of one).
 
 Environment values are never recorded, only names. Values of variables whose names look \

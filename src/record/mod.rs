@@ -8,9 +8,10 @@
 //! recorder's own ever goes to stdout.
 //!
 //! The session ends when the server does: end of input from the host closes
-//! the server's stdin; SIGTERM, SIGINT and SIGHUP sent to the recorder are
-//! passed on to the server process (not its group, as a host that signals
-//! its server signals that one process); a host that goes away (a broken
+//! the server's stdin; SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2
+//! sent to the recorder are passed on to the server process (not its group,
+//! as a host that signals its server signals that one process), except those
+//! the host started the recorder with ignored, which stay ignored; a host that goes away (a broken
 //! pipe on stdout) gets the server's stdin closed. Once the server has
 //! exited, whatever it left running in its process group is killed, the
 //! transcript gets the `exit` event, and the recorder exits with the server's
@@ -33,7 +34,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2};
 use signal_hook::iterator::Signals;
 
 use self::clock::Utc;
@@ -192,11 +193,16 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
     // Handlers go in before the server starts: a signal that arrives in
     // between is held for the server instead of killing the recorder and
     // orphaning it.
-    let mut signals =
-        Signals::new([SIGTERM, SIGINT, SIGHUP]).map_err(|source| RecordError::Setup {
-            what: "signal handlers",
-            source,
-        })?;
+    let ignored = ignored_signals();
+    let mut signals = Signals::new(
+        FORWARDED
+            .into_iter()
+            .filter(|signal| ignored & (1 << (signal - 1)) == 0),
+    )
+    .map_err(|source| RecordError::Setup {
+        what: "signal handlers",
+        source,
+    })?;
     let host_stdout = own_stream(io::stdout().as_fd(), "stdout")?;
     let host_stderr = own_stream(io::stderr().as_fd(), "stderr")?;
 
@@ -281,6 +287,26 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
         exit,
         write_error: recording.take_error(),
     })
+}
+
+/// The signals a host may send its server to end it: the recorder passes them
+/// on to the server. Those the host started the recorder with ignored (as
+/// `nohup` or a script's background job do) stay ignored instead: the server
+/// inherits that, as it would without the recorder.
+const FORWARDED: [i32; 6] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2];
+
+/// The set of signals this process started with ignored, bit N - 1 for
+/// signal N. Linux lists it in `/proc`; elsewhere none count as ignored.
+fn ignored_signals() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let mask = status
+                .lines()
+                .find_map(|line| line.strip_prefix("SigIgn:"))?;
+            u64::from_str_radix(mask.trim(), 16).ok()
+        })
+        .unwrap_or(0)
 }
 
 /// Creates the transcript; with `overwrite`, an existing file is replaced.

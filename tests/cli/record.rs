@@ -203,7 +203,7 @@ def on_signal(number, frame):
     sys.stdout.write("signal %d\n" % number)
     sys.stdout.flush()
     sys.exit(0)
-for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2):
     signal.signal(s, on_signal)
 print("ready", flush=True)
 for line in sys.stdin:
@@ -212,8 +212,15 @@ sys.exit(3)
 "#;
 
 #[test]
-fn sigterm_sigint_and_sighup_are_forwarded() {
-    for (signal, number) in [(Signal::TERM, 15), (Signal::INT, 2), (Signal::HUP, 1)] {
+fn terminating_signals_are_forwarded() {
+    for (signal, number) in [
+        (Signal::TERM, 15),
+        (Signal::INT, 2),
+        (Signal::HUP, 1),
+        (Signal::QUIT, 3),
+        (Signal::USR1, 10),
+        (Signal::USR2, 12),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let mut host = Host::record(dir.path(), &["-o", "t.jsonl"], &python(SIGNALLED, &[]), &[]);
         assert_eq!(host.line(), b"ready\n");
@@ -228,6 +235,39 @@ fn sigterm_sigint_and_sighup_are_forwarded() {
         );
         assert_eq!(transcript.exit(), Some(Exit::Code(0)));
     }
+}
+
+/// Says which of SIGHUP, SIGINT and SIGTERM it started with ignored, then
+/// echoes its input.
+const DISPOSITIONS: &str = r#"
+import signal, sys
+names = ("HUP", "INT", "TERM")
+print(" ".join("%s:%s" % (n, "ign" if signal.getsignal(getattr(signal, "SIG" + n)) == signal.SIG_IGN else "dfl") for n in names), flush=True)
+for line in sys.stdin:
+    sys.stdout.write(line)
+    sys.stdout.flush()
+"#;
+
+#[test]
+fn signals_the_host_ignores_stay_ignored() {
+    // A host that starts its server with signals ignored (`nohup`, a
+    // background job of a script) gets a server that ignores them, and a
+    // recorder that does too.
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", "trap '' HUP INT; exec \"$0\" \"$@\""])
+        .arg(crate::util::bin())
+        .args(["record", "-o", "t.jsonl", "--"])
+        .args(python(DISPOSITIONS, &[]))
+        .current_dir(dir.path());
+    let mut host = Host::spawn(cmd);
+    assert_eq!(host.line(), b"HUP:ign INT:ign TERM:dfl\n");
+    host.signal(Signal::INT);
+    host.signal(Signal::HUP);
+    host.send(b"still here\n");
+    assert_eq!(host.line(), b"still here\n");
+    host.close_stdin();
+    assert_eq!(shell_status(host.wait()), 0, "{}", host.stderr());
 }
 
 /// Writes its pid, then numbered JSON lines as fast as it can until its
