@@ -250,7 +250,17 @@ pub(crate) fn pump(
             &mut on_gone,
         );
         if dir == Direction::ClientToServer && !forwarding {
-            return;
+            // The server's stdin is closed. What the host still sends is read
+            // and dropped, unrecorded since it never reached the server, so
+            // the host never blocks on a recorder that stopped reading.
+            loop {
+                match source.read(&mut buf) {
+                    Ok(0) => return,
+                    Ok(_) => {}
+                    Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => return,
+                }
+            }
         }
         buf.copy_within(complete..end, 0);
         filled = end - complete;

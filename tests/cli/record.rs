@@ -548,6 +548,49 @@ fn a_host_that_goes_away_gets_the_server_stdin_closed() {
     assert_eq!(transcript.exit(), Some(Exit::Code(4)));
 }
 
+/// Closes its stdin, says `closed`, and exits 0 on SIGTERM (or when its
+/// stdout has no reader left).
+const CLOSES_STDIN: &str = r#"
+import os, select, signal, sys
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+os.close(0)
+print("closed", flush=True)
+poll = select.poll()
+poll.register(1, 0)
+poll.poll()
+"#;
+
+#[test]
+fn a_host_never_blocks_writing_to_a_server_that_closed_its_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::record(
+        dir.path(),
+        &["-o", "t.jsonl"],
+        &python(CLOSES_STDIN, &[]),
+        &[],
+    );
+    assert_eq!(host.line(), b"closed\n");
+    // Far more than the pipes between host, recorder and server hold.
+    let mut stdin = host.take_stdin();
+    let (done_tx, done) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let line = format!("{}\n", "x".repeat(1023));
+        for _ in 0..4096 {
+            if stdin.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+        }
+        let _ = done_tx.send(());
+    });
+    done.recv_timeout(STEP)
+        .expect("the host's writes were not taken");
+    host.signal(Signal::TERM);
+    assert_eq!(shell_status(host.wait()), 0, "{}", host.stderr());
+    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+    assert_eq!(transcript.exit(), Some(Exit::Code(0)));
+}
+
 #[test]
 fn stderr_is_not_recorded_with_no_stderr_but_still_passed_through() {
     let dir = tempfile::tempdir().unwrap();
