@@ -36,9 +36,10 @@ pub(crate) struct Recording {
 }
 
 impl Recording {
-    pub(crate) fn new(writer: TranscriptWriter, redactor: Redactor) -> Recording {
+    /// A recording into `writer`, whose file is named `path`.
+    pub(crate) fn new(writer: TranscriptWriter, path: PathBuf, redactor: Redactor) -> Recording {
         Recording {
-            path: writer.path().to_owned(),
+            path,
             writer: Mutex::new(Some(writer)),
             error: Mutex::new(None),
             redactor,

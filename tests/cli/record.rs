@@ -436,6 +436,58 @@ fn existing_transcript_is_refused_without_force() {
 }
 
 #[test]
+fn force_never_replaces_a_transcript_still_being_recorded() {
+    // Two sessions of one host configuration at once.
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["-o", "t.jsonl", "--force"];
+    let mut first = Host::record(dir.path(), &args, &python(ECHO, &[]), &[]);
+    first.send(b"first\n");
+    assert_eq!(first.line(), b"first\n");
+    let mut second = Host::record(dir.path(), &args, &python(ECHO, &[]), &[]);
+    second.send(b"second\n");
+    assert_eq!(second.line(), b"second\n");
+    for host in [&mut first, &mut second] {
+        host.close_stdin();
+        assert_eq!(shell_status(host.wait()), 0, "{}", host.stderr());
+    }
+    assert!(
+        second.stderr().contains("recording to ") && second.stderr().contains("t-2.jsonl"),
+        "{}",
+        second.stderr()
+    );
+    for (name, line) in [("t.jsonl", "first"), ("t-2.jsonl", "second")] {
+        let transcript = Transcript::read(dir.path().join(name)).unwrap();
+        assert_eq!(
+            stream(&transcript, Direction::ClientToServer),
+            [line.as_bytes()]
+        );
+        assert_eq!(transcript.exit(), Some(Exit::Code(0)));
+    }
+}
+
+#[test]
+fn an_unwritable_transcript_is_an_error_before_the_server_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = cargo_bin_cmd!("mcp-replay")
+        .args(["record", "-o", "no/such/dir/t.jsonl", "--force", "--"])
+        .args(sh("touch started"))
+        .current_dir(dir.path())
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("mcp-replay: error: cannot write transcript `no/such/dir/t.jsonl`"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("started").exists(),
+        "the server was started"
+    );
+}
+
+#[test]
 fn missing_server_is_an_error_and_leaves_no_transcript() {
     let dir = tempfile::tempdir().unwrap();
     let (status, stdout, stderr, path) = record_with_input(
