@@ -27,12 +27,23 @@ const READ_SIZE: usize = 64 * 1024;
 #[derive(Debug)]
 pub(crate) struct Recording {
     path: PathBuf,
-    /// `None` once a write has failed: a later line after a half-written one
-    /// would not be readable, so recording stops there.
-    writer: Mutex<Option<TranscriptWriter>>,
-    error: Mutex<Option<io::Error>>,
+    state: Mutex<State>,
     redactor: Redactor,
     initialize: InitializeWatch,
+}
+
+/// Where a recording stands.
+#[derive(Debug)]
+enum State {
+    /// Taking events.
+    Writing(TranscriptWriter),
+    /// A write failed, with this error until it is taken: a line after a
+    /// half-written one would not be readable, so recording stops there,
+    /// while the session goes on.
+    Failed(Option<io::Error>),
+    /// The `exit` event is written: it is the last event, and since nothing
+    /// is forwarded that is not recorded first, nothing is forwarded either.
+    Finished,
 }
 
 impl Recording {
@@ -40,8 +51,7 @@ impl Recording {
     pub(crate) fn new(writer: TranscriptWriter, path: PathBuf, redactor: Redactor) -> Recording {
         Recording {
             path,
-            writer: Mutex::new(Some(writer)),
-            error: Mutex::new(None),
+            state: Mutex::new(State::Writing(writer)),
             redactor,
             initialize: InitializeWatch::default(),
         }
@@ -51,8 +61,9 @@ impl Recording {
         &self.path
     }
 
-    /// Records a batch of lines of one stream in one write.
-    fn lines(&self, dir: Direction, lines: &[(&[u8], bool)]) {
+    /// Records a batch of lines of one stream in one write; `false` once the
+    /// recording is finished.
+    fn lines(&self, dir: Direction, lines: &[(&[u8], bool)]) -> bool {
         self.write(|writer| {
             writer.lines(
                 dir,
@@ -60,26 +71,40 @@ impl Recording {
                     .iter()
                     .map(|&(line, eol)| (self.redactor.redact(line), eol)),
             )
-        });
+        })
     }
 
-    /// Records how the server ended.
+    /// Records how the server ended, which finishes the recording.
     pub(crate) fn exit(&self, exit: Exit) {
-        self.write(|writer| writer.exit(exit));
+        let mut state = lock(&self.state);
+        if let State::Writing(writer) = &mut *state {
+            *state = match writer.exit(exit) {
+                Ok(()) => State::Finished,
+                Err(err) => State::Failed(Some(err)),
+            };
+        }
     }
 
-    /// The first write error, if recording stopped early.
+    /// The write error, if recording stopped early.
     pub(crate) fn take_error(&self) -> Option<io::Error> {
-        lock(&self.error).take()
+        match &mut *lock(&self.state) {
+            State::Failed(err) => err.take(),
+            _ => None,
+        }
     }
 
-    fn write(&self, op: impl FnOnce(&mut TranscriptWriter) -> io::Result<()>) {
-        let mut writer = lock(&self.writer);
-        if let Some(active) = writer.as_mut()
-            && let Err(err) = op(active)
-        {
-            *writer = None;
-            lock(&self.error).get_or_insert(err);
+    /// Runs one write; `false` once the recording is finished.
+    fn write(&self, op: impl FnOnce(&mut TranscriptWriter) -> io::Result<()>) -> bool {
+        let mut state = lock(&self.state);
+        match &mut *state {
+            State::Writing(writer) => {
+                if let Err(err) = op(writer) {
+                    *state = State::Failed(Some(err));
+                }
+                true
+            }
+            State::Failed(_) => true,
+            State::Finished => false,
         }
     }
 }
@@ -290,7 +315,7 @@ pub(crate) fn pump(
 }
 
 /// Records one batch, then forwards its exact bytes; returns whether the
-/// sink still takes bytes.
+/// sink still takes bytes (never once the recording is finished).
 fn deliver(
     bytes: &[u8],
     lines: &[(&[u8], bool)],
@@ -300,13 +325,14 @@ fn deliver(
     forwarding: bool,
     on_gone: &mut Option<impl FnOnce()>,
 ) -> bool {
-    match dir {
+    let recorded = match dir {
         Direction::ClientToServer => {
-            recording.lines(dir, lines);
+            let recorded = recording.lines(dir, lines);
             // Before forwarding, so the answer cannot come back first.
             for (line, _) in lines {
                 recording.initialize.client_line(line);
             }
+            recorded
         }
         Direction::ServerToClient => {
             // The protocol event goes right after the answer that names it.
@@ -315,18 +341,16 @@ fn deliver(
             });
             match answer {
                 Some((index, revision)) => {
-                    recording.lines(dir, &lines[..=index]);
-                    recording.write(|writer| writer.protocol(&revision));
-                    if index + 1 < lines.len() {
-                        recording.lines(dir, &lines[index + 1..]);
-                    }
+                    recording.lines(dir, &lines[..=index])
+                        && recording.write(|writer| writer.protocol(&revision))
+                        && (index + 1 == lines.len() || recording.lines(dir, &lines[index + 1..]))
                 }
                 None => recording.lines(dir, lines),
             }
         }
         Direction::Stderr => recording.lines(dir, lines),
-    }
-    if !forwarding {
+    };
+    if !forwarding || !recorded {
         return false;
     }
     if sink.write(bytes) {
@@ -336,4 +360,51 @@ fn deliver(
         on_gone();
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::{EventKind, Header, Transcript};
+
+    #[test]
+    fn nothing_is_recorded_or_forwarded_after_the_exit_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let header = Header::new(vec!["server".into()], "2026-11-29T00:00:00Z".into());
+        let writer = TranscriptWriter::create(&path, &header, false).unwrap();
+        let recording = Recording::new(writer, path.clone(), Redactor::default());
+        let forwarded = dir.path().join("forwarded");
+        let sink = File::create(&forwarded).unwrap();
+
+        let host = Sink::Host(sink.try_clone().unwrap());
+        pump(
+            &b"before\n"[..],
+            Direction::ServerToClient,
+            host,
+            &recording,
+            || {},
+        );
+        recording.exit(Exit::Code(0));
+        let mut gone = false;
+        pump(
+            &b"late\n"[..],
+            Direction::Stderr,
+            Sink::Host(sink),
+            &recording,
+            || {
+                gone = true;
+            },
+        );
+
+        assert_eq!(std::fs::read(&forwarded).unwrap(), b"before\n");
+        assert!(!gone, "a finished recording is not a host that went away");
+        let transcript = Transcript::read(&path).unwrap();
+        assert_eq!(transcript.events.len(), 2);
+        assert!(matches!(
+            transcript.events.last().unwrap().kind,
+            EventKind::Exit(Exit::Code(0))
+        ));
+        assert!(recording.take_error().is_none());
+    }
 }
