@@ -43,7 +43,8 @@ use self::output::Draft;
 use self::pump::{Recording, ServerStdin, Sink, pump};
 use crate::process::{ServerCommand, SpawnError};
 use crate::transcript::{
-    Direction, Exit, Header, RedactError, Redaction, Redactor, TranscriptError, TranscriptWriter,
+    Direction, Exit, Header, MIN_SECRET_LEN, RedactError, Redaction, Redactor, TranscriptError,
+    TranscriptWriter,
 };
 
 /// The directory of default transcript names, relative to the working
@@ -178,6 +179,16 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
         patterns: options.redact_patterns.clone(),
     };
     let redactor = Redactor::new(&redaction, |name| std::env::var(name).ok())?;
+    for name in &options.redact_env {
+        if let Some((_, value)) = env.iter().find(|(n, _)| n == name)
+            && (1..MIN_SECRET_LEN).contains(&value.len())
+        {
+            let _ = writeln!(
+                notes,
+                "mcp-replay: note: {name} is not redacted: its value is shorter than {MIN_SECRET_LEN} bytes"
+            );
+        }
+    }
 
     let mut header = Header::new(options.command.clone(), Utc::now().rfc3339());
     let (draft, file) = Draft::open(options.output.as_deref(), options.force, &options.command)?;

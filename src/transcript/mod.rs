@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 pub use self::read::{TranscriptError, TranscriptWarning};
+pub(crate) use self::redact::MIN_SECRET_LEN;
 pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;
 pub use self::write::TranscriptWriter;

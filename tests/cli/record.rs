@@ -405,6 +405,42 @@ fn secrets_are_redacted_in_both_directions_but_forwarded_exactly() {
 }
 
 #[test]
+fn a_value_too_short_to_redact_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = cargo_bin_cmd!("mcp-replay")
+        .args([
+            "record",
+            "--redact-env",
+            "PIN",
+            "--redact-env",
+            "LONG_ONE",
+            "-o",
+            "t.jsonl",
+            "--",
+        ])
+        .args(python(ECHO, &[]))
+        .current_dir(dir.path())
+        .env("PIN", "4711")
+        .env("LONG_ONE", "long-enough")
+        .write_stdin("pin 4711 long-enough\n")
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "mcp-replay: note: PIN is not redacted: its value is shorter than 6 bytes\neof\n"
+    );
+    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+    assert_eq!(transcript.header.redact.env, ["LONG_ONE"]);
+    assert_eq!(
+        stream(&transcript, Direction::ClientToServer),
+        [b"pin 4711 [REDACTED:LONG_ONE]"]
+    );
+}
+
+#[test]
 fn existing_transcript_is_refused_without_force() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.jsonl");
