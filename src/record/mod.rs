@@ -190,7 +190,14 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
         }
     }
 
-    let mut header = Header::new(options.command.clone(), Utc::now().rfc3339());
+    // A secret can be an argument of the server (a token flag, a database
+    // URL); replay restores the values it knows.
+    let command = options
+        .command
+        .iter()
+        .map(|arg| String::from_utf8_lossy(&redactor.redact(arg.as_bytes())).into_owned())
+        .collect();
+    let mut header = Header::new(command, Utc::now().rfc3339());
     let (draft, file) = Draft::open(options.output.as_deref(), options.force, &options.command)?;
     header.cwd = std::env::current_dir()
         .ok()

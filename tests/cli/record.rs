@@ -404,6 +404,67 @@ fn secrets_are_redacted_in_both_directions_but_forwarded_exactly() {
     }
 }
 
+/// Answers every request with whether its first argument is `$MY_TOKEN`.
+const CHECKS_ITS_ARGUMENT: &str = r#"
+import json, os, sys
+ok = sys.argv[1] == os.environ.get("MY_TOKEN")
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" in msg:
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"ok": ok}}), flush=True)
+"#;
+
+#[test]
+fn secrets_in_the_server_command_are_redacted_and_restored_on_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "tok-0123456789";
+    let mut server = python(CHECKS_ITS_ARGUMENT, &[secret]);
+    server.push("postgresql://me:pw@db/x".to_owned());
+    let output = cargo_bin_cmd!("mcp-replay")
+        .args([
+            "record",
+            "--redact",
+            "postgresql://\\S+",
+            "-o",
+            "t.jsonl",
+            "--",
+        ])
+        .args(&server)
+        .current_dir(dir.path())
+        .env("MY_TOKEN", secret)
+        .write_stdin("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        output.stdout,
+        b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"ok\": true}}\n"
+    );
+    let text = std::fs::read_to_string(dir.path().join("t.jsonl")).unwrap();
+    assert!(!text.contains(secret) && !text.contains("me:pw"), "{text}");
+    let header = Transcript::read(dir.path().join("t.jsonl")).unwrap().header;
+    assert_eq!(
+        header.command[3..],
+        ["[REDACTED:MY_TOKEN]", "[REDACTED:pattern-1]"]
+    );
+
+    // The replay starts the server with the value back in its place.
+    let output = cargo_bin_cmd!("mcp-replay")
+        .args(["check", "--no-probes", "t.jsonl"])
+        .current_dir(dir.path())
+        .env("MY_TOKEN", secret)
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
+
 #[test]
 fn a_value_too_short_to_redact_is_named() {
     let dir = tempfile::tempdir().unwrap();
