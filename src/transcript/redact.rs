@@ -194,7 +194,7 @@ impl Redactor {
             return Cow::Borrowed(line);
         }
         match LineKind::of(line) {
-            LineKind::Json(json) => match self.redact_json(json.as_bytes()) {
+            LineKind::Json(json) => match self.redact_json(json) {
                 Some(redacted) => Cow::Owned(redacted),
                 None => Cow::Borrowed(line),
             },

@@ -185,7 +185,7 @@ fn encode_payload(out: &mut Vec<u8>, line: &[u8], eol: bool) {
     match LineKind::of(line) {
         LineKind::Json(json) => {
             out.extend_from_slice(b"\"msg\":");
-            out.extend_from_slice(json.as_bytes());
+            out.extend_from_slice(json);
         }
         LineKind::Text(text) => {
             out.extend_from_slice(b"\"text\":");
