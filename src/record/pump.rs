@@ -14,7 +14,9 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ChildStdin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{LazyLock, Mutex, MutexGuard, PoisonError};
+
+use memchr::memmem::Finder;
 
 use crate::jsonrpc::{Frame, RequestId, method};
 use crate::transcript::{Direction, Exit, Redactor, TranscriptWriter};
@@ -62,14 +64,12 @@ impl Recording {
     }
 
     /// Records a batch of lines of one stream in one write; `false` once the
-    /// recording is finished.
-    fn lines(&self, dir: Direction, lines: &[(&[u8], bool)]) -> bool {
+    /// recording is finished. See [`each_line`] for `batch` and `eol`.
+    fn lines(&self, dir: Direction, batch: &[u8], eol: bool) -> bool {
         self.write(|writer| {
             writer.lines(
                 dir,
-                lines
-                    .iter()
-                    .map(|&(line, eol)| (self.redactor.redact(line), eol)),
+                each_line(batch, eol).map(|(line, eol)| (self.redactor.redact(line), eol)),
             )
         })
     }
@@ -123,25 +123,33 @@ struct InitializeWatch {
 }
 
 impl InitializeWatch {
-    fn client_line(&self, line: &[u8]) {
-        // The substring test keeps JSON parsing off the path of every other
-        // message.
-        if self.done.load(Ordering::Relaxed)
-            || memchr::memmem::find(line, method::INITIALIZE.as_bytes()).is_none()
-        {
+    /// Takes note of the `initialize` requests in a batch of client lines.
+    fn client_lines(&self, batch: &[u8], eol: bool) {
+        static INITIALIZE: LazyLock<Finder<'static>> =
+            LazyLock::new(|| Finder::new(method::INITIALIZE.as_bytes()));
+        // One substring search over the batch keeps JSON parsing off the
+        // path of every other message.
+        if self.done.load(Ordering::Relaxed) || INITIALIZE.find(batch).is_none() {
             return;
         }
-        if let Frame::Request { id, method, .. } = Frame::parse(line)
-            && method == method::INITIALIZE
-        {
-            lock(&self.pending).push(id);
-            self.armed.store(true, Ordering::Release);
+        for (line, _) in each_line(batch, eol) {
+            if let Frame::Request { id, method, .. } = Frame::parse(line)
+                && method == method::INITIALIZE
+            {
+                lock(&self.pending).push(id);
+                self.armed.store(true, Ordering::Release);
+            }
         }
+    }
+
+    /// Whether a server line may be the answer that names the revision.
+    fn waiting(&self) -> bool {
+        !self.done.load(Ordering::Relaxed) && self.armed.load(Ordering::Acquire)
     }
 
     /// The revision, when `line` is the answer to a pending `initialize`.
     fn server_line(&self, line: &[u8]) -> Option<String> {
-        if self.done.load(Ordering::Relaxed) || !self.armed.load(Ordering::Acquire) {
+        if !self.waiting() {
             return None;
         }
         let Frame::Response {
@@ -259,16 +267,9 @@ pub(crate) fn pump(
             continue;
         };
         let complete = filled + last + 1;
-        let batch = &buf[..complete];
-        let mut lines = Vec::new();
-        let mut start = 0;
-        for newline in memchr::memchr_iter(b'\n', batch) {
-            lines.push((&batch[start..newline], true));
-            start = newline + 1;
-        }
         forwarding = deliver(
-            batch,
-            &lines,
+            &buf[..complete],
+            true,
             dir,
             &mut sink,
             recording,
@@ -298,10 +299,9 @@ pub(crate) fn pump(
         }
     }
     if filled > 0 {
-        let last = &buf[..filled];
         deliver(
-            last,
-            &[(last, false)],
+            &buf[..filled],
+            false,
             dir,
             &mut sink,
             recording,
@@ -317,8 +317,8 @@ pub(crate) fn pump(
 /// Records one batch, then forwards its exact bytes; returns whether the
 /// sink still takes bytes (never once the recording is finished).
 fn deliver(
-    bytes: &[u8],
-    lines: &[(&[u8], bool)],
+    batch: &[u8],
+    eol: bool,
     dir: Direction,
     sink: &mut Sink<'_>,
     recording: &Recording,
@@ -327,33 +327,28 @@ fn deliver(
 ) -> bool {
     let recorded = match dir {
         Direction::ClientToServer => {
-            let recorded = recording.lines(dir, lines);
+            let recorded = recording.lines(dir, batch, eol);
             // Before forwarding, so the answer cannot come back first.
-            for (line, _) in lines {
-                recording.initialize.client_line(line);
-            }
+            recording.initialize.client_lines(batch, eol);
             recorded
         }
         Direction::ServerToClient => {
             // The protocol event goes right after the answer that names it.
-            let answer = lines.iter().enumerate().find_map(|(index, (line, _))| {
-                Some((index, recording.initialize.server_line(line)?))
-            });
-            match answer {
-                Some((index, revision)) => {
-                    recording.lines(dir, &lines[..=index])
+            match answer_to_initialize(batch, eol, &recording.initialize) {
+                Some((end, revision)) => {
+                    recording.lines(dir, &batch[..end], eol || end < batch.len())
                         && recording.write(|writer| writer.protocol(&revision))
-                        && (index + 1 == lines.len() || recording.lines(dir, &lines[index + 1..]))
+                        && (end == batch.len() || recording.lines(dir, &batch[end..], eol))
                 }
-                None => recording.lines(dir, lines),
+                None => recording.lines(dir, batch, eol),
             }
         }
-        Direction::Stderr => recording.lines(dir, lines),
+        Direction::Stderr => recording.lines(dir, batch, eol),
     };
     if !forwarding || !recorded {
         return false;
     }
-    if sink.write(bytes) {
+    if sink.write(batch) {
         return true;
     }
     if let Some(on_gone) = on_gone.take() {
@@ -362,10 +357,103 @@ fn deliver(
     false
 }
 
+/// The lines of a batch with whether each ended with a newline: a batch is
+/// complete lines, each with its newline, or (when `eol` is false, at the
+/// end of a stream) one last line without one.
+fn each_line(batch: &[u8], eol: bool) -> impl Iterator<Item = (&[u8], bool)> {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', batch)
+        .map(Some)
+        .chain((!eol).then_some(None));
+    ends.map(move |end| {
+        let line = &batch[start..end.unwrap_or(batch.len())];
+        start = end.map_or(batch.len(), |end| end + 1);
+        (line, end.is_some())
+    })
+}
+
+/// Where in a batch of server lines the answer to a pending `initialize`
+/// ends, and the revision it names.
+fn answer_to_initialize(
+    batch: &[u8],
+    eol: bool,
+    watch: &InitializeWatch,
+) -> Option<(usize, String)> {
+    if !watch.waiting() {
+        return None;
+    }
+    let mut end = 0;
+    for (line, with_newline) in each_line(batch, eol) {
+        end += line.len() + usize::from(with_newline);
+        if let Some(revision) = watch.server_line(line) {
+            return Some((end, revision));
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::transcript::{EventKind, Header, Transcript};
+
+    #[test]
+    fn a_batch_splits_into_its_lines() {
+        let lines: Vec<(&[u8], bool)> = each_line(b"a\n\nbc\r\n", true).collect();
+        assert_eq!(lines, [(&b"a"[..], true), (b"", true), (b"bc\r", true)]);
+        let lines: Vec<(&[u8], bool)> = each_line(b"tail", false).collect();
+        assert_eq!(lines, [(&b"tail"[..], false)]);
+    }
+
+    #[test]
+    fn the_protocol_event_follows_the_answer_inside_a_batch() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let header = Header::new(vec!["server".into()], "2026-11-29T00:00:00Z".into());
+        let writer = TranscriptWriter::create(&path, &header, false).unwrap();
+        let recording = Recording::new(writer, path.clone(), Redactor::default());
+        let host = || Sink::Host(File::create(dir.path().join("forwarded")).unwrap());
+        let init = b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\"}\n";
+        pump(
+            &init[..],
+            Direction::ClientToServer,
+            host(),
+            &recording,
+            || {},
+        );
+        let answers = concat!(
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"protocolVersion\":\"2025-06-18\"}}\n",
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}",
+        );
+        pump(
+            answers.as_bytes(),
+            Direction::ServerToClient,
+            host(),
+            &recording,
+            || {},
+        );
+        let transcript = Transcript::read(&path).unwrap();
+        let kinds: Vec<String> = transcript
+            .events
+            .iter()
+            .map(|event| match &event.kind {
+                EventKind::Line { dir, eol, .. } => format!("{} {eol}", dir.as_str()),
+                EventKind::Protocol(revision) => revision.clone(),
+                EventKind::Exit(_) => "exit".to_owned(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "c2s true",
+                "s2c true",
+                "s2c true",
+                "2025-06-18",
+                "s2c false"
+            ]
+        );
+    }
 
     #[test]
     fn nothing_is_recorded_or_forwarded_after_the_exit_event() {
