@@ -257,13 +257,9 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
             return Err(err.into());
         }
     };
-    // Closing the replaced file frees its blocks; the host is waiting for
-    // the server's first answer meanwhile.
-    let removal = published
-        .replaced
-        .map(|replaced| thread::spawn(move || drop(replaced)));
-
+    // The streams start first: the host's first message is waiting for them.
     let recording = Arc::new(Recording::new(writer, published.path, redactor));
+    let streams = start_streams(&mut child, &recording, host_stdout, host_stderr);
     let exited = Arc::new(Mutex::new(false));
     let signal_handle = signals.handle();
     {
@@ -280,7 +276,11 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
             }
         });
     }
-    let streams = start_streams(&mut child, &recording, host_stdout, host_stderr);
+    // Closing the replaced file frees its blocks, which can take
+    // milliseconds; the session goes on meanwhile.
+    let removal = published
+        .replaced
+        .map(|replaced| thread::spawn(move || drop(replaced)));
 
     let status = wait_for_exit(&mut child, pid, &exited);
     signal_handle.close();
@@ -318,14 +318,19 @@ const FORWARDED: [i32; 6] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2]
 /// The set of signals this process started with ignored, bit N - 1 for
 /// signal N. Linux lists it in `/proc`; elsewhere none count as ignored.
 fn ignored_signals() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            let mask = status
-                .lines()
-                .find_map(|line| line.strip_prefix("SigIgn:"))?;
-            u64::from_str_radix(mask.trim(), 16).ok()
-        })
+    use std::io::Read as _;
+    // One read: the file reports no size, so reading it to the end would
+    // take a read per doubling of the buffer.
+    let mut status = [0u8; 4096];
+    let Ok(len) = File::open("/proc/self/status").and_then(|mut file| file.read(&mut status))
+    else {
+        return 0;
+    };
+    status[..len]
+        .split(|&byte| byte == b'\n')
+        .find_map(|line| line.strip_prefix(b"SigIgn:"))
+        .and_then(|mask| std::str::from_utf8(mask).ok())
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
         .unwrap_or(0)
 }
 
