@@ -171,6 +171,7 @@ struct Frames {
 }
 
 impl Frames {
+    #[inline]
     fn push(&mut self, object: bool) {
         if self.depth < 128 {
             self.objects = (self.objects & !(1 << self.depth)) | (u128::from(object) << self.depth);
@@ -180,6 +181,7 @@ impl Frames {
         self.depth += 1;
     }
 
+    #[inline]
     fn pop(&mut self) {
         self.depth -= 1;
         if self.depth >= 128 {
@@ -188,6 +190,7 @@ impl Frames {
     }
 
     /// Whether the innermost level is an object; at least one level is open.
+    #[inline]
     fn in_object(&self) -> bool {
         if self.depth <= 128 {
             self.objects & (1 << (self.depth - 1)) != 0
