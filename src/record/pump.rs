@@ -397,6 +397,14 @@ mod tests {
     use super::*;
     use crate::transcript::{EventKind, Header, Transcript};
 
+    /// A recording into `dir/t.jsonl`, and that path.
+    fn recording_in(dir: &Path) -> (Recording, PathBuf) {
+        let path = dir.join("t.jsonl");
+        let header = Header::new(vec!["server".into()], "2026-11-29T00:00:00Z".into());
+        let writer = TranscriptWriter::create(&path, &header, false).unwrap();
+        (Recording::new(writer, path.clone(), Redactor::default()), path)
+    }
+
     #[test]
     fn a_batch_splits_into_its_lines() {
         let lines: Vec<(&[u8], bool)> = each_line(b"a\n\nbc\r\n", true).collect();
@@ -408,10 +416,7 @@ mod tests {
     #[test]
     fn the_protocol_event_follows_the_answer_inside_a_batch() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.jsonl");
-        let header = Header::new(vec!["server".into()], "2026-11-29T00:00:00Z".into());
-        let writer = TranscriptWriter::create(&path, &header, false).unwrap();
-        let recording = Recording::new(writer, path.clone(), Redactor::default());
+        let (recording, path) = recording_in(dir.path());
         let host = || Sink::Host(File::create(dir.path().join("forwarded")).unwrap());
         let init = b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\"}\n";
         pump(
@@ -458,10 +463,7 @@ mod tests {
     #[test]
     fn nothing_is_recorded_or_forwarded_after_the_exit_event() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.jsonl");
-        let header = Header::new(vec!["server".into()], "2026-11-29T00:00:00Z".into());
-        let writer = TranscriptWriter::create(&path, &header, false).unwrap();
-        let recording = Recording::new(writer, path.clone(), Redactor::default());
+        let (recording, path) = recording_in(dir.path());
         let forwarded = dir.path().join("forwarded");
         let sink = File::create(&forwarded).unwrap();
 
