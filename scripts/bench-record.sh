@@ -103,19 +103,19 @@ print(f"{'server':<6} {'figure':<38}" + "".join(
     f" {names[l]:>10}" + ("" if l == "direct" else f" {'added/ratio':>12}") for l in labels
 ))
 for server in ("demo", "echo"):
-    def line(name, mode, key, unit, ratio=False, pairs=None):
+    def line(name, mode, key, unit, ratio=False, pairs=None, digits=1):
         pairs = pairs or {l: l for l in labels}
         d = med(pairs["direct"], server, mode, key)
         rel = (lambda x: f"{x / d:.2f}x" if d else "n/a") if ratio else (lambda x: f"{x - d:+.1f}")
         cells = ""
         for l in labels:
             v = med(pairs[l], server, mode, key)
-            cells += f" {v:>10.1f}" + ("" if l == "direct" else f" {rel(v):>12}")
+            cells += f" {v:>10.{digits}f}" + ("" if l == "direct" else f" {rel(v):>12}")
         print(f"{server:<6} {name + ' (' + unit + ')':<38}{cells}")
     line("lockstep p50", "lockstep", "p50_us", "us")
     line("lockstep p99", "lockstep", "p99_us", "us")
     line("pipelined throughput", "pipelined", "msgs_per_s", "msg/s", ratio=True)
-    line("pipelined CPU per message", "pipelined", "cpu_us_per_msg", "us", ratio=True)
+    line("pipelined CPU per message", "pipelined", "cpu_us_per_msg", "us", ratio=True, digits=3)
     line("session: first answer", "session", "first_answer_us", "us")
     line("session: start to exit", "session", "whole_session_us", "us")
     force = {"direct": "direct", "record": "force", "base": "baseforce", "pyshim": "pyshim"}
