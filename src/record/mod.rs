@@ -29,13 +29,14 @@ use std::os::fd::AsFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGXFSZ};
 use signal_hook::iterator::Signals;
 
 use self::clock::Utc;
@@ -198,6 +199,19 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
         .map(|arg| String::from_utf8_lossy(&redactor.redact(arg.as_bytes())).into_owned())
         .collect();
     let mut header = Header::new(command, Utc::now().rfc3339());
+    let ignored = ignored_signals();
+    // Past a file size limit a write fails, as on a full disk, and the
+    // kernel sends SIGXFSZ, which would end the recorder and leave the
+    // session without it. A handler (not an ignore, which the server would
+    // inherit) turns that into the failed write alone.
+    if ignored & (1 << (SIGXFSZ - 1)) == 0 {
+        signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false))).map_err(
+            |source| RecordError::Setup {
+                what: "signal handlers",
+                source,
+            },
+        )?;
+    }
     let (draft, file) = Draft::open(options.output.as_deref(), options.force, &options.command)?;
     header.cwd = std::env::current_dir()
         .ok()
@@ -219,7 +233,6 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
     // Handlers go in before the server starts: a signal that arrives in
     // between is held for the server instead of killing the recorder and
     // orphaning it.
-    let ignored = ignored_signals();
     let mut signals = Signals::new(
         FORWARDED
             .into_iter()

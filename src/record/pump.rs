@@ -402,7 +402,10 @@ mod tests {
         let path = dir.join("t.jsonl");
         let header = Header::new(vec!["server".into()], "2026-11-29T00:00:00Z".into());
         let writer = TranscriptWriter::create(&path, &header, false).unwrap();
-        (Recording::new(writer, path.clone(), Redactor::default()), path)
+        (
+            Recording::new(writer, path.clone(), Redactor::default()),
+            path,
+        )
     }
 
     #[test]

@@ -501,6 +501,51 @@ fn a_value_too_short_to_redact_is_named() {
     );
 }
 
+/// Writes 200 numbered lines of 100 bytes, then exits 0.
+const CHATTY: &str = r#"
+import sys
+for n in range(200):
+    sys.stdout.write("%03d %s\n" % (n, "x" * 95))
+sys.stdout.flush()
+"#;
+
+#[test]
+fn a_transcript_that_stops_taking_writes_never_stops_the_session() {
+    // A file size limit makes writes past it fail (as a full disk does),
+    // and would send SIGXFSZ to a recorder that let it.
+    let dir = tempfile::tempdir().unwrap();
+    let output = assert_cmd::Command::new("sh")
+        .args(["-c", "ulimit -f 8 && exec \"$0\" \"$@\""])
+        .arg(crate::util::bin())
+        .args(["record", "-o", "t.jsonl", "--"])
+        .args(python(CHATTY, &[]))
+        .current_dir(dir.path())
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let expected: String = (0..200)
+        .map(|n| format!("{n:03} {}\n", "x".repeat(95)))
+        .collect();
+    assert!(
+        output.stdout == expected.as_bytes(),
+        "the session was cut short"
+    );
+    assert!(
+        stderr.starts_with("mcp-replay: warning: the transcript `t.jsonl` stopped early: "),
+        "{stderr}"
+    );
+    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+    let recorded = stream(&transcript, Direction::ServerToClient);
+    assert!(
+        !recorded.is_empty() && recorded.len() < 200,
+        "{}",
+        recorded.len()
+    );
+    assert_eq!(transcript.exit(), None);
+}
+
 #[test]
 fn existing_transcript_is_refused_without_force() {
     let dir = tempfile::tempdir().unwrap();
