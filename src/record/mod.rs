@@ -52,6 +52,10 @@ use crate::transcript::{
 /// directory.
 pub const DEFAULT_DIR: &str = "transcripts";
 
+/// A replaced transcript shorter than this is closed (and its blocks freed)
+/// on the session's own thread.
+const REPLACED_INLINE: u64 = 1 << 20;
+
 /// How long the server's streams may stay open after the server exited and
 /// its process group was killed (a process that left the group can hold
 /// them).
@@ -289,11 +293,20 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
             }
         });
     }
-    // Closing the replaced file frees its blocks, which can take
-    // milliseconds; the session goes on meanwhile.
-    let removal = published
-        .replaced
-        .map(|replaced| thread::spawn(move || drop(replaced)));
+    // Closing the replaced file frees its blocks. For a long transcript that
+    // takes milliseconds, so a thread of its own does it while the session
+    // goes on; a short one is closed here, cheaper than starting a thread.
+    let removal = published.replaced.and_then(|replaced| {
+        if replaced
+            .metadata()
+            .is_ok_and(|meta| meta.len() < REPLACED_INLINE)
+        {
+            drop(replaced);
+            None
+        } else {
+            Some(thread::spawn(move || drop(replaced)))
+        }
+    });
 
     let status = wait_for_exit(&mut child, pid, &exited);
     signal_handle.close();
