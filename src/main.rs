@@ -290,7 +290,11 @@ fn end_by_signal(signal: i32) {
         return;
     }
     // The server's own core dump, if any, is the one worth having: a core
-    // file of the recorder would only be litter in the host's directory.
+    // of the recorder would only be litter in the host's directory or in a
+    // crash collector. A process that is not dumpable makes none even where
+    // cores go to a program, which the size limit does not stop.
+    #[cfg(target_os = "linux")]
+    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
     let limit = getrlimit(Resource::Core);
     let _ = setrlimit(
         Resource::Core,
