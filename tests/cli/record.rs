@@ -647,6 +647,8 @@ fn missing_server_is_an_error_and_leaves_no_transcript() {
     );
     assert!(stderr.contains("hint:"), "{stderr}");
     assert!(!path.exists());
+    // Nor a draft under another name.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]
