@@ -18,13 +18,20 @@
 # messages, which must not grow with the session's length.
 #
 # The figures are medians over the rounds; "added" is recorder minus direct
-# within the same run, so load on the machine weighs on both alike.
+# within the same run, so load on the machine weighs on both alike. For the
+# pipelined runs it also reports the CPU time per message of the process the
+# driver started: the server itself when direct, the recorder alone (not its
+# server) when recording.
+#
+# BASE=/path/to/another/mcp-replay adds that build's recorder to every round,
+# as a column of its own: a before/after comparison in one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-5}
 lockstep_n=${LOCKSTEP_N:-20000}
 pipelined_n=${PIPELINED_N:-100000}
 sessions=${SESSIONS:-50}
+base=${BASE:-}
 
 cargo build --release --bin mcp-replay >&2
 bin=$PWD/target/release/mcp-replay
@@ -56,12 +63,20 @@ for server in demo echo; do
                 run record "$server" "$m" "$n" -- "$bin" record -o "$scratch/s-$server-$round-{n}.jsonl" -- "${cmd[@]}"
                 # The same transcript replaced each time, as a host config with --force does.
                 run force "$server" "$m" "$n" -- "$bin" record -o "$scratch/t.jsonl" --force -- "${cmd[@]}"
+                if [ -n "$base" ]; then
+                    run base "$server" "$m" "$n" -- "$base" record -o "$scratch/b-$server-$round-{n}.jsonl" -- "${cmd[@]}"
+                    run baseforce "$server" "$m" "$n" -- "$base" record -o "$scratch/b.jsonl" --force -- "${cmd[@]}"
+                fi
                 if [ "$round" = 1 ]; then
                     run pyshim "$server" "$m" 10 -- python3 scripts/bench/py-shim.py "$scratch/p.jsonl" -- "${cmd[@]}"
                 fi
+                rm -f "$scratch"/s-*.jsonl "$scratch"/b-*.jsonl
                 continue
             fi
             run record "$server" "$m" "$n" -- "$bin" record -o "$scratch/t.jsonl" --force -- "${cmd[@]}"
+            if [ -n "$base" ]; then
+                run base "$server" "$m" "$n" -- "$base" record -o "$scratch/b.jsonl" --force -- "${cmd[@]}"
+            fi
             run pyshim "$server" "$m" "$n" -- python3 scripts/bench/py-shim.py "$scratch/p.jsonl" -- "${cmd[@]}"
         done
     done
@@ -70,31 +85,42 @@ for n in 10000 100000 1000000; do
     run record echo rss "$n" -- "$bin" record -o "$scratch/t.jsonl" --force -- "$scratch/echo"
 done
 
-python3 - "$results" <<'EOF'
+python3 - "$results" "$base" <<'EOF'
 import statistics, sys
 rows = []
 for line in open(sys.argv[1]):
     label, server, mode, *fields = line.split()
     rows.append((label, server, mode, dict(f.split("=") for f in fields)))
+has_base = bool(sys.argv[2])
 
 def med(label, server, mode, key):
     values = [float(r[3][key]) for r in rows if r[:3] == (label, server, mode)]
     return statistics.median(values) if values else float("nan")
 
-print(f"{'server':<6} {'figure':<34} {'direct':>10} {'record':>10} {'added/ratio':>12} {'py shim':>10} {'added/ratio':>12}")
+labels = ["direct", "record"] + (["base"] if has_base else []) + ["pyshim"]
+names = {"direct": "direct", "record": "record", "base": "base", "pyshim": "py shim"}
+print(f"{'server':<6} {'figure':<38}" + "".join(
+    f" {names[l]:>10}" + ("" if l == "direct" else f" {'added/ratio':>12}") for l in labels
+))
 for server in ("demo", "echo"):
-    def line(name, mode, key, unit, ratio=False):
-        d, r, p = (med(l, server, mode, key) for l in ("direct", "record", "pyshim"))
-        rel = (lambda x: f"{x / d:.2f}x") if ratio else (lambda x: f"{x - d:+.1f}")
-        print(f"{server:<6} {name + ' (' + unit + ')':<34} {d:>10.1f} {r:>10.1f} {rel(r):>12} {p:>10.1f} {rel(p):>12}")
+    def line(name, mode, key, unit, ratio=False, pairs=None, digits=1):
+        pairs = pairs or {l: l for l in labels}
+        d = med(pairs["direct"], server, mode, key)
+        rel = (lambda x: f"{x / d:.2f}x" if d else "n/a") if ratio else (lambda x: f"{x - d:+.1f}")
+        cells = ""
+        for l in labels:
+            v = med(pairs[l], server, mode, key)
+            cells += f" {v:>10.{digits}f}" + ("" if l == "direct" else f" {rel(v):>12}")
+        print(f"{server:<6} {name + ' (' + unit + ')':<38}{cells}")
     line("lockstep p50", "lockstep", "p50_us", "us")
     line("lockstep p99", "lockstep", "p99_us", "us")
     line("pipelined throughput", "pipelined", "msgs_per_s", "msg/s", ratio=True)
+    line("pipelined CPU per message", "pipelined", "cpu_us_per_msg", "us", ratio=True, digits=3)
     line("session: first answer", "session", "first_answer_us", "us")
     line("session: start to exit", "session", "whole_session_us", "us")
-    for key, name in (("first_answer_us", "first answer"), ("whole_session_us", "start to exit")):
-        d, f = med("direct", server, "session", key), med("force", server, "session", key)
-        print(f"{server:<6} {'session, --force over a file: ' + name + ' (us)':<34} {d:>10.1f} {f:>10.1f} {f - d:>+12.1f}")
+    force = {"direct": "direct", "record": "force", "base": "baseforce", "pyshim": "pyshim"}
+    line("session, --force: first answer", "session", "first_answer_us", "us", pairs=force)
+    line("session, --force: start to exit", "session", "whole_session_us", "us", pairs=force)
 for r in rows:
     if r[2] == "rss":
         print(f"record peak RSS over {int(r[3]['n']):>8} messages: {r[3]['vmhwm_kib']} KiB")

@@ -18,6 +18,7 @@ use mcp_replay::check::laws::{CATALOG, LawId, Profile};
 use mcp_replay::check::{self, CheckOptions, Partition};
 use mcp_replay::record::{RecordError, RecordOptions, record};
 use mcp_replay::report::{self, ColorChoice, Palette, Report};
+use mcp_replay::transcript::Exit;
 
 #[path = "../examples/demo-server.rs"]
 mod demo_server;
@@ -46,8 +47,8 @@ enum Command {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 The recorder is invisible to both sides: it forwards every byte unchanged, writes nothing \
-of its own to stdout, passes SIGTERM, SIGINT and SIGHUP to the server, and exits with the \
-server's status (128+N when the server died of signal N).
+of its own to stdout, passes SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2 to the server, and exits with the \
+server's status (ending by the same signal when the server died of one).
 
 Environment values are never recorded, only names. Values of variables whose names look \
 secret (TOKEN, KEY, SECRET, PASSWORD, ...) are replaced in the transcript by [REDACTED:NAME].")]
@@ -269,9 +270,42 @@ fn run_record(args: RecordArgs) -> Result<ExitCode, Failure> {
             recorded.path.display()
         );
     }
+    if let Exit::Signal(signal) = recorded.exit {
+        end_by_signal(signal);
+    }
     // A shell status is 0..=255, so the cast keeps every value a server can
     // exit with; 128 + N for a signal stays in range too.
     Ok(ExitCode::from(recorded.exit.shell_status() as u8))
+}
+
+/// Ends this process by `signal`, the way the recorded server ended, so that
+/// a host that asks how its child ended learns the same as without the
+/// recorder. Returns only for a signal that does not end a process by
+/// default; the caller then exits with 128 + N.
+fn end_by_signal(signal: i32) {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    use signal_hook::consts::{SIGCONT, SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU};
+    // Stopping is not ending; a server is never reported dead of these.
+    if [SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT].contains(&signal) {
+        return;
+    }
+    // The server's own core dump, if any, is the one worth having: a core
+    // of the recorder would only be litter in the host's directory or in a
+    // crash collector. A process that is not dumpable makes none even where
+    // cores go to a program, which the size limit does not stop.
+    #[cfg(target_os = "linux")]
+    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
+    let limit = getrlimit(Resource::Core);
+    let _ = setrlimit(
+        Resource::Core,
+        Rlimit {
+            current: Some(0),
+            maximum: limit.maximum,
+        },
+    );
+    // The default action is restored first, so this process's own handlers
+    // (those that forwarded signals to the server) do not catch it.
+    let _ = signal_hook::low_level::emulate_default_handler(signal);
 }
 
 fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {

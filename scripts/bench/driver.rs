@@ -4,7 +4,8 @@
 //! driver lockstep N -- CMD...    N round trips, one message in flight:
 //!                                prints p50, p99 and mean in microseconds
 //! driver pipelined N -- CMD...   N messages written as fast as possible while
-//!                                the answers are read: prints messages/s
+//!                                the answers are read: prints messages/s and
+//!                                the command's own CPU time per message
 //! driver session R -- CMD...     R sessions of one message each: prints the
 //!                                median time to the first answer and to exit
 //!                                (`{n}` in CMD becomes the session's number)
@@ -89,15 +90,29 @@ fn exchange(n: usize, stdin: ChildStdin, stdout: &mut BufReader<ChildStdout>) ->
     writer.join().unwrap()
 }
 
+/// The CPU time the process `pid` has used so far (its own threads, not its
+/// children), in milliseconds.
+fn cpu_ms(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(") ").unwrap().1.split(' ').collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    // USER_HZ is 100 on every Linux this runs on.
+    ticks * 10.0
+}
+
 fn pipelined(n: usize, cmd: &[String]) {
     let (child, stdin, mut stdout) = spawn(cmd);
     let start = Instant::now();
     let stdin = exchange(n, stdin, &mut stdout);
     let elapsed = start.elapsed();
+    // Read before closing stdin: the process is still alive, all traffic done.
+    let cpu = cpu_ms(child.id());
     println!(
-        "pipelined n={n} secs={:.3} msgs_per_s={:.0}",
+        "pipelined n={n} secs={:.3} msgs_per_s={:.0} cpu_us_per_msg={:.3}",
         elapsed.as_secs_f64(),
-        n as f64 / elapsed.as_secs_f64()
+        n as f64 / elapsed.as_secs_f64(),
+        cpu * 1000.0 / n as f64
     );
     finish(child, stdin);
 }

@@ -15,7 +15,7 @@ use super::{
 };
 use crate::process::{ServerCommand, shell_quote};
 use crate::report::InputError;
-use crate::transcript::{Transcript, TranscriptError};
+use crate::transcript::{Redaction, Redactor, Transcript, TranscriptError};
 
 /// One transcript of the run, with everything its replay needs but its
 /// events: those are read by the job that replays it, so that a run holds
@@ -305,7 +305,19 @@ fn recorded_command(transcript: &Transcript) -> Option<ServerCommand> {
     if header.command.is_empty() {
         return None;
     }
-    let mut command = ServerCommand::new(header.command.clone());
+    // The recorder redacts secrets in the command too: the values set here
+    // go back in their places.
+    let restorer = Redactor::from_env(&Redaction {
+        env: header.redact.env.clone(),
+        patterns: Vec::new(),
+    })
+    .unwrap_or_default();
+    let argv = header
+        .command
+        .iter()
+        .map(|arg| String::from_utf8_lossy(&restorer.restore(arg.as_bytes())).into_owned())
+        .collect();
+    let mut command = ServerCommand::new(argv);
     if let Some(cwd) = &header.cwd {
         let dir = match transcript.path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,

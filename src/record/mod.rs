@@ -8,15 +8,18 @@
 //! recorder's own ever goes to stdout.
 //!
 //! The session ends when the server does: end of input from the host closes
-//! the server's stdin; SIGTERM, SIGINT and SIGHUP sent to the recorder are
-//! passed on to the server process (not its group, as a host that signals
-//! its server signals that one process); a host that goes away (a broken
+//! the server's stdin; SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2
+//! sent to the recorder are passed on to the server process (not its group,
+//! as a host that signals its server signals that one process), except those
+//! the host started the recorder with ignored, which stay ignored; a host that goes away (a broken
 //! pipe on stdout) gets the server's stdin closed. Once the server has
 //! exited, whatever it left running in its process group is killed, the
 //! transcript gets the `exit` event, and the recorder exits with the server's
-//! status: its code, or 128 + N when it died of signal N.
+//! status: its code, or 128 + N when it died of signal N (the command line
+//! then ends itself by that signal).
 
 mod clock;
+mod output;
 mod pump;
 mod secrets;
 
@@ -24,27 +27,34 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGXFSZ};
 use signal_hook::iterator::Signals;
 
 use self::clock::Utc;
+use self::output::Draft;
 use self::pump::{Recording, ServerStdin, Sink, pump};
 use crate::process::{ServerCommand, SpawnError};
 use crate::transcript::{
-    Direction, Exit, Header, RedactError, Redaction, Redactor, TranscriptError, TranscriptWriter,
+    Direction, Exit, Header, MIN_SECRET_LEN, RedactError, Redaction, Redactor, TranscriptError,
+    TranscriptWriter,
 };
 
 /// The directory of default transcript names, relative to the working
 /// directory.
 pub const DEFAULT_DIR: &str = "transcripts";
+
+/// A replaced transcript shorter than this is closed (and its blocks freed)
+/// on the session's own thread.
+const REPLACED_INLINE: u64 = 1 << 20;
 
 /// How long the server's streams may stay open after the server exited and
 /// its process group was killed (a process that left the group can hold
@@ -60,7 +70,8 @@ pub struct RecordOptions {
     /// The transcript to write; a timestamped file under [`DEFAULT_DIR`]
     /// when `None`.
     pub output: Option<PathBuf>,
-    /// Overwrite an existing transcript.
+    /// Overwrite an existing transcript, unless another recording is still
+    /// writing it (then the transcript goes beside it, as `NAME-2.jsonl`).
     pub force: bool,
     /// Record the server's stderr (it is passed through either way).
     pub stderr: bool,
@@ -173,29 +184,68 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
         patterns: options.redact_patterns.clone(),
     };
     let redactor = Redactor::new(&redaction, |name| std::env::var(name).ok())?;
+    for name in &options.redact_env {
+        if let Some((_, value)) = env.iter().find(|(n, _)| n == name)
+            && (1..MIN_SECRET_LEN).contains(&value.len())
+        {
+            let _ = writeln!(
+                notes,
+                "mcp-replay: note: {name} is not redacted: its value is shorter than {MIN_SECRET_LEN} bytes"
+            );
+        }
+    }
 
-    let path = match &options.output {
-        Some(path) => {
-            if !options.force && path.exists() {
-                return Err(RecordError::Exists { path: path.clone() });
-            }
-            path.clone()
-        }
-        None => {
-            let path = default_path(&options.command)?;
-            let _ = writeln!(notes, "mcp-replay: recording to {}", path.display());
-            path
-        }
+    // A secret can be an argument of the server (a token flag, a database
+    // URL); replay restores the values it knows.
+    let command = options
+        .command
+        .iter()
+        .map(|arg| String::from_utf8_lossy(&redactor.redact(arg.as_bytes())).into_owned())
+        .collect();
+    let mut header = Header::new(command, Utc::now().rfc3339());
+    let ignored = ignored_signals();
+    // Past a file size limit a write fails, as on a full disk, and the
+    // kernel sends SIGXFSZ, which would end the recorder and leave the
+    // session without it. A handler (not an ignore, which the server would
+    // inherit) turns that into the failed write alone.
+    if ignored & (1 << (SIGXFSZ - 1)) == 0 {
+        signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false))).map_err(
+            |source| RecordError::Setup {
+                what: "signal handlers",
+                source,
+            },
+        )?;
+    }
+    let (draft, file) = Draft::open(options.output.as_deref(), options.force, &options.command)?;
+    header.cwd = std::env::current_dir()
+        .ok()
+        .map(|cwd| output::relative_cwd(&cwd, draft.path()));
+    header.env = {
+        let mut names: Vec<String> = env.into_iter().map(|(name, _)| name).collect();
+        names.sort();
+        names
     };
+    header.redact = redaction;
+    header.ignore = options.ignore.clone();
+    let writer = TranscriptWriter::from_file(file, draft.path(), &header).map_err(|source| {
+        TranscriptError::Write {
+            path: draft.path().to_owned(),
+            source,
+        }
+    })?;
 
     // Handlers go in before the server starts: a signal that arrives in
     // between is held for the server instead of killing the recorder and
     // orphaning it.
-    let mut signals =
-        Signals::new([SIGTERM, SIGINT, SIGHUP]).map_err(|source| RecordError::Setup {
-            what: "signal handlers",
-            source,
-        })?;
+    let mut signals = Signals::new(
+        FORWARDED
+            .into_iter()
+            .filter(|signal| ignored & (1 << (signal - 1)) == 0),
+    )
+    .map_err(|source| RecordError::Setup {
+        what: "signal handlers",
+        source,
+    })?;
     let host_stdout = own_stream(io::stdout().as_fd(), "stdout")?;
     let host_stderr = own_stream(io::stderr().as_fd(), "stderr")?;
 
@@ -216,27 +266,17 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
     })?;
     let pid = Pid::from_child(&child);
 
-    let mut header = Header::new(options.command.clone(), Utc::now().rfc3339());
-    header.cwd = std::env::current_dir()
-        .ok()
-        .map(|cwd| relative_cwd(&cwd, &path));
-    header.env = {
-        let mut names: Vec<String> = env.into_iter().map(|(name, _)| name).collect();
-        names.sort();
-        names
-    };
-    header.redact = redaction;
-    header.ignore = options.ignore.clone();
-    let (writer, removal) = match create_transcript(&path, &header, options.force) {
-        Ok(created) => created,
+    let published = match draft.publish(notes) {
+        Ok(published) => published,
         Err(err) => {
             let _ = rustix::process::kill_process_group(pid, Signal::KILL);
             let _ = child.wait();
             return Err(err.into());
         }
     };
-
-    let recording = Arc::new(Recording::new(writer, redactor));
+    // The streams start first: the host's first message is waiting for them.
+    let recording = Arc::new(Recording::new(writer, published.path, redactor));
+    let streams = start_streams(&mut child, &recording, host_stdout, host_stderr);
     let exited = Arc::new(Mutex::new(false));
     let signal_handle = signals.handle();
     {
@@ -253,7 +293,20 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
             }
         });
     }
-    let streams = start_streams(&mut child, &recording, host_stdout, host_stderr);
+    // Closing the replaced file frees its blocks. For a long transcript that
+    // takes milliseconds, so a thread of its own does it while the session
+    // goes on; a short one is closed here, cheaper than starting a thread.
+    let removal = published.replaced.and_then(|replaced| {
+        if replaced
+            .metadata()
+            .is_ok_and(|meta| meta.len() < REPLACED_INLINE)
+        {
+            drop(replaced);
+            None
+        } else {
+            Some(thread::spawn(move || drop(replaced)))
+        }
+    });
 
     let status = wait_for_exit(&mut child, pid, &exited);
     signal_handle.close();
@@ -282,37 +335,29 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
     })
 }
 
-/// Creates the transcript; with `overwrite`, an existing file is replaced.
-///
-/// The old file is renamed aside and removed by a thread of its own rather
-/// than truncated: freeing a file's blocks can take milliseconds (with
-/// `discard`, every freed block is trimmed), and the host is waiting for the
-/// server's first answer meanwhile.
-fn create_transcript(
-    path: &Path,
-    header: &Header,
-    overwrite: bool,
-) -> Result<(TranscriptWriter, Option<thread::JoinHandle<()>>), TranscriptError> {
-    if overwrite && path.is_file() {
-        let name = path.file_name().map_or_else(
-            || "transcript".into(),
-            |name| name.to_string_lossy().into_owned(),
-        );
-        let aside = path.with_file_name(format!(".{name}.old-{}", std::process::id()));
-        if std::fs::rename(path, &aside).is_ok() {
-            let removal = thread::spawn(move || {
-                let _ = std::fs::remove_file(aside);
-            });
-            // Another process may have created the file in between; then it
-            // is overwritten after all.
-            let writer = match TranscriptWriter::create(path, header, false) {
-                Err(TranscriptError::Exists { .. }) => TranscriptWriter::create(path, header, true),
-                other => other,
-            };
-            return writer.map(|writer| (writer, Some(removal)));
-        }
-    }
-    TranscriptWriter::create(path, header, overwrite).map(|writer| (writer, None))
+/// The signals a host may send its server to end it: the recorder passes them
+/// on to the server. Those the host started the recorder with ignored (as
+/// `nohup` or a script's background job do) stay ignored instead: the server
+/// inherits that, as it would without the recorder.
+const FORWARDED: [i32; 6] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2];
+
+/// The set of signals this process started with ignored, bit N - 1 for
+/// signal N. Linux lists it in `/proc`; elsewhere none count as ignored.
+fn ignored_signals() -> u64 {
+    use std::io::Read as _;
+    // One read: the file reports no size, so reading it to the end would
+    // take a read per doubling of the buffer.
+    let mut status = [0u8; 4096];
+    let Ok(len) = File::open("/proc/self/status").and_then(|mut file| file.read(&mut status))
+    else {
+        return 0;
+    };
+    status[..len]
+        .split(|&byte| byte == b'\n')
+        .find_map(|line| line.strip_prefix(b"SigIgn:"))
+        .and_then(|mask| std::str::from_utf8(mask).ok())
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .unwrap_or(0)
 }
 
 /// A writable handle of one of the recorder's own standard streams, written
@@ -410,144 +455,5 @@ fn wait_for_exit(child: &mut Child, pid: Pid, exited: &Mutex<bool>) -> ExitStatu
             // Only a child that is not ours fails here, and ours is.
             Err(_) => return ExitStatus::from_raw(0),
         }
-    }
-}
-
-/// A fresh transcript path under [`DEFAULT_DIR`], named after the server and
-/// the time, e.g. `transcripts/server-everything-20261129T080509Z.jsonl`.
-fn default_path(command: &[String]) -> Result<PathBuf, RecordError> {
-    let dir = PathBuf::from(DEFAULT_DIR);
-    std::fs::create_dir_all(&dir).map_err(|source| RecordError::Directory {
-        path: dir.clone(),
-        source,
-    })?;
-    let stem = format!("{}-{}", server_name(command), Utc::now().compact());
-    let mut path = dir.join(format!("{stem}.jsonl"));
-    let mut n = 2;
-    while path.exists() {
-        path = dir.join(format!("{stem}-{n}.jsonl"));
-        n += 1;
-    }
-    Ok(path)
-}
-
-/// Launchers whose first plain argument names the server better than they do.
-const LAUNCHERS: &[&str] = &[
-    "npx", "uvx", "node", "python", "python3", "bun", "bunx", "deno", "pipx", "uv", "java",
-];
-
-/// A short name for the server, safe in a file name.
-fn server_name(command: &[String]) -> String {
-    let base = |arg: &str| -> String {
-        let last = arg.trim_end_matches('/').rsplit('/').next().unwrap_or(arg);
-        let stem = [".js", ".mjs", ".cjs", ".ts", ".py", ".jar"]
-            .iter()
-            .find_map(|ext| last.strip_suffix(ext))
-            .unwrap_or(last);
-        stem.chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
-                    c
-                } else {
-                    '-'
-                }
-            })
-            .collect::<String>()
-            .trim_matches(['-', '.'])
-            .to_owned()
-    };
-    let program = base(&command[0]);
-    let name = if LAUNCHERS.contains(&program.as_str()) {
-        command[1..]
-            .iter()
-            .filter(|arg| !arg.starts_with('-') && *arg != "run" && *arg != "x")
-            .map(|arg| base(arg))
-            .find(|name| !name.is_empty())
-            .unwrap_or(program)
-    } else {
-        program
-    };
-    if name.is_empty() {
-        "server".to_owned()
-    } else {
-        name
-    }
-}
-
-/// The working directory as the header records it: relative to the
-/// transcript's directory when the two share more than the root, so the
-/// transcript still works from another checkout; absolute otherwise.
-fn relative_cwd(cwd: &Path, transcript: &Path) -> String {
-    let dir = transcript
-        .parent()
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let absolute =
-        |path: &Path| -> PathBuf { std::fs::canonicalize(path).unwrap_or_else(|_| cwd.join(path)) };
-    let cwd = absolute(cwd);
-    let dir = absolute(dir);
-    let cwd_parts: Vec<Component<'_>> = cwd.components().collect();
-    let dir_parts: Vec<Component<'_>> = dir.components().collect();
-    let common = cwd_parts
-        .iter()
-        .zip(&dir_parts)
-        .take_while(|(a, b)| a == b)
-        .count();
-    if common <= 1 {
-        return cwd.to_string_lossy().into_owned();
-    }
-    let mut relative = PathBuf::new();
-    for _ in common..dir_parts.len() {
-        relative.push("..");
-    }
-    for part in &cwd_parts[common..] {
-        relative.push(part);
-    }
-    if relative.as_os_str().is_empty() {
-        ".".to_owned()
-    } else {
-        relative.to_string_lossy().into_owned()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn argv(args: &[&str]) -> Vec<String> {
-        args.iter().map(|a| (*a).to_owned()).collect()
-    }
-
-    #[test]
-    fn server_names_for_file_names() {
-        assert_eq!(server_name(&argv(&["/usr/bin/my server"])), "my-server");
-        assert_eq!(
-            server_name(&argv(&[
-                "npx",
-                "-y",
-                "@modelcontextprotocol/server-everything"
-            ])),
-            "server-everything"
-        );
-        assert_eq!(server_name(&argv(&["python3", "-m", "srv.py"])), "srv");
-        assert_eq!(server_name(&argv(&["uv", "run", "weather.py"])), "weather");
-        assert_eq!(server_name(&argv(&["node"])), "node");
-        assert_eq!(server_name(&argv(&["..."])), "server");
-    }
-
-    #[test]
-    fn cwd_relative_to_the_transcript() {
-        let root = tempfile::tempdir().unwrap();
-        let root = std::fs::canonicalize(root.path()).unwrap();
-        std::fs::create_dir_all(root.join("repo/transcripts")).unwrap();
-        let repo = root.join("repo");
-        assert_eq!(relative_cwd(&repo, &repo.join("transcripts/s.jsonl")), "..");
-        assert_eq!(relative_cwd(&repo, &repo.join("s.jsonl")), ".");
-        assert_eq!(
-            relative_cwd(&repo.join("transcripts"), &root.join("s.jsonl")),
-            "repo/transcripts"
-        );
-        // Sharing only the root, the path stays absolute.
-        assert_eq!(relative_cwd(Path::new("/"), &repo.join("s.jsonl")), "/");
     }
 }

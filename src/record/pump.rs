@@ -14,7 +14,9 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ChildStdin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{LazyLock, Mutex, MutexGuard, PoisonError};
+
+use memchr::memmem::Finder;
 
 use crate::jsonrpc::{Frame, RequestId, method};
 use crate::transcript::{Direction, Exit, Redactor, TranscriptWriter};
@@ -27,20 +29,31 @@ const READ_SIZE: usize = 64 * 1024;
 #[derive(Debug)]
 pub(crate) struct Recording {
     path: PathBuf,
-    /// `None` once a write has failed: a later line after a half-written one
-    /// would not be readable, so recording stops there.
-    writer: Mutex<Option<TranscriptWriter>>,
-    error: Mutex<Option<io::Error>>,
+    state: Mutex<State>,
     redactor: Redactor,
     initialize: InitializeWatch,
 }
 
+/// Where a recording stands.
+#[derive(Debug)]
+enum State {
+    /// Taking events.
+    Writing(TranscriptWriter),
+    /// A write failed, with this error until it is taken: a line after a
+    /// half-written one would not be readable, so recording stops there,
+    /// while the session goes on.
+    Failed(Option<io::Error>),
+    /// The `exit` event is written: it is the last event, and since nothing
+    /// is forwarded that is not recorded first, nothing is forwarded either.
+    Finished,
+}
+
 impl Recording {
-    pub(crate) fn new(writer: TranscriptWriter, redactor: Redactor) -> Recording {
+    /// A recording into `writer`, whose file is named `path`.
+    pub(crate) fn new(writer: TranscriptWriter, path: PathBuf, redactor: Redactor) -> Recording {
         Recording {
-            path: writer.path().to_owned(),
-            writer: Mutex::new(Some(writer)),
-            error: Mutex::new(None),
+            path,
+            state: Mutex::new(State::Writing(writer)),
             redactor,
             initialize: InitializeWatch::default(),
         }
@@ -50,35 +63,48 @@ impl Recording {
         &self.path
     }
 
-    /// Records a batch of lines of one stream in one write.
-    fn lines(&self, dir: Direction, lines: &[(&[u8], bool)]) {
+    /// Records a batch of lines of one stream in one write; `false` once the
+    /// recording is finished. See [`each_line`] for `batch` and `eol`.
+    fn lines(&self, dir: Direction, batch: &[u8], eol: bool) -> bool {
         self.write(|writer| {
             writer.lines(
                 dir,
-                lines
-                    .iter()
-                    .map(|&(line, eol)| (self.redactor.redact(line), eol)),
+                each_line(batch, eol).map(|(line, eol)| (self.redactor.redact(line), eol)),
             )
-        });
+        })
     }
 
-    /// Records how the server ended.
+    /// Records how the server ended, which finishes the recording.
     pub(crate) fn exit(&self, exit: Exit) {
-        self.write(|writer| writer.exit(exit));
+        let mut state = lock(&self.state);
+        if let State::Writing(writer) = &mut *state {
+            *state = match writer.exit(exit) {
+                Ok(()) => State::Finished,
+                Err(err) => State::Failed(Some(err)),
+            };
+        }
     }
 
-    /// The first write error, if recording stopped early.
+    /// The write error, if recording stopped early.
     pub(crate) fn take_error(&self) -> Option<io::Error> {
-        lock(&self.error).take()
+        match &mut *lock(&self.state) {
+            State::Failed(err) => err.take(),
+            _ => None,
+        }
     }
 
-    fn write(&self, op: impl FnOnce(&mut TranscriptWriter) -> io::Result<()>) {
-        let mut writer = lock(&self.writer);
-        if let Some(active) = writer.as_mut()
-            && let Err(err) = op(active)
-        {
-            *writer = None;
-            lock(&self.error).get_or_insert(err);
+    /// Runs one write; `false` once the recording is finished.
+    fn write(&self, op: impl FnOnce(&mut TranscriptWriter) -> io::Result<()>) -> bool {
+        let mut state = lock(&self.state);
+        match &mut *state {
+            State::Writing(writer) => {
+                if let Err(err) = op(writer) {
+                    *state = State::Failed(Some(err));
+                }
+                true
+            }
+            State::Failed(_) => true,
+            State::Finished => false,
         }
     }
 }
@@ -97,25 +123,33 @@ struct InitializeWatch {
 }
 
 impl InitializeWatch {
-    fn client_line(&self, line: &[u8]) {
-        // The substring test keeps JSON parsing off the path of every other
-        // message.
-        if self.done.load(Ordering::Relaxed)
-            || memchr::memmem::find(line, method::INITIALIZE.as_bytes()).is_none()
-        {
+    /// Takes note of the `initialize` requests in a batch of client lines.
+    fn client_lines(&self, batch: &[u8], eol: bool) {
+        static INITIALIZE: LazyLock<Finder<'static>> =
+            LazyLock::new(|| Finder::new(method::INITIALIZE.as_bytes()));
+        // One substring search over the batch keeps JSON parsing off the
+        // path of every other message.
+        if self.done.load(Ordering::Relaxed) || INITIALIZE.find(batch).is_none() {
             return;
         }
-        if let Frame::Request { id, method, .. } = Frame::parse(line)
-            && method == method::INITIALIZE
-        {
-            lock(&self.pending).push(id);
-            self.armed.store(true, Ordering::Release);
+        for (line, _) in each_line(batch, eol) {
+            if let Frame::Request { id, method, .. } = Frame::parse(line)
+                && method == method::INITIALIZE
+            {
+                lock(&self.pending).push(id);
+                self.armed.store(true, Ordering::Release);
+            }
         }
+    }
+
+    /// Whether a server line may be the answer that names the revision.
+    fn waiting(&self) -> bool {
+        !self.done.load(Ordering::Relaxed) && self.armed.load(Ordering::Acquire)
     }
 
     /// The revision, when `line` is the answer to a pending `initialize`.
     fn server_line(&self, line: &[u8]) -> Option<String> {
-        if self.done.load(Ordering::Relaxed) || !self.armed.load(Ordering::Acquire) {
+        if !self.waiting() {
             return None;
         }
         let Frame::Response {
@@ -233,16 +267,9 @@ pub(crate) fn pump(
             continue;
         };
         let complete = filled + last + 1;
-        let batch = &buf[..complete];
-        let mut lines = Vec::new();
-        let mut start = 0;
-        for newline in memchr::memchr_iter(b'\n', batch) {
-            lines.push((&batch[start..newline], true));
-            start = newline + 1;
-        }
         forwarding = deliver(
-            batch,
-            &lines,
+            &buf[..complete],
+            true,
             dir,
             &mut sink,
             recording,
@@ -250,7 +277,17 @@ pub(crate) fn pump(
             &mut on_gone,
         );
         if dir == Direction::ClientToServer && !forwarding {
-            return;
+            // The server's stdin is closed. What the host still sends is read
+            // and dropped, unrecorded since it never reached the server, so
+            // the host never blocks on a recorder that stopped reading.
+            loop {
+                match source.read(&mut buf) {
+                    Ok(0) => return,
+                    Ok(_) => {}
+                    Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => return,
+                }
+            }
         }
         buf.copy_within(complete..end, 0);
         filled = end - complete;
@@ -262,10 +299,9 @@ pub(crate) fn pump(
         }
     }
     if filled > 0 {
-        let last = &buf[..filled];
         deliver(
-            last,
-            &[(last, false)],
+            &buf[..filled],
+            false,
             dir,
             &mut sink,
             recording,
@@ -279,50 +315,189 @@ pub(crate) fn pump(
 }
 
 /// Records one batch, then forwards its exact bytes; returns whether the
-/// sink still takes bytes.
+/// sink still takes bytes (never once the recording is finished).
 fn deliver(
-    bytes: &[u8],
-    lines: &[(&[u8], bool)],
+    batch: &[u8],
+    eol: bool,
     dir: Direction,
     sink: &mut Sink<'_>,
     recording: &Recording,
     forwarding: bool,
     on_gone: &mut Option<impl FnOnce()>,
 ) -> bool {
-    match dir {
+    let recorded = match dir {
         Direction::ClientToServer => {
-            recording.lines(dir, lines);
+            let recorded = recording.lines(dir, batch, eol);
             // Before forwarding, so the answer cannot come back first.
-            for (line, _) in lines {
-                recording.initialize.client_line(line);
-            }
+            recording.initialize.client_lines(batch, eol);
+            recorded
         }
         Direction::ServerToClient => {
             // The protocol event goes right after the answer that names it.
-            let answer = lines.iter().enumerate().find_map(|(index, (line, _))| {
-                Some((index, recording.initialize.server_line(line)?))
-            });
-            match answer {
-                Some((index, revision)) => {
-                    recording.lines(dir, &lines[..=index]);
-                    recording.write(|writer| writer.protocol(&revision));
-                    if index + 1 < lines.len() {
-                        recording.lines(dir, &lines[index + 1..]);
-                    }
+            match answer_to_initialize(batch, eol, &recording.initialize) {
+                Some((end, revision)) => {
+                    recording.lines(dir, &batch[..end], eol || end < batch.len())
+                        && recording.write(|writer| writer.protocol(&revision))
+                        && (end == batch.len() || recording.lines(dir, &batch[end..], eol))
                 }
-                None => recording.lines(dir, lines),
+                None => recording.lines(dir, batch, eol),
             }
         }
-        Direction::Stderr => recording.lines(dir, lines),
-    }
-    if !forwarding {
+        Direction::Stderr => recording.lines(dir, batch, eol),
+    };
+    if !forwarding || !recorded {
         return false;
     }
-    if sink.write(bytes) {
+    if sink.write(batch) {
         return true;
     }
     if let Some(on_gone) = on_gone.take() {
         on_gone();
     }
     false
+}
+
+/// The lines of a batch with whether each ended with a newline: a batch is
+/// complete lines, each with its newline, or (when `eol` is false, at the
+/// end of a stream) one last line without one.
+fn each_line(batch: &[u8], eol: bool) -> impl Iterator<Item = (&[u8], bool)> {
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', batch)
+        .map(Some)
+        .chain((!eol).then_some(None));
+    ends.map(move |end| {
+        let line = &batch[start..end.unwrap_or(batch.len())];
+        start = end.map_or(batch.len(), |end| end + 1);
+        (line, end.is_some())
+    })
+}
+
+/// Where in a batch of server lines the answer to a pending `initialize`
+/// ends, and the revision it names.
+fn answer_to_initialize(
+    batch: &[u8],
+    eol: bool,
+    watch: &InitializeWatch,
+) -> Option<(usize, String)> {
+    if !watch.waiting() {
+        return None;
+    }
+    let mut end = 0;
+    for (line, with_newline) in each_line(batch, eol) {
+        end += line.len() + usize::from(with_newline);
+        if let Some(revision) = watch.server_line(line) {
+            return Some((end, revision));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::{EventKind, Header, Transcript};
+
+    /// A recording into `dir/t.jsonl`, and that path.
+    fn recording_in(dir: &Path) -> (Recording, PathBuf) {
+        let path = dir.join("t.jsonl");
+        let header = Header::new(vec!["server".into()], "2026-11-29T00:00:00Z".into());
+        let writer = TranscriptWriter::create(&path, &header, false).unwrap();
+        (
+            Recording::new(writer, path.clone(), Redactor::default()),
+            path,
+        )
+    }
+
+    #[test]
+    fn a_batch_splits_into_its_lines() {
+        let lines: Vec<(&[u8], bool)> = each_line(b"a\n\nbc\r\n", true).collect();
+        assert_eq!(lines, [(&b"a"[..], true), (b"", true), (b"bc\r", true)]);
+        let lines: Vec<(&[u8], bool)> = each_line(b"tail", false).collect();
+        assert_eq!(lines, [(&b"tail"[..], false)]);
+    }
+
+    #[test]
+    fn the_protocol_event_follows_the_answer_inside_a_batch() {
+        let dir = tempfile::tempdir().unwrap();
+        let (recording, path) = recording_in(dir.path());
+        let host = || Sink::Host(File::create(dir.path().join("forwarded")).unwrap());
+        let init = b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\"}\n";
+        pump(
+            &init[..],
+            Direction::ClientToServer,
+            host(),
+            &recording,
+            || {},
+        );
+        let answers = concat!(
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"protocolVersion\":\"2025-06-18\"}}\n",
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}",
+        );
+        pump(
+            answers.as_bytes(),
+            Direction::ServerToClient,
+            host(),
+            &recording,
+            || {},
+        );
+        let transcript = Transcript::read(&path).unwrap();
+        let kinds: Vec<String> = transcript
+            .events
+            .iter()
+            .map(|event| match &event.kind {
+                EventKind::Line { dir, eol, .. } => format!("{} {eol}", dir.as_str()),
+                EventKind::Protocol(revision) => revision.clone(),
+                EventKind::Exit(_) => "exit".to_owned(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "c2s true",
+                "s2c true",
+                "s2c true",
+                "2025-06-18",
+                "s2c false"
+            ]
+        );
+    }
+
+    #[test]
+    fn nothing_is_recorded_or_forwarded_after_the_exit_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let (recording, path) = recording_in(dir.path());
+        let forwarded = dir.path().join("forwarded");
+        let sink = File::create(&forwarded).unwrap();
+
+        let host = Sink::Host(sink.try_clone().unwrap());
+        pump(
+            &b"before\n"[..],
+            Direction::ServerToClient,
+            host,
+            &recording,
+            || {},
+        );
+        recording.exit(Exit::Code(0));
+        let mut gone = false;
+        pump(
+            &b"late\n"[..],
+            Direction::Stderr,
+            Sink::Host(sink),
+            &recording,
+            || {
+                gone = true;
+            },
+        );
+
+        assert_eq!(std::fs::read(&forwarded).unwrap(), b"before\n");
+        assert!(!gone, "a finished recording is not a host that went away");
+        let transcript = Transcript::read(&path).unwrap();
+        assert_eq!(transcript.events.len(), 2);
+        assert!(matches!(
+            transcript.events.last().unwrap().kind,
+            EventKind::Exit(Exit::Code(0))
+        ));
+        assert!(recording.take_error().is_none());
+    }
 }

@@ -5,6 +5,8 @@
 //! long ones (`APIKEY`, `ACCESSTOKEN`). Whole words keep `KEYBOARD` or
 //! `AUTHOR` out; the suffix rule catches names written without separators.
 
+use crate::transcript::MIN_SECRET_LEN;
+
 /// Words that make a variable name secret when they appear as a whole word.
 const SECRET_WORDS: &[&str] = &[
     "KEY",
@@ -35,10 +37,6 @@ const SECRET_SUFFIXES: &[&str] = &["APIKEY", "TOKEN", "SECRET", "PASSWORD", "PAS
 /// Variables whose names contain a secret word but whose values are not
 /// secret and appear in messages all the time.
 const NOT_SECRET: &[&str] = &["PWD", "OLDPWD", "SSH_AUTH_SOCK"];
-
-/// Values shorter than this are not redacted: a two-letter value would turn
-/// every message into placeholders and hide nothing worth hiding.
-pub(crate) const MIN_SECRET_LEN: usize = 6;
 
 /// Whether the variable `name` looks like it holds a secret.
 pub(crate) fn looks_secret(name: &str) -> bool {

@@ -13,6 +13,7 @@
 //! the format field by field; `docs/transcript.schema.json` is its JSON Schema.
 
 mod base64;
+mod classify;
 mod read;
 mod redact;
 mod replay;
@@ -23,7 +24,9 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+pub(crate) use self::classify::LineKind;
 pub use self::read::{TranscriptError, TranscriptWarning};
+pub(crate) use self::redact::MIN_SECRET_LEN;
 pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;
 pub use self::write::TranscriptWriter;
@@ -174,7 +177,8 @@ impl Payload {
     pub fn from_line(line: &[u8]) -> Payload {
         match LineKind::of(line) {
             LineKind::Json(json) => Payload::Json(
-                serde_json::from_str::<Box<RawValue>>(json).expect("classified as one JSON value"),
+                serde_json::from_slice::<Box<RawValue>>(json)
+                    .expect("classified as one JSON value"),
             ),
             LineKind::Text(text) => Payload::Text(text.to_owned()),
             LineKind::Bytes(bytes) => Payload::Bytes(bytes.to_vec()),
@@ -197,28 +201,6 @@ impl Payload {
             Payload::Json(raw) => serde_json::from_str(raw.get()).ok(),
             Payload::Text(text) => serde_json::from_str(text).ok(),
             Payload::Bytes(_) => None,
-        }
-    }
-}
-
-/// How a line is kept, decided without copying it.
-pub(crate) enum LineKind<'a> {
-    /// Exactly one JSON value, nothing around it.
-    Json(&'a str),
-    /// UTF-8, but not exactly one JSON value.
-    Text(&'a str),
-    /// Not UTF-8.
-    Bytes(&'a [u8]),
-}
-
-impl LineKind<'_> {
-    pub(crate) fn of(line: &[u8]) -> LineKind<'_> {
-        match std::str::from_utf8(line) {
-            Ok(text) => match serde_json::from_str::<&RawValue>(text) {
-                Ok(raw) if raw.get().len() == text.len() => LineKind::Json(text),
-                _ => LineKind::Text(text),
-            },
-            Err(_) => LineKind::Bytes(line),
         }
     }
 }

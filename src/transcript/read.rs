@@ -41,7 +41,7 @@ pub enum TranscriptError {
         path: PathBuf,
     },
     /// The file is empty: it has no header line.
-    #[error("{}:1: the transcript is empty; expected a header line", .path.display())]
+    #[error("{}:1:1: the transcript is empty; expected a header line", .path.display())]
     Empty {
         /// The transcript.
         path: PathBuf,
@@ -59,10 +59,12 @@ pub enum TranscriptError {
         message: String,
     },
     /// The header names a format or version this crate does not read.
-    #[error("{}:1: unsupported transcript {what}", .path.display())]
+    #[error("{}:1:{column}: unsupported transcript {what}", .path.display())]
     Unsupported {
         /// The transcript.
         path: PathBuf,
+        /// 1-based column of the version.
+        column: usize,
         /// What is unsupported, in words.
         what: String,
     },
@@ -87,24 +89,51 @@ impl fmt::Display for TranscriptWarning {
         match self {
             TranscriptWarning::TruncatedLastLine { path, line } => write!(
                 f,
-                "{}:{line}: the last line is cut short (the recording was interrupted); it was left out",
+                "{}:{line}:1: the last line is cut short (the recording was interrupted); it was left out",
                 path.display()
             ),
         }
     }
 }
 
+/// The keys of an event line, each as it stands in the line, so that an
+/// error can point at its value.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct WireEvent<'a> {
-    t: Option<f64>,
-    dir: Option<Direction>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "present")]
+    t: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    dir: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
     msg: Option<&'a RawValue>,
-    text: Option<String>,
-    bytes: Option<String>,
-    eol: Option<bool>,
-    protocol: Option<String>,
-    exit: Option<Exit>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    text: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    bytes: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    eol: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    protocol: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    exit: Option<&'a RawValue>,
+}
+
+/// The keys of a header line that decide whether it can be read at all.
+#[derive(Deserialize)]
+struct WireHead<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    format: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    version: Option<&'a RawValue>,
+}
+
+/// A key that is present, even with the value `null` (a recorded line can be
+/// `null`); an absent key is `None` by `default`.
+fn present<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(deserializer).map(Some)
 }
 
 impl Transcript {
@@ -204,95 +233,220 @@ fn invalid(path: &Path, line: usize, column: usize, message: impl Into<String>) 
     }
 }
 
-fn json_error(path: &Path, line: usize, what: &str, err: &serde_json::Error) -> TranscriptError {
-    // Strip serde_json's own " at line 1 column N" suffix: the position is ours.
-    let text = err.to_string();
-    let text = text.split(" at line ").next().unwrap_or(&text).to_owned();
+/// The 1-based column, in characters, of byte `offset` of a line.
+fn column(line: &[u8], offset: usize) -> usize {
+    let offset = offset.min(line.len());
+    line[..offset].iter().filter(|&&b| b & 0xC0 != 0x80).count() + 1
+}
+
+/// The column of `value`, which was read from `text`.
+fn column_of(text: &str, value: &RawValue) -> usize {
+    let offset = (value.get().as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    column(text.as_bytes(), offset)
+}
+
+fn json_error(
+    path: &Path,
+    line: usize,
+    text: &[u8],
+    what: &str,
+    err: &serde_json::Error,
+) -> TranscriptError {
+    // Strip serde_json's own " at line 1 column N" suffix: the position is
+    // ours, and counts characters where serde_json counts bytes.
+    let message = err.to_string();
+    let message = message.split(" at line ").next().unwrap_or(&message);
     invalid(
         path,
         line,
-        err.column().max(1),
-        format!("expected {what}: {text}"),
+        column(text, err.column().saturating_sub(1)),
+        format!("expected {what}: {message}"),
     )
 }
 
+/// The line as UTF-8, or an error at the first byte that is not.
+fn utf8<'a>(buf: &'a [u8], path: &Path, line: usize) -> Result<&'a str, TranscriptError> {
+    std::str::from_utf8(buf).map_err(|e| {
+        invalid(
+            path,
+            line,
+            column(buf, e.valid_up_to()),
+            "expected UTF-8 text (transcripts keep non-UTF-8 lines as base64 in `bytes`)",
+        )
+    })
+}
+
 fn parse_header(buf: &[u8], path: &Path, line: usize) -> Result<Header, TranscriptError> {
-    let value: serde_json::Value =
-        serde_json::from_slice(buf).map_err(|e| json_error(path, line, "a header object", &e))?;
-    let format = value.get("format").and_then(|f| f.as_str());
-    if format != Some(FORMAT) {
-        return Err(invalid(
+    let text = utf8(buf, path, line)?;
+    let not_a_header = || {
+        invalid(
             path,
             line,
             1,
             format!("expected a header with \"format\":\"{FORMAT}\" on the first line"),
-        ));
+        )
+    };
+    let head: WireHead<'_> = serde_json::from_str(text).map_err(|e| {
+        if e.is_data() {
+            not_a_header()
+        } else {
+            json_error(path, line, buf, "a header object", &e)
+        }
+    })?;
+    let format = head
+        .format
+        .and_then(|f| serde_json::from_str::<&str>(f.get()).ok());
+    if format != Some(FORMAT) {
+        return Err(not_a_header());
     }
-    let version = value.get("version").and_then(|v| v.as_u64());
+    let version = head
+        .version
+        .and_then(|v| serde_json::from_str::<u64>(v.get()).ok());
     if version != Some(u64::from(VERSION)) {
         return Err(TranscriptError::Unsupported {
             path: path.to_owned(),
+            column: head.version.map_or(1, |v| column_of(text, v)),
             what: format!(
                 "version {} (this mcp-replay reads version {VERSION})",
-                value
-                    .get("version")
-                    .map_or_else(|| "(none)".to_owned(), ToString::to_string)
+                head.version.map_or("(none)", |v| v.get())
             ),
         });
     }
-    serde_json::from_value(value)
-        .map_err(|e| invalid(path, line, 1, format!("invalid header: {e}")))
+    serde_json::from_str(text).map_err(|e| json_error(path, line, buf, "a valid header", &e))
 }
 
 fn parse_event(buf: &[u8], path: &Path, line: usize) -> Result<Event, TranscriptError> {
-    let text = std::str::from_utf8(buf).map_err(|e| {
-        invalid(
-            path,
-            line,
-            e.valid_up_to() + 1,
-            "expected UTF-8 text (transcripts keep non-UTF-8 lines as base64 in `bytes`)",
-        )
-    })?;
+    let text = utf8(buf, path, line)?;
+    let at = |value: &RawValue, message: &str| invalid(path, line, column_of(text, value), message);
     let wire: WireEvent<'_> =
-        serde_json::from_str(text).map_err(|e| json_error(path, line, "an event object", &e))?;
-    let t = wire
-        .t
-        .ok_or_else(|| invalid(path, line, 1, "expected an event with a number `t`"))?;
-    let kind = if let Some(dir) = wire.dir {
-        let payload = match (wire.msg, wire.text, wire.bytes) {
-            (Some(msg), None, None) => Payload::Json(msg.to_owned()),
-            (None, Some(text), None) => Payload::Text(text),
-            (None, None, Some(encoded)) => Payload::Bytes(
-                base64::decode(&encoded)
-                    .ok_or_else(|| invalid(path, line, 1, "expected base64 in `bytes`"))?,
-            ),
-            _ => {
-                return Err(invalid(
-                    path,
-                    line,
-                    1,
-                    "expected exactly one of `msg`, `text` or `bytes` in a line event",
-                ));
+        serde_json::from_str(text).map_err(|e| {
+            match serde_json::from_str::<WireHead<'_>>(text) {
+                Ok(WireHead {
+                    format: Some(format),
+                    ..
+                }) => at(
+                    format,
+                    "expected an event, found a second header (a transcript holds one session)",
+                ),
+                _ => json_error(path, line, buf, "an event object", &e),
             }
-        };
-        EventKind::Line {
-            dir,
-            payload,
-            eol: wire.eol.unwrap_or(true),
+        })?;
+    let t = match wire.t {
+        None => {
+            return Err(invalid(
+                path,
+                line,
+                1,
+                "expected an event with a number `t`",
+            ));
         }
-    } else if let Some(revision) = wire.protocol {
-        EventKind::Protocol(revision)
-    } else if let Some(exit) = wire.exit {
-        EventKind::Exit(exit)
-    } else {
-        return Err(invalid(
-            path,
-            line,
-            1,
-            "expected an event with `dir`, `protocol` or `exit`",
-        ));
+        Some(raw) => serde_json::from_str::<f64>(raw.get())
+            .ok()
+            .filter(|t| *t >= 0.0)
+            .ok_or_else(|| {
+                at(
+                    raw,
+                    "expected the seconds since the start, 0 or more, in `t`",
+                )
+            })?,
+    };
+    let kinds = [
+        ("dir", wire.dir),
+        ("protocol", wire.protocol),
+        ("exit", wire.exit),
+    ];
+    let payloads = [
+        ("msg", wire.msg),
+        ("text", wire.text),
+        ("bytes", wire.bytes),
+    ];
+    let kind = match one_of(&kinds, &at)? {
+        None => {
+            return Err(invalid(
+                path,
+                line,
+                1,
+                "expected an event with `dir`, `protocol` or `exit`",
+            ));
+        }
+        Some(("dir", dir)) => {
+            let dir = serde_json::from_str::<Direction>(dir.get())
+                .map_err(|_| at(dir, "expected \"c2s\", \"s2c\" or \"stderr\" in `dir`"))?;
+            let payload = match one_of(&payloads, &at)? {
+                None => {
+                    return Err(invalid(
+                        path,
+                        line,
+                        1,
+                        "expected one of `msg`, `text` or `bytes` in a line event",
+                    ));
+                }
+                Some(("msg", msg)) => Payload::Json(msg.to_owned()),
+                Some(("text", raw)) => Payload::Text(
+                    serde_json::from_str(raw.get())
+                        .map_err(|_| at(raw, "expected a string in `text`"))?,
+                ),
+                Some((_, raw)) => Payload::Bytes(
+                    serde_json::from_str::<&str>(raw.get())
+                        .ok()
+                        .and_then(base64::decode)
+                        .ok_or_else(|| at(raw, "expected base64 in `bytes`"))?,
+                ),
+            };
+            let eol = match wire.eol {
+                None => true,
+                Some(raw) => serde_json::from_str(raw.get())
+                    .map_err(|_| at(raw, "expected true or false in `eol`"))?,
+            };
+            EventKind::Line { dir, payload, eol }
+        }
+        Some((kind, raw)) => {
+            if let Some((key, value)) = payloads
+                .iter()
+                .chain([("eol", wire.eol)].iter())
+                .find_map(|(key, value)| Some((key, (*value)?)))
+            {
+                return Err(at(value, &format!("expected `{key}` only in a line event")));
+            }
+            if kind == "protocol" {
+                EventKind::Protocol(
+                    serde_json::from_str::<String>(raw.get())
+                        .ok()
+                        .filter(|revision| !revision.is_empty())
+                        .ok_or_else(|| at(raw, "expected a protocol revision in `protocol`"))?,
+                )
+            } else {
+                EventKind::Exit(
+                    serde_json::from_str::<Exit>(raw.get())
+                        .ok()
+                        .filter(|exit| !matches!(exit, Exit::Signal(n) if *n < 1))
+                        .ok_or_else(|| {
+                            at(raw, "expected {\"code\":N} or {\"signal\":N} in `exit`")
+                        })?,
+                )
+            }
+        }
     };
     Ok(Event { line, t, kind })
+}
+
+/// The one key of `keys` that is present; an error at the second when two
+/// are.
+fn one_of<'a>(
+    keys: &[(&'static str, Option<&'a RawValue>)],
+    at: &impl Fn(&RawValue, &str) -> TranscriptError,
+) -> Result<Option<(&'static str, &'a RawValue)>, TranscriptError> {
+    let mut found = keys
+        .iter()
+        .filter_map(|(key, value)| Some((*key, (*value)?)));
+    let first = found.next();
+    if let (Some((a, _)), Some((b, value))) = (first, found.next()) {
+        return Err(at(
+            value,
+            &format!("expected one of `{a}` and `{b}`, found both"),
+        ));
+    }
+    Ok(first)
 }
 
 #[cfg(test)]
@@ -381,7 +535,7 @@ mod tests {
         let err = read(&format!("{header}\n")).unwrap_err().to_string();
         assert_eq!(
             err,
-            "t.jsonl:1: unsupported transcript version 2 (this mcp-replay reads version 1)"
+            "t.jsonl:1:45: unsupported transcript version 2 (this mcp-replay reads version 1)"
         );
     }
 
@@ -393,6 +547,113 @@ mod tests {
         assert_eq!(
             err,
             "t.jsonl:2:1: expected an event with `dir`, `protocol` or `exit`"
+        );
+    }
+
+    /// The error of reading the header and then `event` as line 2.
+    fn event_error(event: &str) -> String {
+        read(&format!("{HEADER}\n{event}\n"))
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn a_null_line_reads_back() {
+        let text = format!("{HEADER}\n{{\"t\":0.1,\"dir\":\"s2c\",\"msg\":null}}\n");
+        let transcript = read(&text).unwrap();
+        let (_, payload) = transcript.lines(Direction::ServerToClient).next().unwrap();
+        assert_eq!(payload.as_bytes(), b"null");
+    }
+
+    #[test]
+    fn errors_point_at_the_value_at_fault() {
+        for (event, expected) in [
+            (
+                r#"{"t":0.1,"dir":"up","msg":1}"#,
+                r#"t.jsonl:2:16: expected "c2s", "s2c" or "stderr" in `dir`"#,
+            ),
+            (
+                r#"{"t":0.1,"dir":"c2s","bytes":"not base64!"}"#,
+                "t.jsonl:2:30: expected base64 in `bytes`",
+            ),
+            (
+                r#"{"t":"soon","protocol":"x"}"#,
+                "t.jsonl:2:6: expected the seconds since the start, 0 or more, in `t`",
+            ),
+            (
+                r#"{"t":-1,"protocol":"x"}"#,
+                "t.jsonl:2:6: expected the seconds since the start, 0 or more, in `t`",
+            ),
+            (
+                r#"{"t":1,"dir":"c2s","msg":{},"text":"x"}"#,
+                "t.jsonl:2:36: expected one of `msg` and `text`, found both",
+            ),
+            (
+                r#"{"t":1,"dir":"c2s","msg":{},"exit":{"code":0}}"#,
+                "t.jsonl:2:36: expected one of `dir` and `exit`, found both",
+            ),
+            (
+                r#"{"t":1,"exit":{"signal":0}}"#,
+                r#"t.jsonl:2:15: expected {"code":N} or {"signal":N} in `exit`"#,
+            ),
+            (
+                r#"{"t":1,"protocol":"x","eol":false}"#,
+                "t.jsonl:2:29: expected `eol` only in a line event",
+            ),
+            (
+                r#"{"t":1,"dir":"c2s","text":7}"#,
+                "t.jsonl:2:27: expected a string in `text`",
+            ),
+        ] {
+            assert_eq!(event_error(event), expected, "{event}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        let err = event_error(r#"{"t":1,"dir":"c2s","msg":1,"extra":2}"#);
+        assert!(
+            err.starts_with("t.jsonl:2:34: expected an event object: unknown field `extra`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_second_header_is_named() {
+        assert_eq!(
+            event_error(HEADER),
+            "t.jsonl:2:11: expected an event, found a second header (a transcript holds one session)"
+        );
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        // Three two-byte characters before the value: column 27, byte 30.
+        let err = event_error(r#"{"t":1,"text":"ééé","dir":"up"}"#);
+        assert!(err.starts_with("t.jsonl:2:27: expected \"c2s\""), "{err}");
+        let err = event_error("{\"t\":1,\"dir\":\"c2s\",\"text\":\"ééé\" x}");
+        assert!(
+            err.starts_with("t.jsonl:2:33: expected an event object"),
+            "{err}"
+        );
+        let mut bytes = format!("{HEADER}\n{{\"t\":1,\"dir\":\"c2s\",\"text\":\"é").into_bytes();
+        bytes.extend_from_slice(b"\xff\"}\n");
+        let err = Transcript::from_reader(&bytes[..], "t.jsonl")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("t.jsonl:2:29: expected UTF-8 text"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_invalid_header_field_is_pointed_at() {
+        let header = HEADER.replace(r#"["server"]"#, r#""server --flag""#);
+        let err = read(&format!("{header}\n")).unwrap_err().to_string();
+        assert!(
+            err.starts_with("t.jsonl:1:130: expected a valid header: invalid type: string"),
+            "{err}"
         );
     }
 

@@ -7,10 +7,20 @@
 //! transcript is redacted; the bytes forwarded between host and server stay
 //! exact.
 //!
+//! Every value and pattern is matched against the original text in one
+//! pass, so a pattern never matches inside a placeholder; where matches
+//! overlap, their union is replaced, by the placeholder of the one that
+//! starts first, so no part of a secret survives next to a placeholder. A
+//! value that spans several lines is also matched line by line. Values
+//! shorter than 6 bytes are never redacted, whatever their name: they would
+//! turn common words and numbers into placeholders.
+//!
 //! In a line that is JSON the replacement happens inside JSON strings (keys
 //! and values, matched on their decoded text, so an escaped secret is found
-//! too) and in bare tokens such as numbers (which become strings), and the
-//! line is still valid JSON afterwards. Other lines are matched byte for byte.
+//! too) and in bare tokens such as numbers (which become strings). Only the
+//! matched characters change: every other byte of the line, escapes
+//! included, stays as it was, and the line is still valid JSON. Other lines
+//! are matched byte for byte.
 //!
 //! Replay goes the other way: [`Redactor::restore`] puts the current value of
 //! `NAME` back in place of `[REDACTED:NAME]` in the client's lines, and the
@@ -18,10 +28,17 @@
 //! are compared with the recorded ones, so a redacted transcript replays.
 
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
-use regex::bytes::{Captures, Regex, RegexBuilder};
+use aho_corasick::AhoCorasick;
+use memchr::memmem::Finder;
+use regex::bytes::Regex;
 
 use super::{LineKind, Redaction};
+
+/// Values shorter than this many bytes are not redacted: a two-letter value
+/// would turn every message into placeholders and hide nothing worth hiding.
+pub(crate) const MIN_SECRET_LEN: usize = 6;
 
 /// Why a redaction could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -37,18 +54,50 @@ pub struct RedactError {
 /// Replaces secret values and pattern matches by placeholders.
 #[derive(Debug, Clone, Default)]
 pub struct Redactor {
-    /// The secrets as (variable name, value), longest value first.
-    secrets: Vec<(String, String)>,
-    /// One alternation of every secret value, longest first, so a single
-    /// pass finds them all.
-    secret_re: Option<Regex>,
+    /// The variables with a known value, longest value first.
+    secrets: Vec<Secret>,
+    /// Every value to redact (and each line of a value of several lines),
+    /// found in one pass, overlapping matches included.
+    needles: Option<AhoCorasick>,
+    /// The secret each needle belongs to, by index into `secrets`.
+    needle_secret: Vec<usize>,
     patterns: Vec<Regex>,
+}
+
+/// One variable whose value is redacted or restored.
+#[derive(Debug, Clone)]
+struct Secret {
+    value: String,
+    /// `[REDACTED:NAME]`.
+    placeholder: String,
+    /// The placeholder as it stands inside a JSON string.
+    placeholder_json: String,
+    /// The value as it stands inside a JSON string.
+    value_json: String,
+}
+
+/// A stretch of text to replace: `[start, end)`, and whose placeholder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Span {
+    start: usize,
+    end: usize,
+    which: Which,
+}
+
+/// Whose placeholder replaces a span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Which {
+    /// A secret, by index into `Redactor::secrets`.
+    Secret(usize),
+    /// A pattern, by index.
+    Pattern(usize),
 }
 
 impl Redactor {
     /// A redactor for the variables and patterns of `redaction`, taking each
     /// variable's value from `lookup`. Variables that `lookup` does not know,
-    /// or whose value is empty, are left out.
+    /// or whose value is empty, are left out; values shorter than 6 bytes
+    /// are restored but never redacted.
     ///
     /// # Errors
     ///
@@ -57,7 +106,7 @@ impl Redactor {
         redaction: &Redaction,
         lookup: impl Fn(&str) -> Option<String>,
     ) -> Result<Redactor, RedactError> {
-        let mut secrets: Vec<(String, String)> = redaction
+        let mut found: Vec<(String, String)> = redaction
             .env
             .iter()
             .filter_map(|name| Some((name.clone(), lookup(name)?)))
@@ -65,24 +114,40 @@ impl Redactor {
             .collect();
         // Longest first, so a value that contains another is replaced whole;
         // equal lengths keep the names' order, so the result is stable.
-        secrets.sort_by_key(|(_, value)| std::cmp::Reverse(value.len()));
-        let secret_re = if secrets.is_empty() {
+        found.sort_by_key(|(_, value)| std::cmp::Reverse(value.len()));
+        let secrets: Vec<Secret> = found
+            .into_iter()
+            .map(|(name, value)| {
+                let placeholder = Redaction::env_placeholder(&name);
+                Secret {
+                    placeholder_json: json_string_content(&placeholder),
+                    placeholder,
+                    value_json: json_string_content(&value),
+                    value,
+                }
+            })
+            .collect();
+        let mut needles = Vec::new();
+        let mut needle_secret = Vec::new();
+        for (index, secret) in secrets.iter().enumerate() {
+            let lines = secret
+                .value
+                .split('\n')
+                .map(|line| line.trim_end_matches('\r'));
+            for needle in std::iter::once(secret.value.as_str()).chain(lines) {
+                if needle.len() >= MIN_SECRET_LEN && !needles.contains(&needle) {
+                    needles.push(needle);
+                    needle_secret.push(index);
+                }
+            }
+        }
+        let needles = if needles.is_empty() {
             None
         } else {
-            let alternation = secrets
-                .iter()
-                .map(|(_, value)| regex::escape(value))
-                .collect::<Vec<_>>()
-                .join("|");
-            Some(
-                RegexBuilder::new(&alternation)
-                    .size_limit(64 << 20)
-                    .build()
-                    .map_err(|source| RedactError {
-                        pattern: "(the values of the secret variables)".to_owned(),
-                        source,
-                    })?,
-            )
+            Some(AhoCorasick::new(&needles).map_err(|err| RedactError {
+                pattern: "(the values of the secret variables)".to_owned(),
+                source: regex::Error::Syntax(err.to_string()),
+            })?)
         };
         let patterns = redaction
             .patterns
@@ -96,7 +161,8 @@ impl Redactor {
             .collect::<Result<_, _>>()?;
         Ok(Redactor {
             secrets,
-            secret_re,
+            needles,
+            needle_secret,
             patterns,
         })
     }
@@ -112,7 +178,7 @@ impl Redactor {
 
     /// Whether this redactor never changes anything.
     pub fn is_empty(&self) -> bool {
-        self.secret_re.is_none() && self.patterns.is_empty()
+        self.needles.is_none() && self.patterns.is_empty()
     }
 
     /// The line (without its terminator) with every secret value and pattern
@@ -124,7 +190,7 @@ impl Redactor {
         // An escape sequence can hide a secret from a match on the raw bytes,
         // so only a line with neither a match nor a backslash is left alone
         // without a closer look.
-        if !line.contains(&b'\\') && !self.matches(line) {
+        if memchr::memchr(b'\\', line).is_none() && !self.matches(line) {
             return Cow::Borrowed(line);
         }
         match LineKind::of(line) {
@@ -132,7 +198,22 @@ impl Redactor {
                 Some(redacted) => Cow::Owned(redacted),
                 None => Cow::Borrowed(line),
             },
-            LineKind::Text(_) | LineKind::Bytes(_) => self.redact_plain(line),
+            LineKind::Text(_) | LineKind::Bytes(_) => {
+                let mut spans = Vec::new();
+                self.spans(line, &mut spans);
+                if spans.is_empty() {
+                    return Cow::Borrowed(line);
+                }
+                let mut out = Vec::with_capacity(line.len());
+                let mut copied = 0;
+                for span in &spans {
+                    out.extend_from_slice(&line[copied..span.start]);
+                    out.extend_from_slice(self.placeholder(span.which).as_bytes());
+                    copied = span.end;
+                }
+                out.extend_from_slice(&line[copied..]);
+                Cow::Owned(out)
+            }
         }
     }
 
@@ -140,84 +221,152 @@ impl Redactor {
     /// every secret this redactor knows a value for. In a JSON line the value
     /// is escaped as the JSON string it stands in.
     pub fn restore<'a>(&self, line: &'a [u8]) -> Cow<'a, [u8]> {
-        if self.secrets.is_empty() || memchr::memmem::find(line, PLACEHOLDER_START).is_none() {
+        static PLACEHOLDER_START: LazyLock<Finder<'static>> =
+            LazyLock::new(|| Finder::new(b"[REDACTED:"));
+        if self.secrets.is_empty() || PLACEHOLDER_START.find(line).is_none() {
             return Cow::Borrowed(line);
         }
         let json = matches!(LineKind::of(line), LineKind::Json(_));
-        let mut out = line.to_vec();
-        for (name, value) in &self.secrets {
-            let placeholder = Redaction::env_placeholder(name);
-            let replacement = if json {
-                let quoted = serde_json::to_string(value).expect("a string serializes");
-                quoted[1..quoted.len() - 1].to_owned()
+        let mut out = Cow::Borrowed(line);
+        for secret in &self.secrets {
+            let (placeholder, value) = if json {
+                (&secret.placeholder_json, &secret.value_json)
             } else {
-                value.clone()
+                (&secret.placeholder, &secret.value)
             };
-            out = replace_all(&out, placeholder.as_bytes(), replacement.as_bytes());
-        }
-        Cow::Owned(out)
-    }
-
-    fn matches(&self, bytes: &[u8]) -> bool {
-        self.secret_re.as_ref().is_some_and(|re| re.is_match(bytes))
-            || self.patterns.iter().any(|re| re.is_match(bytes))
-    }
-
-    fn redact_plain<'a>(&self, bytes: &'a [u8]) -> Cow<'a, [u8]> {
-        let mut out = Cow::Borrowed(bytes);
-        if let Some(re) = &self.secret_re {
-            let replaced = re.replace_all(&out, |caps: &Captures<'_>| {
-                let found = &caps[0];
-                let (name, _) = self
-                    .secrets
-                    .iter()
-                    .find(|(_, value)| value.as_bytes() == found)
-                    .expect("the alternation matches only secret values");
-                Redaction::env_placeholder(name).into_bytes()
-            });
-            if let Cow::Owned(replaced) = replaced {
-                out = Cow::Owned(replaced);
-            }
-        }
-        for (index, re) in self.patterns.iter().enumerate() {
-            let placeholder = Redaction::pattern_placeholder(index);
-            let replaced = re.replace_all(&out, placeholder.as_bytes());
-            if let Cow::Owned(replaced) = replaced {
+            if let Some(replaced) = replace_all(&out, placeholder.as_bytes(), value.as_bytes()) {
                 out = Cow::Owned(replaced);
             }
         }
         out
     }
 
+    fn matches(&self, bytes: &[u8]) -> bool {
+        self.needles.as_ref().is_some_and(|ac| ac.is_match(bytes))
+            || self.patterns.iter().any(|re| re.is_match(bytes))
+    }
+
+    /// The placeholder of `which`, as plain text.
+    fn placeholder(&self, which: Which) -> Cow<'_, str> {
+        match which {
+            Which::Secret(index) => Cow::Borrowed(&self.secrets[index].placeholder),
+            Which::Pattern(index) => Cow::Owned(Redaction::pattern_placeholder(index)),
+        }
+    }
+
+    /// The placeholder of `which`, as it stands inside a JSON string.
+    fn placeholder_json(&self, which: Which) -> Cow<'_, str> {
+        match which {
+            Which::Secret(index) => Cow::Borrowed(&self.secrets[index].placeholder_json),
+            Which::Pattern(index) => Cow::Owned(Redaction::pattern_placeholder(index)),
+        }
+    }
+
+    /// Every stretch of `text` to replace, in order, none overlapping:
+    /// overlapping matches are merged, under the placeholder of the first.
+    fn spans(&self, text: &[u8], spans: &mut Vec<Span>) {
+        spans.clear();
+        if let Some(needles) = &self.needles {
+            for found in needles.find_overlapping_iter(text) {
+                spans.push(Span {
+                    start: found.start(),
+                    end: found.end(),
+                    which: Which::Secret(self.needle_secret[found.pattern().as_usize()]),
+                });
+            }
+        }
+        for (index, re) in self.patterns.iter().enumerate() {
+            // An empty match would put a placeholder between characters and
+            // hide nothing.
+            spans.extend(re.find_iter(text).filter(|m| !m.is_empty()).map(|m| Span {
+                start: m.start(),
+                end: m.end(),
+                which: Which::Pattern(index),
+            }));
+        }
+        if spans.len() < 2 {
+            return;
+        }
+        // By start, the longest first, secrets before patterns.
+        spans.sort_unstable_by_key(|span| (span.start, std::cmp::Reverse(span.end), span.which));
+        let mut merged = 0;
+        for index in 1..spans.len() {
+            let span = spans[index];
+            if span.start < spans[merged].end {
+                spans[merged].end = spans[merged].end.max(span.end);
+            } else {
+                merged += 1;
+                spans[merged] = span;
+            }
+        }
+        spans.truncate(merged + 1);
+    }
+
     /// Redacts the strings and bare tokens of a JSON text; `None` when
     /// nothing changed.
-    fn redact_json(&self, text: &str) -> Option<Vec<u8>> {
-        let bytes = text.as_bytes();
+    fn redact_json(&self, bytes: &[u8]) -> Option<Vec<u8>> {
         let mut out = Vec::new();
+        let mut spans = Vec::new();
+        let mut decoded = Decoded::default();
         let mut copied = 0;
         let mut at = 0;
         while at < bytes.len() {
             let start = at;
-            let replacement = if bytes[at] == b'"' {
+            if bytes[at] == b'"' {
                 at = string_end(bytes, at) + 1;
-                self.redact_json_string(&text[start..at])
+                let content = &bytes[start + 1..at - 1];
+                let escaped = memchr::memchr(b'\\', content).is_some();
+                if escaped {
+                    decoded.decode(content);
+                    self.spans(&decoded.text, &mut spans);
+                } else {
+                    self.spans(content, &mut spans);
+                }
+                if spans.is_empty() {
+                    continue;
+                }
+                out.extend_from_slice(&bytes[copied..start + 1]);
+                // Only the matched characters change; the raw text around
+                // them, escapes included, is kept.
+                let mut kept = 0;
+                for span in &spans {
+                    let (raw_start, raw_end) = if escaped {
+                        (decoded.raw_start[span.start], decoded.raw_end[span.end - 1])
+                    } else {
+                        (span.start, span.end)
+                    };
+                    out.extend_from_slice(&content[kept..raw_start.max(kept)]);
+                    out.extend_from_slice(self.placeholder_json(span.which).as_bytes());
+                    kept = raw_end.max(kept);
+                }
+                out.extend_from_slice(&content[kept..]);
+                out.push(b'"');
+                copied = at;
             } else if is_token_byte(bytes[at]) {
                 while at < bytes.len() && is_token_byte(bytes[at]) {
                     at += 1;
                 }
-                match self.redact_plain(&bytes[start..at]) {
-                    // A redacted number becomes a string, so the line stays JSON.
-                    Cow::Owned(redacted) => Some(json_string(&String::from_utf8_lossy(&redacted))),
-                    Cow::Borrowed(_) => None,
+                let token = &bytes[start..at];
+                self.spans(token, &mut spans);
+                if spans.is_empty() {
+                    continue;
                 }
+                // A redacted number becomes a string, so the line stays JSON.
+                let mut text = String::new();
+                let mut kept = 0;
+                for span in &spans {
+                    text.push_str(&String::from_utf8_lossy(&token[kept..span.start]));
+                    text.push_str(&self.placeholder(span.which));
+                    kept = span.end;
+                }
+                text.push_str(&String::from_utf8_lossy(&token[kept..]));
+                out.extend_from_slice(&bytes[copied..start]);
+                out.push(b'"');
+                out.extend_from_slice(json_string_content(&text).as_bytes());
+                out.push(b'"');
+                copied = at;
             } else {
                 at += 1;
-                None
-            };
-            if let Some(replacement) = replacement {
-                out.extend_from_slice(&bytes[copied..start]);
-                out.extend_from_slice(replacement.as_bytes());
-                copied = at;
             }
         }
         if copied == 0 {
@@ -226,28 +375,84 @@ impl Redactor {
         out.extend_from_slice(&bytes[copied..]);
         Some(out)
     }
+}
 
-    /// Redacts one JSON string literal (with its quotes); `None` when nothing
-    /// changed.
-    fn redact_json_string(&self, literal: &str) -> Option<String> {
-        let decoded: Cow<'_, str> = if literal.contains('\\') {
-            // A lone surrogate escape cannot be decoded to a Rust string; such
-            // a literal is matched as it stands.
-            match serde_json::from_str::<String>(literal) {
-                Ok(decoded) => Cow::Owned(decoded),
-                Err(_) => Cow::Borrowed(&literal[1..literal.len() - 1]),
+/// The content of one JSON string decoded to the text it stands for, with
+/// the raw bytes each decoded byte came from.
+#[derive(Debug, Default)]
+struct Decoded {
+    text: Vec<u8>,
+    /// For each byte of `text`, where its escape (or itself) starts in the
+    /// raw content.
+    raw_start: Vec<usize>,
+    /// For each byte of `text`, where its escape (or itself) ends.
+    raw_end: Vec<usize>,
+}
+
+impl Decoded {
+    /// Decodes `raw`, the content of a valid JSON string literal without its
+    /// quotes. A lone surrogate escape stands for U+FFFD: it cannot be part
+    /// of a value that came from the environment, and its raw text is kept.
+    fn decode(&mut self, raw: &[u8]) {
+        self.text.clear();
+        self.raw_start.clear();
+        self.raw_end.clear();
+        let mut at = 0;
+        while at < raw.len() {
+            let start = at;
+            let mut utf8 = [0u8; 4];
+            let bytes: &[u8] = if raw[at] == b'\\' {
+                let escape = raw[at + 1];
+                at += 2;
+                match escape {
+                    b'u' => {
+                        let high = hex4(&raw[at..at + 4]);
+                        at += 4;
+                        let mut code = high;
+                        if (0xD800..0xDC00).contains(&high) && raw[at..].starts_with(b"\\u") {
+                            let low = hex4(&raw[at + 2..at + 6]);
+                            if (0xDC00..0xE000).contains(&low) {
+                                code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                                at += 6;
+                            }
+                        }
+                        char::from_u32(code)
+                            .unwrap_or(char::REPLACEMENT_CHARACTER)
+                            .encode_utf8(&mut utf8)
+                            .as_bytes()
+                    }
+                    b'b' => b"\x08",
+                    b'f' => b"\x0c",
+                    b'n' => b"\n",
+                    b'r' => b"\r",
+                    b't' => b"\t",
+                    // `\"`, `\\` and `\/` stand for themselves.
+                    _ => &raw[start + 1..start + 2],
+                }
+            } else {
+                at += 1;
+                &raw[start..at]
+            };
+            for &byte in bytes {
+                self.text.push(byte);
+                self.raw_start.push(start);
+                self.raw_end.push(at);
             }
-        } else {
-            Cow::Borrowed(&literal[1..literal.len() - 1])
-        };
-        match self.redact_plain(decoded.as_bytes()) {
-            Cow::Owned(redacted) => Some(json_string(&String::from_utf8_lossy(&redacted))),
-            Cow::Borrowed(_) => None,
         }
     }
 }
 
-const PLACEHOLDER_START: &[u8] = b"[REDACTED:";
+/// The value of four hex digits (a valid JSON string has them after `\u`).
+fn hex4(digits: &[u8]) -> u32 {
+    digits.iter().fold(0, |n, &d| {
+        let value = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            _ => d - b'A' + 10,
+        };
+        n * 16 + u32::from(value)
+    })
+}
 
 /// The index of the quote that closes the string opening at `open`.
 fn string_end(bytes: &[u8], open: usize) -> usize {
@@ -267,24 +472,31 @@ fn is_token_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'+' | b'.')
 }
 
-fn json_string(text: &str) -> String {
-    serde_json::to_string(text).expect("a string serializes")
+/// `text` escaped as the content of a JSON string, without the quotes.
+fn json_string_content(text: &str) -> String {
+    let quoted = serde_json::to_string(text).expect("a string serializes");
+    quoted[1..quoted.len() - 1].to_owned()
 }
 
-fn replace_all(haystack: &[u8], needle: &[u8], replacement: &[u8]) -> Vec<u8> {
+/// `haystack` with every `needle` replaced; `None` when there is none.
+fn replace_all(haystack: &[u8], needle: &[u8], replacement: &[u8]) -> Option<Vec<u8>> {
+    let mut found = memchr::memmem::find_iter(haystack, needle).peekable();
+    found.peek()?;
     let mut out = Vec::with_capacity(haystack.len());
     let mut copied = 0;
-    for at in memchr::memmem::find_iter(haystack, needle) {
+    for at in found {
         out.extend_from_slice(&haystack[copied..at]);
         out.extend_from_slice(replacement);
         copied = at + needle.len();
     }
     out.extend_from_slice(&haystack[copied..]);
-    out
+    Some(out)
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn redactor(env: &[(&str, &str)], patterns: &[&str]) -> Redactor {
@@ -378,6 +590,161 @@ mod tests {
         assert_eq!(&r.restore(b"pw=[REDACTED:DB_PASSWORD]")[..], b"pw=p\"w");
         let line = br#"{"pw":"p\"w"}"#;
         assert_eq!(&r.restore(&r.redact(line))[..], line);
+    }
+
+    #[test]
+    fn escapes_around_a_secret_are_kept_as_written() {
+        let r = redactor(&[("API_TOKEN", "tok-12345")], &[]);
+        assert_eq!(
+            redact(&r, r#"{"a":"\u00e9 \/ tok-12345 \n","b":"\u00e9"}"#),
+            r#"{"a":"\u00e9 \/ [REDACTED:API_TOKEN] \n","b":"\u00e9"}"#
+        );
+        // A secret written with escapes is replaced with its escapes.
+        assert_eq!(
+            redact(&r, r#"{"a":"x\u0074ok-12345\ty"}"#),
+            r#"{"a":"x[REDACTED:API_TOKEN]\ty"}"#
+        );
+    }
+
+    #[test]
+    fn a_lone_surrogate_is_kept_as_written() {
+        let r = redactor(&[("API_TOKEN", "tok-12345")], &[]);
+        let out = redact(&r, r#"{"a":"\ud800 tok-12345\n\ud83d\ude00"}"#);
+        assert_eq!(out, r#"{"a":"\ud800 [REDACTED:API_TOKEN]\n\ud83d\ude00"}"#);
+    }
+
+    #[test]
+    fn patterns_never_match_inside_placeholders() {
+        let r = redactor(
+            &[("API_TOKEN", "tok-12345")],
+            &["[A-Z_]{5,}", "[a-z]+-[0-9]"],
+        );
+        assert_eq!(
+            redact(&r, "x tok-12345 y SHOUT"),
+            "x [REDACTED:API_TOKEN] y [REDACTED:pattern-1]"
+        );
+        assert_eq!(
+            redact(&r, r#"{"a":"x tok-12345 y SHOUT"}"#),
+            r#"{"a":"x [REDACTED:API_TOKEN] y [REDACTED:pattern-1]"}"#
+        );
+    }
+
+    #[test]
+    fn overlapping_matches_leave_no_part_of_a_secret() {
+        let r = redactor(&[("A_KEY", "abcdef12"), ("B_KEY", "ef12ghij")], &[]);
+        assert_eq!(redact(&r, "<abcdef12ghij>"), "<[REDACTED:A_KEY]>");
+        assert_eq!(
+            redact(&r, "<ef12ghij abcdef12>"),
+            "<[REDACTED:B_KEY] [REDACTED:A_KEY]>"
+        );
+        let r = redactor(&[("A_KEY", "secret-value")], &["value-[0-9]+"]);
+        assert_eq!(redact(&r, "secret-value-42"), "[REDACTED:A_KEY]");
+    }
+
+    #[test]
+    fn empty_matches_change_nothing() {
+        let r = redactor(&[], &["x*"]);
+        assert!(matches!(r.redact(b"abc"), Cow::Borrowed(_)));
+        assert_eq!(redact(&r, "axxb"), "a[REDACTED:pattern-1]b");
+        assert_eq!(
+            redact(&r, r#"{"a":"axxb","n":1}"#),
+            r#"{"a":"a[REDACTED:pattern-1]b","n":1}"#
+        );
+    }
+
+    #[test]
+    fn short_values_are_restored_but_never_redacted() {
+        // A token recorded long may be short where the transcript replays.
+        let r = redactor(&[("TOKEN", "1")], &[]);
+        assert!(r.is_empty());
+        assert!(matches!(r.redact(br#"{"id":1,"n":"1"}"#), Cow::Borrowed(_)));
+        assert_eq!(
+            &r.restore(br#"{"t":"[REDACTED:TOKEN]"}"#)[..],
+            br#"{"t":"1"}"#
+        );
+    }
+
+    #[test]
+    fn every_line_of_a_value_of_several_lines_is_redacted() {
+        let key = "-----BEGIN KEY-----\nMIIEvQIBADANBg\nshort\r\nkqhkiG9w0BAQEF\n-----END KEY-----";
+        let r = redactor(&[("PRIVATE_KEY", key)], &[]);
+        // A server that prints the value as it is: one line at a time.
+        assert_eq!(redact(&r, "MIIEvQIBADANBg"), "[REDACTED:PRIVATE_KEY]");
+        assert_eq!(redact(&r, "kqhkiG9w0BAQEF"), "[REDACTED:PRIVATE_KEY]");
+        assert_eq!(redact(&r, "short"), "short");
+        // In JSON the whole value is one string, and is replaced whole.
+        let line = format!(r#"{{"key":{}}}"#, serde_json::to_string(key).unwrap());
+        assert_eq!(redact(&r, &line), r#"{"key":"[REDACTED:PRIVATE_KEY]"}"#);
+    }
+
+    /// JSON values whose strings hold the secret anywhere, in keys too.
+    fn json_with(secret: &'static str) -> impl Strategy<Value = serde_json::Value> {
+        let text = prop::collection::vec(
+            prop_oneof![
+                Just(secret.to_owned()),
+                "[ -~]{0,4}",
+                "[\\x00-\\x1f\"\\\\/\u{e9}\u{1F600}]{1,3}",
+            ],
+            0..4,
+        )
+        .prop_map(|parts| parts.concat());
+        let leaf = prop_oneof![
+            text.clone().prop_map(serde_json::Value::String),
+            any::<i64>().prop_map(serde_json::Value::from),
+            Just(serde_json::Value::Null),
+        ];
+        leaf.prop_recursive(3, 24, 4, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+                prop::collection::vec((text.clone(), inner), 0..4)
+                    .prop_map(|entries| serde_json::Value::Object(entries.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Every string of `value`, keys included.
+    fn strings(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+            serde_json::Value::Object(map) => {
+                for (key, v) in map {
+                    out.push(key.clone());
+                    strings(v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn redacted_json_stays_json_hides_the_secret_and_restores(
+            value in json_with("tok-\"x/\u{e9}9"),
+            ascii in any::<bool>(),
+        ) {
+            let secret = "tok-\"x/\u{e9}9";
+            let r = redactor(&[("API_TOKEN", secret)], &[]);
+            let mut line = serde_json::to_string(&value).unwrap();
+            if ascii {
+                // As Python's json.dumps writes it: every non-ASCII
+                // character as an escape.
+                line = line
+                    .chars()
+                    .map(|c| if c.is_ascii() { c.to_string() } else {
+                        c.encode_utf16(&mut [0; 2]).iter().map(|u| format!("\\u{u:04x}")).collect()
+                    })
+                    .collect();
+            }
+            let redacted = r.redact(line.as_bytes());
+            let parsed: serde_json::Value = serde_json::from_slice(&redacted).unwrap();
+            let mut found = Vec::new();
+            strings(&parsed, &mut found);
+            prop_assert!(found.iter().all(|s| !s.contains(secret)), "{}", String::from_utf8_lossy(&redacted));
+            let restored = r.restore(&redacted);
+            let back: serde_json::Value = serde_json::from_slice(&restored).unwrap();
+            prop_assert_eq!(back, value);
+        }
     }
 
     #[test]

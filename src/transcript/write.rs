@@ -91,6 +91,11 @@ impl TranscriptWriter {
         self.start.elapsed().as_secs_f64()
     }
 
+    /// Microseconds since the writer was created.
+    fn micros(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_micros()).unwrap_or(u64::MAX)
+    }
+
     /// Records one line on stream `dir`; `eol` is `false` when the line ended
     /// its stream without a newline.
     ///
@@ -112,11 +117,18 @@ impl TranscriptWriter {
         dir: Direction,
         lines: impl IntoIterator<Item = (L, bool)>,
     ) -> io::Result<()> {
-        let prefix = event_prefix(self.elapsed(), dir);
         self.buf.clear();
-        for (line, eol) in lines {
-            self.buf.extend_from_slice(prefix.as_bytes());
+        let micros = self.micros();
+        event_prefix(&mut self.buf, micros, dir);
+        let prefix_len = self.buf.len();
+        for (index, (line, eol)) in lines.into_iter().enumerate() {
+            if index > 0 {
+                self.buf.extend_from_within(..prefix_len);
+            }
             encode_payload(&mut self.buf, line.as_ref(), eol);
+        }
+        if self.buf.len() == prefix_len {
+            return Ok(());
         }
         let written = self.file.write_all(&self.buf);
         // A long line grew the buffer; do not keep that memory for the rest
@@ -133,12 +145,14 @@ impl TranscriptWriter {
     ///
     /// The I/O error of the write.
     pub fn protocol(&mut self, revision: &str) -> io::Result<()> {
-        let line = format!(
-            "{{\"t\":{:.6},\"protocol\":{}}}\n",
-            self.elapsed(),
-            serde_json::Value::from(revision)
-        );
-        self.file.write_all(line.as_bytes())
+        let micros = self.micros();
+        self.buf.clear();
+        self.buf.extend_from_slice(b"{\"t\":");
+        write_time(&mut self.buf, micros);
+        self.buf.extend_from_slice(b",\"protocol\":");
+        serde_json::to_writer(&mut self.buf, revision).expect("writing to a Vec cannot fail");
+        self.buf.extend_from_slice(b"}\n");
+        self.file.write_all(&self.buf)
     }
 
     /// Records how the server ended.
@@ -147,12 +161,14 @@ impl TranscriptWriter {
     ///
     /// The I/O error of the write.
     pub fn exit(&mut self, exit: Exit) -> io::Result<()> {
-        let line = format!(
-            "{{\"t\":{:.6},\"exit\":{}}}\n",
-            self.elapsed(),
-            serde_json::to_string(&exit).map_err(io::Error::other)?
-        );
-        self.file.write_all(line.as_bytes())
+        let micros = self.micros();
+        self.buf.clear();
+        self.buf.extend_from_slice(b"{\"t\":");
+        write_time(&mut self.buf, micros);
+        self.buf.extend_from_slice(b",\"exit\":");
+        serde_json::to_writer(&mut self.buf, &exit).map_err(io::Error::other)?;
+        self.buf.extend_from_slice(b"}\n");
+        self.file.write_all(&self.buf)
     }
 
     /// Flushes the file to stable storage.
@@ -168,15 +184,42 @@ impl TranscriptWriter {
 // The key order of an event is fixed (`t`, `dir`, then `msg`, `text` or
 // `bytes`, then `eol` when false) so that files diff cleanly.
 
-/// The keys every line event of a batch shares: `{"t":…,"dir":…,`.
-fn event_prefix(t: f64, dir: Direction) -> String {
-    format!("{{\"t\":{t:.6},\"dir\":\"{}\",", dir.as_str())
+/// Appends the keys every line event of a batch shares: `{"t":…,"dir":…,`.
+fn event_prefix(out: &mut Vec<u8>, micros: u64, dir: Direction) {
+    out.extend_from_slice(b"{\"t\":");
+    write_time(out, micros);
+    out.extend_from_slice(b",\"dir\":\"");
+    out.extend_from_slice(dir.as_str().as_bytes());
+    out.extend_from_slice(b"\",");
+}
+
+/// Appends a time in seconds with six decimals, from microseconds: the
+/// digits by hand, since this runs for every batch a recording forwards.
+fn write_time(out: &mut Vec<u8>, micros: u64) {
+    let mut digits = [0u8; 27];
+    let mut at = digits.len();
+    let mut rest = micros;
+    // The six decimals, the point, then the whole seconds (at least `0`).
+    for place in 0.. {
+        at -= 1;
+        if place == 6 {
+            digits[at] = b'.';
+            continue;
+        }
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if place > 6 && rest == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// Appends the whole event of one recorded line to `out`, as the writer
 /// does; `--bless` writes server lines with it.
 pub(crate) fn encode_line_event(out: &mut Vec<u8>, t: f64, dir: Direction, line: &[u8], eol: bool) {
-    out.extend_from_slice(event_prefix(t, dir).as_bytes());
+    // `as` saturates, and a negative or NaN time becomes 0.
+    event_prefix(out, (t * 1e6).round() as u64, dir);
     encode_payload(out, line, eol);
 }
 
@@ -185,7 +228,7 @@ fn encode_payload(out: &mut Vec<u8>, line: &[u8], eol: bool) {
     match LineKind::of(line) {
         LineKind::Json(json) => {
             out.extend_from_slice(b"\"msg\":");
-            out.extend_from_slice(json.as_bytes());
+            out.extend_from_slice(json);
         }
         LineKind::Text(text) => {
             out.extend_from_slice(b"\"text\":");
@@ -268,8 +311,26 @@ mod tests {
     }
 
     #[test]
+    fn times_have_six_decimals() {
+        for (micros, text) in [
+            (0, "0.000000"),
+            (7, "0.000007"),
+            (500_000, "0.500000"),
+            (1_000_000, "1.000000"),
+            (12_345_678_901, "12345.678901"),
+            (u64::MAX, "18446744073709.551615"),
+        ] {
+            let mut out = Vec::new();
+            write_time(&mut out, micros);
+            assert_eq!(String::from_utf8(out).unwrap(), text);
+            assert_eq!(format!("{:.6}", micros as f64 / 1e6).len(), text.len());
+        }
+    }
+
+    #[test]
     fn event_keys_come_in_a_fixed_order() {
-        let mut out = event_prefix(0.5, Direction::ClientToServer).into_bytes();
+        let mut out = Vec::new();
+        event_prefix(&mut out, 500_000, Direction::ClientToServer);
         encode_payload(&mut out, br#"{"b":1,"a":2}"#, true);
         assert_eq!(
             String::from_utf8(out).unwrap(),

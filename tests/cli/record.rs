@@ -148,15 +148,48 @@ fn exit_code_passes_through() {
 }
 
 #[test]
-fn death_by_signal_exits_128_plus_n() {
-    for (signal, name) in [(9, "KILL"), (15, "TERM")] {
+fn death_by_signal_ends_the_recorder_by_the_same_signal() {
+    use std::os::unix::process::ExitStatusExt;
+    for (signal, name) in [
+        (9, "KILL"),
+        (15, "TERM"),
+        (2, "INT"),
+        (3, "QUIT"),
+        (6, "ABRT"),
+    ] {
         let dir = tempfile::tempdir().unwrap();
-        let script = format!("kill -{name} $$");
-        let (status, _, _, path) = record_with_input(dir.path(), &[], &sh(&script), b"");
-        assert_eq!(status, 128 + signal, "server killed by SIG{name}");
+        let path = dir.path().join("t.jsonl");
+        // Core files are allowed for the recorder, so that one it left
+        // behind would show; the server makes none of its own.
+        let output = assert_cmd::Command::new("sh")
+            .args(["-c", "ulimit -c unlimited 2>/dev/null; exec \"$0\" \"$@\""])
+            .arg(crate::util::bin())
+            .arg("record")
+            .arg("-o")
+            .arg(&path)
+            .args(["--", "sh", "-c", &format!("ulimit -c 0; kill -{name} $$")])
+            .current_dir(dir.path())
+            .timeout(STEP)
+            .output()
+            .unwrap();
+        // A host sees what it would see without the recorder: a child that
+        // was killed by the signal, which a shell reports as 128 + N.
+        assert_eq!(
+            output.status.signal(),
+            Some(signal),
+            "server killed by SIG{name}"
+        );
+        assert_eq!(shell_status(output.status), 128 + signal);
+        assert!(!output.status.core_dumped(), "SIG{name} left a core dump");
+        assert!(output.stdout.is_empty());
         assert_eq!(
             Transcript::read(&path).unwrap().exit(),
             Some(Exit::Signal(signal))
+        );
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "a core file was left"
         );
     }
 }
@@ -170,7 +203,7 @@ def on_signal(number, frame):
     sys.stdout.write("signal %d\n" % number)
     sys.stdout.flush()
     sys.exit(0)
-for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2):
     signal.signal(s, on_signal)
 print("ready", flush=True)
 for line in sys.stdin:
@@ -179,8 +212,15 @@ sys.exit(3)
 "#;
 
 #[test]
-fn sigterm_sigint_and_sighup_are_forwarded() {
-    for (signal, number) in [(Signal::TERM, 15), (Signal::INT, 2), (Signal::HUP, 1)] {
+fn terminating_signals_are_forwarded() {
+    for (signal, number) in [
+        (Signal::TERM, 15),
+        (Signal::INT, 2),
+        (Signal::HUP, 1),
+        (Signal::QUIT, 3),
+        (Signal::USR1, 10),
+        (Signal::USR2, 12),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let mut host = Host::record(dir.path(), &["-o", "t.jsonl"], &python(SIGNALLED, &[]), &[]);
         assert_eq!(host.line(), b"ready\n");
@@ -195,6 +235,39 @@ fn sigterm_sigint_and_sighup_are_forwarded() {
         );
         assert_eq!(transcript.exit(), Some(Exit::Code(0)));
     }
+}
+
+/// Says which of SIGHUP, SIGINT and SIGTERM it started with ignored, then
+/// echoes its input.
+const DISPOSITIONS: &str = r#"
+import signal, sys
+names = ("HUP", "INT", "TERM")
+print(" ".join("%s:%s" % (n, "ign" if signal.getsignal(getattr(signal, "SIG" + n)) == signal.SIG_IGN else "dfl") for n in names), flush=True)
+for line in sys.stdin:
+    sys.stdout.write(line)
+    sys.stdout.flush()
+"#;
+
+#[test]
+fn signals_the_host_ignores_stay_ignored() {
+    // A host that starts its server with signals ignored (`nohup`, a
+    // background job of a script) gets a server that ignores them, and a
+    // recorder that does too.
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", "trap '' HUP INT; exec \"$0\" \"$@\""])
+        .arg(crate::util::bin())
+        .args(["record", "-o", "t.jsonl", "--"])
+        .args(python(DISPOSITIONS, &[]))
+        .current_dir(dir.path());
+    let mut host = Host::spawn(cmd);
+    assert_eq!(host.line(), b"HUP:ign INT:ign TERM:dfl\n");
+    host.signal(Signal::INT);
+    host.signal(Signal::HUP);
+    host.send(b"still here\n");
+    assert_eq!(host.line(), b"still here\n");
+    host.close_stdin();
+    assert_eq!(shell_status(host.wait()), 0, "{}", host.stderr());
 }
 
 /// Writes its pid, then numbered JSON lines as fast as it can until its
@@ -331,6 +404,148 @@ fn secrets_are_redacted_in_both_directions_but_forwarded_exactly() {
     }
 }
 
+/// Answers every request with whether its first argument is `$MY_TOKEN`.
+const CHECKS_ITS_ARGUMENT: &str = r#"
+import json, os, sys
+ok = sys.argv[1] == os.environ.get("MY_TOKEN")
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" in msg:
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"ok": ok}}), flush=True)
+"#;
+
+#[test]
+fn secrets_in_the_server_command_are_redacted_and_restored_on_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "tok-0123456789";
+    let mut server = python(CHECKS_ITS_ARGUMENT, &[secret]);
+    server.push("postgresql://me:pw@db/x".to_owned());
+    let output = cargo_bin_cmd!("mcp-replay")
+        .args([
+            "record",
+            "--redact",
+            "postgresql://\\S+",
+            "-o",
+            "t.jsonl",
+            "--",
+        ])
+        .args(&server)
+        .current_dir(dir.path())
+        .env("MY_TOKEN", secret)
+        .write_stdin("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        output.stdout,
+        b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"ok\": true}}\n"
+    );
+    let text = std::fs::read_to_string(dir.path().join("t.jsonl")).unwrap();
+    assert!(!text.contains(secret) && !text.contains("me:pw"), "{text}");
+    let header = Transcript::read(dir.path().join("t.jsonl")).unwrap().header;
+    assert_eq!(
+        header.command[3..],
+        ["[REDACTED:MY_TOKEN]", "[REDACTED:pattern-1]"]
+    );
+
+    // The replay starts the server with the value back in its place.
+    let output = cargo_bin_cmd!("mcp-replay")
+        .args(["check", "--no-probes", "t.jsonl"])
+        .current_dir(dir.path())
+        .env("MY_TOKEN", secret)
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
+
+#[test]
+fn a_value_too_short_to_redact_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = cargo_bin_cmd!("mcp-replay")
+        .args([
+            "record",
+            "--redact-env",
+            "PIN",
+            "--redact-env",
+            "LONG_ONE",
+            "-o",
+            "t.jsonl",
+            "--",
+        ])
+        .args(python(ECHO, &[]))
+        .current_dir(dir.path())
+        .env("PIN", "4711")
+        .env("LONG_ONE", "long-enough")
+        .write_stdin("pin 4711 long-enough\n")
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "mcp-replay: note: PIN is not redacted: its value is shorter than 6 bytes\neof\n"
+    );
+    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+    assert_eq!(transcript.header.redact.env, ["LONG_ONE"]);
+    assert_eq!(
+        stream(&transcript, Direction::ClientToServer),
+        [b"pin 4711 [REDACTED:LONG_ONE]"]
+    );
+}
+
+/// Writes 200 numbered lines of 100 bytes, then exits 0.
+const CHATTY: &str = r#"
+import sys
+for n in range(200):
+    sys.stdout.write("%03d %s\n" % (n, "x" * 95))
+sys.stdout.flush()
+"#;
+
+#[test]
+fn a_transcript_that_stops_taking_writes_never_stops_the_session() {
+    // A file size limit makes writes past it fail (as a full disk does),
+    // and would send SIGXFSZ to a recorder that let it.
+    let dir = tempfile::tempdir().unwrap();
+    let output = assert_cmd::Command::new("sh")
+        .args(["-c", "ulimit -f 8 && exec \"$0\" \"$@\""])
+        .arg(crate::util::bin())
+        .args(["record", "-o", "t.jsonl", "--"])
+        .args(python(CHATTY, &[]))
+        .current_dir(dir.path())
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let expected: String = (0..200)
+        .map(|n| format!("{n:03} {}\n", "x".repeat(95)))
+        .collect();
+    assert!(
+        output.stdout == expected.as_bytes(),
+        "the session was cut short"
+    );
+    assert!(
+        stderr.starts_with("mcp-replay: warning: the transcript `t.jsonl` stopped early: "),
+        "{stderr}"
+    );
+    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+    let recorded = stream(&transcript, Direction::ServerToClient);
+    assert!(
+        !recorded.is_empty() && recorded.len() < 200,
+        "{}",
+        recorded.len()
+    );
+    assert_eq!(transcript.exit(), None);
+}
+
 #[test]
 fn existing_transcript_is_refused_without_force() {
     let dir = tempfile::tempdir().unwrap();
@@ -363,6 +578,58 @@ fn existing_transcript_is_refused_without_force() {
 }
 
 #[test]
+fn force_never_replaces_a_transcript_still_being_recorded() {
+    // Two sessions of one host configuration at once.
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["-o", "t.jsonl", "--force"];
+    let mut first = Host::record(dir.path(), &args, &python(ECHO, &[]), &[]);
+    first.send(b"first\n");
+    assert_eq!(first.line(), b"first\n");
+    let mut second = Host::record(dir.path(), &args, &python(ECHO, &[]), &[]);
+    second.send(b"second\n");
+    assert_eq!(second.line(), b"second\n");
+    for host in [&mut first, &mut second] {
+        host.close_stdin();
+        assert_eq!(shell_status(host.wait()), 0, "{}", host.stderr());
+    }
+    assert!(
+        second.stderr().contains("recording to ") && second.stderr().contains("t-2.jsonl"),
+        "{}",
+        second.stderr()
+    );
+    for (name, line) in [("t.jsonl", "first"), ("t-2.jsonl", "second")] {
+        let transcript = Transcript::read(dir.path().join(name)).unwrap();
+        assert_eq!(
+            stream(&transcript, Direction::ClientToServer),
+            [line.as_bytes()]
+        );
+        assert_eq!(transcript.exit(), Some(Exit::Code(0)));
+    }
+}
+
+#[test]
+fn an_unwritable_transcript_is_an_error_before_the_server_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = cargo_bin_cmd!("mcp-replay")
+        .args(["record", "-o", "no/such/dir/t.jsonl", "--force", "--"])
+        .args(sh("touch started"))
+        .current_dir(dir.path())
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("mcp-replay: error: cannot write transcript `no/such/dir/t.jsonl`"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("started").exists(),
+        "the server was started"
+    );
+}
+
+#[test]
 fn missing_server_is_an_error_and_leaves_no_transcript() {
     let dir = tempfile::tempdir().unwrap();
     let (status, stdout, stderr, path) = record_with_input(
@@ -380,6 +647,8 @@ fn missing_server_is_an_error_and_leaves_no_transcript() {
     );
     assert!(stderr.contains("hint:"), "{stderr}");
     assert!(!path.exists());
+    // Nor a draft under another name.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]
@@ -473,6 +742,49 @@ fn a_host_that_goes_away_gets_the_server_stdin_closed() {
     );
     assert_eq!(stream(&transcript, Direction::Stderr), [b"eof"]);
     assert_eq!(transcript.exit(), Some(Exit::Code(4)));
+}
+
+/// Closes its stdin, says `closed`, and exits 0 on SIGTERM (or when its
+/// stdout has no reader left).
+const CLOSES_STDIN: &str = r#"
+import os, select, signal, sys
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+os.close(0)
+print("closed", flush=True)
+poll = select.poll()
+poll.register(1, 0)
+poll.poll()
+"#;
+
+#[test]
+fn a_host_never_blocks_writing_to_a_server_that_closed_its_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::record(
+        dir.path(),
+        &["-o", "t.jsonl"],
+        &python(CLOSES_STDIN, &[]),
+        &[],
+    );
+    assert_eq!(host.line(), b"closed\n");
+    // Far more than the pipes between host, recorder and server hold.
+    let mut stdin = host.take_stdin();
+    let (done_tx, done) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let line = format!("{}\n", "x".repeat(1023));
+        for _ in 0..4096 {
+            if stdin.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+        }
+        let _ = done_tx.send(());
+    });
+    done.recv_timeout(STEP)
+        .expect("the host's writes were not taken");
+    host.signal(Signal::TERM);
+    assert_eq!(shell_status(host.wait()), 0, "{}", host.stderr());
+    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+    assert_eq!(transcript.exit(), Some(Exit::Code(0)));
 }
 
 #[test]

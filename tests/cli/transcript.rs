@@ -210,15 +210,15 @@ sys.exit(3)
 #[test]
 fn bundled_transcripts_match_the_schema() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("transcripts");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return;
-    };
-    for entry in entries {
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("the bundled transcripts") {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|ext| ext == "jsonl") {
             assert_eq!(transcript_errors(&path), Vec::<String>::new());
+            checked += 1;
         }
     }
+    assert!(checked >= 2, "found {checked} bundled transcripts");
 }
 
 #[test]

@@ -169,6 +169,11 @@ impl Host {
         stdin.flush().unwrap();
     }
 
+    /// The recorder's stdin, to write from another thread.
+    pub fn take_stdin(&mut self) -> ChildStdin {
+        self.stdin.take().expect("stdin is open")
+    }
+
     /// Closes the recorder's stdin.
     pub fn close_stdin(&mut self) {
         self.stdin = None;

@@ -883,15 +883,17 @@ mod tests {
 
     #[test]
     fn secrets_are_restored_when_sent_and_redacted_when_compared() {
-        let home = std::env::var("HOME").unwrap();
-        let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"[REDACTED:HOME]"}}}"#;
-        let answer = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"[REDACTED:HOME]"}]}}"#;
-        let header = r#","redact":{"env":["HOME"]}"#;
+        // PATH stands in for a secret: it is set wherever tests run, and long
+        // enough to be redacted (HOME can be as short as `/root`).
+        let home = std::env::var("PATH").unwrap();
+        let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"[REDACTED:PATH]"}}}"#;
+        let answer = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"[REDACTED:PATH]"}]}}"#;
+        let header = r#","redact":{"env":["PATH"]}"#;
         let outcome = replay(
             &transcript(header, &[("c2s", call), ("s2c", answer)]),
             &sh(&format!(
                 r#"read a; case "$a" in *'"text":"{home}"'*) echo '{}';; esac; cat >/dev/null"#,
-                answer.replace("[REDACTED:HOME]", &home)
+                answer.replace("[REDACTED:PATH]", &home)
             )),
             &options(Duration::from_secs(20)),
         )

@@ -1,0 +1,480 @@
+//! Where the transcript goes: its name, and how the file comes to have it.
+//!
+//! The transcript is written under a temporary name in its directory, locked,
+//! and given its name only once the server has started, so a server that
+//! cannot start leaves no transcript and replaces none, and a directory that
+//! cannot take the file is an error before the server starts.
+//!
+//! The lock marks a transcript that a recording is still writing. `--force`
+//! replaces a finished transcript but never one in the middle of its session:
+//! two sessions of one host configuration can run at once, and the second
+//! then records beside the first (`NAME-2.jsonl`) and says so.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Component, Path, PathBuf};
+
+use rustix::fs::{FlockOperation, flock};
+use tempfile::TempPath;
+
+use super::clock::Utc;
+use super::{DEFAULT_DIR, RecordError};
+use crate::transcript::TranscriptError;
+
+/// The transcript of a session that has not started yet: its file is open
+/// and locked, and it is named once the server runs.
+#[derive(Debug)]
+pub(crate) struct Draft {
+    /// The name the transcript is meant to have.
+    path: PathBuf,
+    /// The file under its temporary name; `None` when the transcript is
+    /// written straight to `path` (a pipe or a device given with `--force`).
+    temp: Option<TempPath>,
+    naming: Naming,
+}
+
+/// How a transcript gets its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Naming {
+    /// `-o FILE`: that name or an error.
+    Given,
+    /// `-o FILE --force`: that name, replacing a finished transcript.
+    Replace,
+    /// No `-o`: the first free name of a series.
+    Fresh,
+}
+
+/// A transcript that got its name.
+#[derive(Debug)]
+pub(crate) struct Published {
+    /// Its path.
+    pub(crate) path: PathBuf,
+    /// The file it replaced, still open: closing it frees the old file's
+    /// blocks, which can take milliseconds, so the caller closes it off the
+    /// session's path.
+    pub(crate) replaced: Option<File>,
+}
+
+impl Draft {
+    /// Chooses the transcript's path for `output` (a timestamped name under
+    /// [`DEFAULT_DIR`] for `command` when `None`) and opens its file, before
+    /// the server starts.
+    pub(crate) fn open(
+        output: Option<&Path>,
+        force: bool,
+        command: &[String],
+    ) -> Result<(Draft, File), RecordError> {
+        let (path, naming) = match output {
+            Some(path) if force => (path.to_owned(), Naming::Replace),
+            Some(path) => (path.to_owned(), Naming::Given),
+            None => {
+                let dir = PathBuf::from(DEFAULT_DIR);
+                std::fs::create_dir_all(&dir).map_err(|source| RecordError::Directory {
+                    path: dir.clone(),
+                    source,
+                })?;
+                let stem = format!("{}-{}", server_name(command), Utc::now().compact());
+                (dir.join(format!("{stem}.jsonl")), Naming::Fresh)
+            }
+        };
+        let write_error = |source| {
+            RecordError::Transcript(TranscriptError::Write {
+                path: path.clone(),
+                source,
+            })
+        };
+        match std::fs::metadata(&path) {
+            Ok(_) if naming == Naming::Given => {
+                return Err(RecordError::Exists { path });
+            }
+            // A pipe or a device cannot be renamed over, and a user who
+            // names one wants the transcript to stream into it.
+            Ok(meta) if naming == Naming::Replace && !meta.is_file() => {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .map_err(write_error)?;
+                let draft = Draft {
+                    path,
+                    temp: None,
+                    naming,
+                };
+                return Ok((draft, file));
+            }
+            _ => {}
+        }
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let name = path
+            .file_name()
+            .map_or_else(|| "transcript".into(), |name| name.to_string_lossy());
+        let (file, temp) = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            // The umask applies, as to any file the user creates.
+            .permissions(std::fs::Permissions::from_mode(0o666))
+            .tempfile_in(dir)
+            .map_err(write_error)?
+            .into_parts();
+        // The file is not visible under its name yet, so nothing can hold
+        // its lock; where locks are not supported, recordings cannot see
+        // each other and a replaced transcript is replaced.
+        let _ = flock(&file, FlockOperation::NonBlockingLockExclusive);
+        let draft = Draft {
+            path,
+            temp: Some(temp),
+            naming,
+        };
+        Ok((draft, file))
+    }
+
+    /// The name the transcript is meant to have.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Gives the transcript its name, once the server has started. Notes for
+    /// the user (the name, when it was not given) go to `notes`.
+    pub(crate) fn publish(self, notes: &mut dyn Write) -> Result<Published, TranscriptError> {
+        let Draft { path, temp, naming } = self;
+        let Some(mut temp) = temp else {
+            return Ok(Published {
+                path,
+                replaced: None,
+            });
+        };
+        let write_error = |path: &Path, source| TranscriptError::Write {
+            path: path.to_owned(),
+            source,
+        };
+        match naming {
+            Naming::Given => match temp.persist_noclobber(&path) {
+                Ok(()) => Ok(Published {
+                    path,
+                    replaced: None,
+                }),
+                Err(err) if err.error.kind() == io::ErrorKind::AlreadyExists => {
+                    Err(TranscriptError::Exists { path })
+                }
+                Err(err) => Err(write_error(&path, err.error)),
+            },
+            Naming::Fresh => {
+                let path = persist_first_free(temp, &path)?;
+                let _ = writeln!(notes, "mcp-replay: recording to {}", path.display());
+                Ok(Published {
+                    path,
+                    replaced: None,
+                })
+            }
+            Naming::Replace => loop {
+                let old = match File::open(&path) {
+                    Ok(old) => old,
+                    Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                        match temp.persist_noclobber(&path) {
+                            Ok(()) => {
+                                return Ok(Published {
+                                    path,
+                                    replaced: None,
+                                });
+                            }
+                            // Created meanwhile: look at the new one.
+                            Err(err) if err.error.kind() == io::ErrorKind::AlreadyExists => {
+                                temp = err.path;
+                                continue;
+                            }
+                            Err(err) => return Err(write_error(&path, err.error)),
+                        }
+                    }
+                    Err(err) => return Err(write_error(&path, err)),
+                };
+                if flock(&old, FlockOperation::NonBlockingLockExclusive)
+                    == Err(rustix::io::Errno::WOULDBLOCK)
+                {
+                    let beside = persist_first_free(temp, &numbered(&path, 2))?;
+                    let _ = writeln!(
+                        notes,
+                        "mcp-replay: {} is being recorded by another session; recording to {}",
+                        path.display(),
+                        beside.display()
+                    );
+                    return Ok(Published {
+                        path: beside,
+                        replaced: None,
+                    });
+                }
+                // The lock is ours; if the name still leads to the file
+                // that holds it, no other recording can take the name
+                // before the rename, and none is writing to the file.
+                if !same_file(&old, &path) {
+                    continue;
+                }
+                return match temp.persist(&path) {
+                    Ok(()) => Ok(Published {
+                        path,
+                        replaced: Some(old),
+                    }),
+                    Err(err) => Err(write_error(&path, err.error)),
+                };
+            },
+        }
+    }
+}
+
+/// Gives `temp` the name `first`, or the first of `first-2`, `first-3`, …
+/// that is free.
+fn persist_first_free(mut temp: TempPath, first: &Path) -> Result<PathBuf, TranscriptError> {
+    let mut path = first.to_owned();
+    for n in 2.. {
+        match temp.persist_noclobber(&path) {
+            Ok(()) => return Ok(path),
+            Err(err) if err.error.kind() == io::ErrorKind::AlreadyExists => {
+                temp = err.path;
+                path = numbered(first, n);
+            }
+            Err(err) => {
+                return Err(TranscriptError::Write {
+                    path,
+                    source: err.error,
+                });
+            }
+        }
+    }
+    unreachable!("the names run out only after usize::MAX tries")
+}
+
+/// `dir/stem-N.ext` for `dir/stem.ext`.
+fn numbered(path: &Path, n: usize) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "transcript".into(), |stem| stem.to_string_lossy());
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{n}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{n}"),
+    };
+    path.with_file_name(name)
+}
+
+/// Whether `path` names the file `file` has open.
+fn same_file(file: &File, path: &Path) -> bool {
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Launchers whose first plain argument names the server better than they do.
+const LAUNCHERS: &[&str] = &[
+    "npx", "uvx", "node", "python", "python3", "bun", "bunx", "deno", "pipx", "uv", "java",
+];
+
+/// A short name for the server, safe in a file name.
+fn server_name(command: &[String]) -> String {
+    let base = |arg: &str| -> String {
+        let last = arg.trim_end_matches('/').rsplit('/').next().unwrap_or(arg);
+        let stem = [".js", ".mjs", ".cjs", ".ts", ".py", ".jar"]
+            .iter()
+            .find_map(|ext| last.strip_suffix(ext))
+            .unwrap_or(last);
+        stem.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect::<String>()
+            .trim_matches(['-', '.'])
+            .to_owned()
+    };
+    let program = base(&command[0]);
+    let name = if LAUNCHERS.contains(&program.as_str()) {
+        command[1..]
+            .iter()
+            .filter(|arg| !arg.starts_with('-') && *arg != "run" && *arg != "x")
+            .map(|arg| base(arg))
+            .find(|name| !name.is_empty())
+            .unwrap_or(program)
+    } else {
+        program
+    };
+    if name.is_empty() {
+        "server".to_owned()
+    } else {
+        name
+    }
+}
+
+/// The working directory as the header records it: relative to the
+/// transcript's directory when the two share more than the root, so the
+/// transcript still works from another checkout; absolute otherwise.
+pub(crate) fn relative_cwd(cwd: &Path, transcript: &Path) -> String {
+    let dir = transcript
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let absolute =
+        |path: &Path| -> PathBuf { std::fs::canonicalize(path).unwrap_or_else(|_| cwd.join(path)) };
+    let cwd = absolute(cwd);
+    let dir = absolute(dir);
+    let cwd_parts: Vec<Component<'_>> = cwd.components().collect();
+    let dir_parts: Vec<Component<'_>> = dir.components().collect();
+    let common = cwd_parts
+        .iter()
+        .zip(&dir_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common <= 1 {
+        return cwd.to_string_lossy().into_owned();
+    }
+    let mut relative = PathBuf::new();
+    for _ in common..dir_parts.len() {
+        relative.push("..");
+    }
+    for part in &cwd_parts[common..] {
+        relative.push(part);
+    }
+    if relative.as_os_str().is_empty() {
+        ".".to_owned()
+    } else {
+        relative.to_string_lossy().into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(args: &[&str]) -> Vec<String> {
+        args.iter().map(|a| (*a).to_owned()).collect()
+    }
+
+    #[test]
+    fn server_names_for_file_names() {
+        assert_eq!(server_name(&argv(&["/usr/bin/my server"])), "my-server");
+        assert_eq!(
+            server_name(&argv(&[
+                "npx",
+                "-y",
+                "@modelcontextprotocol/server-everything"
+            ])),
+            "server-everything"
+        );
+        assert_eq!(server_name(&argv(&["python3", "-m", "srv.py"])), "srv");
+        assert_eq!(server_name(&argv(&["uv", "run", "weather.py"])), "weather");
+        assert_eq!(server_name(&argv(&["node"])), "node");
+        assert_eq!(server_name(&argv(&["..."])), "server");
+    }
+
+    #[test]
+    fn cwd_relative_to_the_transcript() {
+        let root = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(root.path()).unwrap();
+        std::fs::create_dir_all(root.join("repo/transcripts")).unwrap();
+        let repo = root.join("repo");
+        assert_eq!(relative_cwd(&repo, &repo.join("transcripts/s.jsonl")), "..");
+        assert_eq!(relative_cwd(&repo, &repo.join("s.jsonl")), ".");
+        assert_eq!(
+            relative_cwd(&repo.join("transcripts"), &root.join("s.jsonl")),
+            "repo/transcripts"
+        );
+        // Sharing only the root, the path stays absolute.
+        assert_eq!(relative_cwd(Path::new("/"), &repo.join("s.jsonl")), "/");
+    }
+
+    #[test]
+    fn numbered_names() {
+        assert_eq!(
+            numbered(Path::new("dir/t.jsonl"), 2),
+            Path::new("dir/t-2.jsonl")
+        );
+        assert_eq!(numbered(Path::new("t"), 3), Path::new("t-3"));
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_draft_is_invisible_until_published() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let (draft, mut file) = Draft::open(Some(&path), false, &[]).unwrap();
+        file.write_all(b"header\n").unwrap();
+        assert!(!path.exists());
+        let published = draft.publish(&mut Vec::new()).unwrap();
+        assert_eq!(published.path, path);
+        assert_eq!(std::fs::read(&path).unwrap(), b"header\n");
+        assert_eq!(names(dir.path()), ["t.jsonl"]);
+        // An unpublished draft leaves nothing behind.
+        let other = dir.path().join("u.jsonl");
+        drop(Draft::open(Some(&other), false, &[]).unwrap());
+        assert_eq!(names(dir.path()), ["t.jsonl"]);
+    }
+
+    #[test]
+    fn a_transcript_in_use_is_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let (first, mut first_file) = Draft::open(Some(&path), true, &[]).unwrap();
+        first.publish(&mut Vec::new()).unwrap();
+        let (second, mut second_file) = Draft::open(Some(&path), true, &[]).unwrap();
+        let mut notes = Vec::new();
+        let published = second.publish(&mut notes).unwrap();
+        assert_eq!(published.path, dir.path().join("t-2.jsonl"));
+        assert!(
+            String::from_utf8(notes)
+                .unwrap()
+                .contains("is being recorded by another session"),
+        );
+        first_file.write_all(b"first\n").unwrap();
+        second_file.write_all(b"second\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"first\n");
+        assert_eq!(std::fs::read(&published.path).unwrap(), b"second\n");
+
+        // Once the first session is over, its transcript is replaced.
+        drop(first_file);
+        let (third, mut third_file) = Draft::open(Some(&path), true, &[]).unwrap();
+        let published = third.publish(&mut Vec::new()).unwrap();
+        assert_eq!(published.path, path);
+        assert!(published.replaced.is_some());
+        third_file.write_all(b"third\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"third\n");
+        assert_eq!(names(dir.path()), ["t-2.jsonl", "t.jsonl"]);
+    }
+
+    #[test]
+    fn an_existing_transcript_is_refused_without_force() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(&path, "keep").unwrap();
+        let err = Draft::open(Some(&path), false, &[]).unwrap_err();
+        assert!(matches!(err, RecordError::Exists { .. }), "{err}");
+        // Created while the server was starting: still refused.
+        let other = dir.path().join("u.jsonl");
+        let (draft, _file) = Draft::open(Some(&other), false, &[]).unwrap();
+        std::fs::write(&other, "theirs").unwrap();
+        let err = draft.publish(&mut Vec::new()).unwrap_err();
+        assert!(matches!(err, TranscriptError::Exists { .. }), "{err}");
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "theirs");
+        assert_eq!(names(dir.path()), ["t.jsonl", "u.jsonl"]);
+    }
+
+    #[test]
+    fn a_missing_directory_fails_before_anything_starts() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Draft::open(Some(&dir.path().join("no/such/t.jsonl")), true, &[]).unwrap_err();
+        assert!(
+            err.to_string().starts_with("cannot write transcript `"),
+            "{err}"
+        );
+    }
+}
