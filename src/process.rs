@@ -106,16 +106,32 @@ pub struct SpawnError {
     pub source: io::Error,
 }
 
+/// The longest stdout line taken in whole, newline excluded: 64 MiB.
+///
+/// No protocol message comes near it, so a longer line is runaway output
+/// (or a stream that never ends its line); it is delivered cut at
+/// [`CUT_KEEP`] bytes as soon as it passes this length, and the rest of it
+/// is read and dropped, so that memory stays bounded.
+pub const MAX_LINE: usize = 64 * 1024 * 1024;
+
+/// How much of a line longer than [`MAX_LINE`] is kept, for messages.
+pub const CUT_KEEP: usize = 1024;
+
 /// One line the server wrote on stdout, or the end of its stdout.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Output {
     /// A line, without its newline.
     Line {
-        /// The bytes of the line.
+        /// The bytes of the line (its first [`CUT_KEEP`] bytes when `cut`).
         bytes: Vec<u8>,
-        /// `false` when the line ended the stream without a newline.
+        /// `false` when the line ended the stream without a newline, or was
+        /// cut before its end came.
         eol: bool,
-        /// When it arrived.
+        /// The line was longer than [`MAX_LINE`]: only its start is kept,
+        /// and the rest of it, up to its newline, is dropped.
+        cut: bool,
+        /// When the wait that read it began: a line read by a wait that
+        /// began before a deadline counts as having come before it.
         at: Instant,
     },
     /// stdout closed (or could not be read any more).
@@ -173,8 +189,14 @@ pub struct ServerProcess {
     stdout: Option<ChildStdout>,
     /// The start of a line not yet ended by a newline.
     partial: Vec<u8>,
-    /// Lines (and the end of stdout) read but not yet returned.
+    /// The line being read passed [`MAX_LINE`]: drop it up to its newline.
+    dropping: bool,
+    /// Lines read but not yet returned, and their bytes in all.
     lines: VecDeque<Output>,
+    queued: usize,
+    /// When the current read of the pipes began, to stamp the lines it
+    /// finds.
+    read_at: Instant,
     stdout_closed: bool,
     stderr_pipe: Option<ChildStderr>,
     stderr: Mutex<StderrTail>,
@@ -185,6 +207,16 @@ pub struct ServerProcess {
 
 /// The size of one read from a pipe.
 const CHUNK: usize = 64 * 1024;
+
+/// How many reads of one pipe one wait makes at most, so that a server
+/// that writes faster than it is read cannot keep a wait from seeing its
+/// deadline.
+const READS_PER_WAKE: usize = 16;
+
+/// Stdout is not read while this many bytes of lines wait to be taken: a
+/// server that floods stdout is held back by the pipe, as a host that reads
+/// no faster would hold it, instead of filling the checker's memory.
+const MAX_QUEUED: usize = 4 * 1024 * 1024;
 
 impl ServerProcess {
     /// Starts `command` in a process group of its own, with piped stdin,
@@ -246,7 +278,10 @@ impl ServerProcess {
             closing: false,
             stdout: Some(stdout),
             partial: Vec::new(),
+            dropping: false,
             lines: VecDeque::new(),
+            queued: 0,
+            read_at: spawned_at,
             stdout_closed: false,
             stderr_pipe: Some(stderr),
             stderr: Mutex::new(StderrTail::default()),
@@ -306,16 +341,24 @@ impl ServerProcess {
 
     /// Waits until `deadline` for the next stdout line (or the end of
     /// stdout). After the end, returns `Closed` again at once.
+    ///
+    /// A line counts as come before the deadline when a wait that began
+    /// before it read the line; lines read later are left for the next
+    /// call, so that a server writing without pause cannot keep a wait
+    /// past its deadline.
     pub fn recv(&mut self, deadline: Instant) -> Recv {
         loop {
-            if let Some(output) = self.next_output() {
-                return Recv::Output(output);
+            match self.lines.front() {
+                Some(Output::Line { at, .. }) if *at > deadline => return Recv::Timeout,
+                Some(_) => return Recv::Output(self.pop_line()),
+                None if self.stdout_closed => {
+                    return Recv::Output(Output::Closed { at: Instant::now() });
+                }
+                None => {}
             }
             let now = Instant::now();
             if now >= deadline {
-                // A last look, so that a line that is there is not missed.
-                self.pump(Duration::ZERO);
-                return self.next_output().map_or(Recv::Timeout, Recv::Output);
+                return Recv::Timeout;
             }
             self.pump(deadline - now);
         }
@@ -326,20 +369,25 @@ impl ServerProcess {
         if self.lines.is_empty() {
             self.pump(Duration::ZERO);
         }
-        self.next_output()
-    }
-
-    fn next_output(&mut self) -> Option<Output> {
-        match self.lines.pop_front() {
-            Some(output) => Some(output),
+        match self.lines.front() {
+            Some(_) => Some(self.pop_line()),
             None if self.stdout_closed => Some(Output::Closed { at: Instant::now() }),
             None => None,
         }
     }
 
+    fn pop_line(&mut self) -> Output {
+        let output = self.lines.pop_front().expect("a line is queued");
+        if let Output::Line { bytes, .. } = &output {
+            self.queued -= bytes.len();
+        }
+        output
+    }
+
     /// Waits until `deadline` for the process to exit; `None` if it is still
-    /// running then. Its output is read meanwhile, so a server cannot stall
-    /// on a full pipe.
+    /// running then. Its output is read meanwhile (stdout until 4 MiB of
+    /// lines wait to be taken), so a server cannot stall on a full pipe
+    /// unless it floods stdout.
     pub fn wait(&mut self, deadline: Instant) -> Option<ExitStatus> {
         while self.try_wait().is_none() {
             let now = Instant::now();
@@ -420,6 +468,7 @@ impl ServerProcess {
             // ask often enough that a wait ends soon after it.
             timeout = timeout.min(Duration::from_millis(10));
         }
+        self.read_at = Instant::now();
         let timespec = rustix::event::Timespec {
             tv_sec: i64::try_from(timeout.as_secs()).unwrap_or(i64::MAX),
             tv_nsec: i64::from(timeout.subsec_nanos()),
@@ -429,7 +478,7 @@ impl ServerProcess {
         {
             let mut fds = Vec::with_capacity(4);
             let mut which = Vec::with_capacity(4);
-            if let Some(stdout) = &self.stdout {
+            if let Some(stdout) = self.stdout.as_ref().filter(|_| self.queued < MAX_QUEUED) {
                 fds.push(PollFd::new(stdout, PollFlags::IN));
                 which.push(0);
             }
@@ -483,19 +532,21 @@ impl ServerProcess {
         }
     }
 
-    /// Reads what stdout holds now. A short read means the pipe is empty:
-    /// the next poll says when there is more.
+    /// Reads what stdout holds now, up to [`READS_PER_WAKE`] reads. A short
+    /// read means the pipe is empty: the next poll says when there is more.
     fn read_stdout(&mut self, buf: &mut [u8]) {
-        while let Some(stdout) = &mut self.stdout {
+        for _ in 0..READS_PER_WAKE {
+            let Some(stdout) = &mut self.stdout else {
+                return;
+            };
             match stdout.read(buf) {
                 Ok(0) => {
                     self.stdout = None;
                     self.end_stdout();
                 }
                 Ok(n) => {
-                    let short = n < buf.len();
                     self.take_stdout(&buf[..n]);
-                    if short {
+                    if n < buf.len() || self.queued >= MAX_QUEUED {
                         return;
                     }
                 }
@@ -509,9 +560,13 @@ impl ServerProcess {
         }
     }
 
-    /// Reads what stderr holds now into the tail.
+    /// Reads what stderr holds now into the tail, up to [`READS_PER_WAKE`]
+    /// reads.
     fn read_stderr(&mut self, buf: &mut [u8]) {
-        while let Some(stderr) = &mut self.stderr_pipe {
+        for _ in 0..READS_PER_WAKE {
+            let Some(stderr) = &mut self.stderr_pipe else {
+                return;
+            };
             match stderr.read(buf) {
                 Ok(0) => self.stderr_pipe = None,
                 Ok(n) => {
@@ -539,26 +594,53 @@ impl ServerProcess {
         // A plain search: the SIMD search of `memchr` first probes the CPU's
         // features, which costs more in a short-lived checker (and in a VM,
         // where each probe traps) than it saves on protocol lines.
-        while let Some(end) = bytes.iter().position(|&b| b == b'\n') {
-            let mut line = std::mem::take(&mut self.partial);
-            line.extend_from_slice(&bytes[..end]);
-            self.lines.push_back(Output::Line {
-                bytes: line,
-                eol: true,
-                at: Instant::now(),
-            });
-            bytes = &bytes[end + 1..];
+        while !bytes.is_empty() {
+            let end = bytes.iter().position(|&b| b == b'\n');
+            let (piece, rest) = match end {
+                Some(end) => (&bytes[..end], &bytes[end + 1..]),
+                None => (bytes, &[][..]),
+            };
+            if !self.dropping {
+                let room = MAX_LINE - self.partial.len();
+                if piece.len() <= room {
+                    self.partial.extend_from_slice(piece);
+                } else {
+                    // Runaway output: deliver its start now, drop the rest.
+                    let wanted = CUT_KEEP.saturating_sub(self.partial.len());
+                    self.partial
+                        .extend_from_slice(&piece[..wanted.min(piece.len())]);
+                    self.partial.truncate(CUT_KEEP);
+                    self.partial.shrink_to_fit();
+                    self.push_line(false, true);
+                    self.dropping = true;
+                }
+            }
+            if end.is_some() {
+                if self.dropping {
+                    self.dropping = false;
+                } else {
+                    self.push_line(true, false);
+                }
+            }
+            bytes = rest;
         }
-        self.partial.extend_from_slice(bytes);
+    }
+
+    /// Queues the line in `partial`.
+    fn push_line(&mut self, eol: bool, cut: bool) {
+        let bytes = std::mem::take(&mut self.partial);
+        self.queued += bytes.len();
+        self.lines.push_back(Output::Line {
+            bytes,
+            eol,
+            cut,
+            at: self.read_at,
+        });
     }
 
     fn end_stdout(&mut self) {
-        if !self.partial.is_empty() {
-            self.lines.push_back(Output::Line {
-                bytes: std::mem::take(&mut self.partial),
-                eol: false,
-                at: Instant::now(),
-            });
+        if !self.partial.is_empty() && !self.dropping {
+            self.push_line(false, false);
         }
         self.stdout_closed = true;
     }
@@ -826,6 +908,88 @@ mod tests {
             }
         }
         assert_eq!(lines, vec![(b"a".to_vec(), true), (b"b".to_vec(), false)]);
+    }
+
+    #[test]
+    fn a_server_that_never_stops_writing_cannot_hold_a_wait_past_its_deadline() {
+        let line = "x".repeat(1000);
+        let mut server = ServerProcess::spawn(&sh(&format!("exec yes {line}"))).unwrap();
+        assert!(matches!(
+            server.recv(soon()),
+            Recv::Output(Output::Line { .. })
+        ));
+        // Lines keep coming faster than they are taken; the wait must still
+        // end at its deadline, with what was read before it.
+        let deadline = Instant::now();
+        let give_up = Instant::now() + Duration::from_secs(30);
+        while let Recv::Output(Output::Line { .. }) = server.recv(deadline) {
+            // Taking a line costs more than writing one.
+            std::hint::black_box((0..20_000u64).sum::<u64>());
+            assert!(Instant::now() < give_up, "recv ignored its deadline");
+        }
+    }
+
+    #[test]
+    fn a_server_that_floods_stdout_is_held_back_while_nobody_reads() {
+        let mut server = ServerProcess::spawn(&sh("exec yes")).unwrap();
+        // Waiting for an exit that never comes reads stdout meanwhile, but
+        // only until enough lines wait to be taken.
+        assert_eq!(
+            server.wait(Instant::now() + Duration::from_millis(300)),
+            None
+        );
+        assert!(server.queued > 0);
+        assert!(server.queued <= MAX_QUEUED + CHUNK, "{}", server.queued);
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_is_cut_and_the_rest_dropped() {
+        let script = format!(
+            "head -c {} /dev/zero | tr '\\0' x; printf '\\nnext\\n'",
+            MAX_LINE + 3 * CHUNK + 5
+        );
+        let mut server = ServerProcess::spawn(&sh(&script)).unwrap();
+        match server.recv(soon()) {
+            Recv::Output(Output::Line {
+                bytes,
+                cut: true,
+                eol: false,
+                ..
+            }) => assert_eq!(bytes, vec![b'x'; CUT_KEEP]),
+            other => panic!("unexpected {other:?}"),
+        }
+        match server.recv(soon()) {
+            Recv::Output(Output::Line {
+                bytes,
+                cut: false,
+                eol: true,
+                ..
+            }) => assert_eq!(bytes, b"next"),
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(matches!(
+            server.recv(soon()),
+            Recv::Output(Output::Closed { .. })
+        ));
+    }
+
+    #[test]
+    fn a_flood_on_stderr_cannot_hold_a_wait_past_its_deadline() {
+        // The wait runs on a thread of its own, so that a wait that never
+        // ends fails the test instead of hanging it.
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut server =
+                ServerProcess::spawn(&sh("for i in 1 2 3 4; do cat /dev/zero >&2 & done; wait"))
+                    .unwrap();
+            let outcome = server.recv(Instant::now() + Duration::from_millis(200));
+            let _ = done.send((outcome, server.stderr().total > 0));
+        });
+        let (outcome, drained) = finished
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the wait ends");
+        assert_eq!(outcome, Recv::Timeout);
+        assert!(drained);
     }
 
     #[test]

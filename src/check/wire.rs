@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use crate::jsonrpc::{Frame, json_kind};
+use crate::process::MAX_LINE;
 
 /// Why a stdout line is not a protocol message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +73,18 @@ pub fn classify(line: &[u8], batches: bool) -> Result<Frame, NotProtocol> {
             "{} is not a JSON-RPC message",
             json_kind(&other)
         ))),
+    }
+}
+
+/// What is wrong with a line longer than [`MAX_LINE`], of which only the
+/// start was kept.
+pub fn cut(start: &[u8]) -> NotProtocol {
+    NotProtocol {
+        reason: format!(
+            "a line longer than {} MiB, the most mcp-replay reads as one message",
+            MAX_LINE / (1024 * 1024)
+        ),
+        excerpt: excerpt(start),
     }
 }
 

@@ -79,16 +79,15 @@ fn quiet_start(s: &mut Session<'_>) {
     let settle = s.options().settle;
     let step = s.step(format!("the first {} after start", seconds(settle)));
     let deadline = s.process().spawned_at() + settle;
-    let (lines, _closed) = s.watch(deadline.max(Instant::now()));
-    if let Some(first) = lines.first() {
-        let more = match lines.len() {
-            1 => String::new(),
-            n => format!(" ({} lines in all)", n),
-        };
+    let lines = s.watch(deadline.max(Instant::now()));
+    if let Some(first) = &lines.first {
         s.ledger.fail(
             LawId::QuietBeforeServing,
             &step,
-            format!("wrote on stdout before the client's first message: `{first}`{more}"),
+            format!(
+                "wrote on stdout before the client's first message: `{first}`{}",
+                lines.in_all()
+            ),
         );
     }
     s.ledger.held(LawId::QuietBeforeServing);
@@ -103,16 +102,13 @@ fn initialize(s: &mut Session<'_>) -> Option<Init> {
     // Lines that were no protocol message before the first response are
     // still part of the start.
     let noise = std::mem::take(&mut s.pre_serving);
-    if let Some(first) = noise.first() {
+    if let Some(first) = &noise.first {
         s.ledger.fail(
             LawId::QuietBeforeServing,
             &step,
             format!(
                 "wrote on stdout before its first response: {first}{}",
-                match noise.len() {
-                    1 => String::new(),
-                    n => format!(" ({n} lines in all)"),
-                }
+                noise.in_all()
             ),
         );
     }
@@ -538,7 +534,7 @@ fn cancellations(s: &mut Session<'_>, finished: Option<RequestId>) {
 pub(super) fn honest_notifications(s: &mut Session<'_>, init: &Init) {
     let law = LawId::CapabilitiesHonest;
     let step = "notifications the server sent".to_owned();
-    let sent = |s: &Session<'_>, name: &str| s.notifications.iter().filter(|m| *m == name).count();
+    let sent = |s: &Session<'_>, name: &str| s.notifications.get(name).copied().unwrap_or(0);
     let logs = sent(s, method::LOG_MESSAGE);
     if logs > 0 && !init.declares("logging") {
         s.ledger.fail(

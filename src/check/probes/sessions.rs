@@ -126,9 +126,19 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     let grace = s.options().grace;
     let deadline = Instant::now() + grace;
     s.drain(deadline, true);
-    let answered_at = s.notifications.len();
+    let answered = s.notifications.clone();
     s.drain(deadline, false);
-    let after: Vec<String> = s.notifications[answered_at..].to_vec();
+    let after: Vec<String> = s
+        .notifications
+        .iter()
+        .filter_map(
+            |(method, &n)| match n - answered.get(method).copied().unwrap_or(0) {
+                0 => None,
+                1 => Some(method.clone()),
+                more => Some(format!("{more} × {method}")),
+            },
+        )
+        .collect();
     let status = s.process().wait(deadline);
     let unanswered: Vec<String> = s.pending().iter().map(ToString::to_string).collect();
     if !unanswered.is_empty() {

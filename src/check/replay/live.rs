@@ -20,24 +20,25 @@ use crate::report::{ExchangeStatus, Finding};
 impl Run<'_> {
     /// Takes in one stdout line: judges it, matches it, keeps it for
     /// `--bless` when asked to.
-    pub(super) fn on_line(&mut self, bytes: Vec<u8>, eol: bool) {
+    pub(super) fn on_line(&mut self, bytes: Vec<u8>, eol: bool, cut: bool) {
         self.first_output.get_or_insert_with(Instant::now);
         let changed_before = self.changed.len();
         let mut restored_ids = Vec::new();
-        match wire::classify(&bytes, self.batches) {
-            Err(not_protocol) => {
-                let message = format!(
-                    "a stdout line is not a JSON-RPC message ({}): `{}`",
-                    not_protocol.reason, not_protocol.excerpt
-                );
-                self.finding(LawId::StdoutIsProtocol, self.last_line.max(1), message);
-            }
+        let classified = if cut {
+            Err(wire::cut(&bytes))
+        } else {
+            wire::classify(&bytes, self.batches)
+        };
+        match classified {
+            Err(not_protocol) => self.not_protocol(format!(
+                "a stdout line is not a JSON-RPC message ({}): `{}`",
+                not_protocol.reason, not_protocol.excerpt
+            )),
             Ok(_) => {
                 if !eol {
-                    self.finding(
-                        LawId::StdoutIsProtocol,
-                        self.last_line.max(1),
-                        "the last stdout line has no newline: the message is cut short or unterminated",
+                    self.not_protocol(
+                        "the last stdout line has no newline: the message is cut short or unterminated"
+                            .to_owned(),
                     );
                 }
                 let value: Value =
@@ -75,6 +76,18 @@ impl Run<'_> {
                 eol,
                 replaces: self.changed[changed_before..].to_vec(),
             });
+        }
+    }
+
+    /// A stdout line that is no message: the first is a `stdout-is-protocol`
+    /// finding at the transcript line last sent, the others are counted in
+    /// it, so that a server that floods stdout makes one finding, not one
+    /// per line.
+    fn not_protocol(&mut self, message: String) {
+        self.n_not_protocol += 1;
+        if self.not_protocol.is_none() {
+            self.not_protocol = Some(self.findings.len());
+            self.finding(LawId::StdoutIsProtocol, self.last_line.max(1), message);
         }
     }
 

@@ -147,9 +147,20 @@ pub(crate) fn replay(
         last_malformed: None,
         last_line: 0,
         first_output: None,
+        not_protocol: None,
+        n_not_protocol: 0,
         live: Vec::new(),
     };
     let complete = run.play(&script.steps);
+    if let Some(index) = run.not_protocol
+        && run.n_not_protocol > 1
+    {
+        let more = run.n_not_protocol - 1;
+        let s = if more == 1 { "" } else { "s" };
+        run.findings[index]
+            .message
+            .push_str(&format!(" ({more} more such line{s})"));
+    }
     let exchanges = run.exchanges();
     Ok(ReplayOutcome {
         exchanges,
@@ -203,6 +214,11 @@ struct Run<'a> {
     last_line: usize,
     /// When the server first wrote on stdout.
     first_output: Option<Instant>,
+    /// The `stdout-is-protocol` finding of the first line that was no
+    /// message (its index among the findings), and how many such lines came:
+    /// one finding stands for them all.
+    not_protocol: Option<usize>,
+    n_not_protocol: usize,
     live: Vec<LiveLine>,
 }
 
@@ -273,7 +289,9 @@ impl Run<'_> {
                 None => (start + startup, startup),
             };
             match self.server.recv(deadline) {
-                Recv::Output(Output::Line { bytes, eol, .. }) => self.on_line(bytes, eol),
+                Recv::Output(Output::Line {
+                    bytes, eol, cut, ..
+                }) => self.on_line(bytes, eol, cut),
                 Recv::Output(Output::Closed { .. }) => return Err(Stop::Closed),
                 Recv::Timeout => return Err(Stop::Timeout(allowance)),
             }
@@ -374,7 +392,9 @@ impl Run<'_> {
         let deadline = Instant::now() + self.options.grace;
         loop {
             match self.server.recv(deadline) {
-                Recv::Output(Output::Line { bytes, eol, .. }) => self.on_line(bytes, eol),
+                Recv::Output(Output::Line {
+                    bytes, eol, cut, ..
+                }) => self.on_line(bytes, eol, cut),
                 Recv::Output(Output::Closed { .. }) => break,
                 Recv::Timeout => {
                     self.server.kill();
@@ -815,6 +835,57 @@ mod tests {
                 "a stdout line is not a JSON-RPC message (not JSON (expected value)): `Server ready`".to_owned()
             )]
         );
+    }
+
+    #[test]
+    fn a_flood_of_lines_that_are_no_messages_is_one_finding_and_ends_at_the_deadline() {
+        let events = [("c2s", INIT), ("s2c", INIT_OK)];
+        let outcome = replay(
+            &transcript("", &events),
+            &sh("read a; echo 'Server ready'; exec yes 'log: working'"),
+            &options(Duration::from_millis(300)),
+        )
+        .unwrap();
+        let found = laws(&outcome);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].0, LawId::StdoutIsProtocol);
+        assert!(
+            found[0]
+                .1
+                .starts_with("a stdout line is not a JSON-RPC message (not JSON (expected value)): `Server ready` ("),
+            "{found:?}"
+        );
+        assert!(found[0].1.ends_with(" more such lines)"), "{found:?}");
+        assert_eq!(
+            found[1],
+            (
+                LawId::RequestAnsweredOnce,
+                "no response to `initialize` id=1 (line 2) within 300ms".to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_is_no_message() {
+        let events = [("c2s", INIT), ("s2c", INIT_OK)];
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; head -c {} /dev/zero | tr '\\0' x; echo; echo '{INIT_OK}'; cat >/dev/null",
+                crate::process::MAX_LINE + 1
+            ),
+        );
+        let x80 = "x".repeat(80);
+        assert_eq!(
+            laws(&outcome),
+            vec![(
+                LawId::StdoutIsProtocol,
+                format!(
+                    "a stdout line is not a JSON-RPC message (a line longer than 64 MiB, the most mcp-replay reads as one message): `{x80}…`"
+                )
+            )]
+        );
+        assert!(outcome.complete);
     }
 
     #[test]
