@@ -343,7 +343,8 @@ impl ServerProcess {
     /// stdout). After the end, returns `Closed` again at once.
     ///
     /// A line counts as come before the deadline when a wait that began
-    /// before it read the line; lines read later are left for the next
+    /// before the deadline read it, or when it was in the pipe at the first
+    /// look after the deadline; lines read later are left for the next
     /// call, so that a server writing without pause cannot keep a wait
     /// past its deadline.
     pub fn recv(&mut self, deadline: Instant) -> Recv {
@@ -358,7 +359,14 @@ impl ServerProcess {
             }
             let now = Instant::now();
             if now >= deadline {
-                return Recv::Timeout;
+                if self.read_at >= deadline {
+                    return Recv::Timeout;
+                }
+                // One last look, so that a line already in the pipe counts
+                // as come before the deadline (a wait that starts late, as
+                // the watch of a settle window may, still sees it).
+                self.pump_stamped(Duration::ZERO, deadline);
+                continue;
             }
             self.pump(deadline - now);
         }
@@ -462,13 +470,18 @@ impl ServerProcess {
     /// process, then takes in what stdout and stderr hold, writes what stdin
     /// takes, and reaps the process if it has exited.
     fn pump(&mut self, timeout: Duration) {
+        self.pump_stamped(timeout, Instant::now());
+    }
+
+    /// [`pump`](Self::pump), stamping the lines it reads with `read_at`.
+    fn pump_stamped(&mut self, timeout: Duration, read_at: Instant) {
+        self.read_at = read_at;
         let mut timeout = timeout;
         if self.pidfd.is_none() && self.status.is_none() {
             // Without a process descriptor, an exit is only seen by asking;
             // ask often enough that a wait ends soon after it.
             timeout = timeout.min(Duration::from_millis(10));
         }
-        self.read_at = Instant::now();
         let timespec = rustix::event::Timespec {
             tv_sec: i64::try_from(timeout.as_secs()).unwrap_or(i64::MAX),
             tv_nsec: i64::from(timeout.subsec_nanos()),
@@ -927,6 +940,25 @@ mod tests {
             std::hint::black_box((0..20_000u64).sum::<u64>());
             assert!(Instant::now() < give_up, "recv ignored its deadline");
         }
+    }
+
+    #[test]
+    fn a_line_already_in_the_pipe_counts_for_a_deadline_that_has_passed() {
+        let dir = tempfile::tempdir().unwrap();
+        let written = dir.path().join("written");
+        let script = format!("echo early; touch '{}'; exec sleep 30", written.display());
+        let mut server = ServerProcess::spawn(&sh(&script)).unwrap();
+        let give_up = soon();
+        while !written.exists() {
+            assert!(Instant::now() < give_up, "the server never wrote");
+            std::thread::yield_now();
+        }
+        let deadline = Instant::now();
+        match server.recv(deadline) {
+            Recv::Output(Output::Line { bytes, .. }) => assert_eq!(bytes, b"early"),
+            other => panic!("unexpected {other:?}"),
+        }
+        assert_eq!(server.recv(deadline), Recv::Timeout);
     }
 
     #[test]
