@@ -104,10 +104,20 @@ fn message(object: serde_json::Map<String, Value>) -> Result<Frame, String> {
 }
 
 /// The start of a line as lossy text, at most 80 characters, for messages.
+///
+/// Control characters are shown escaped (`\u{1b}`): a server's bytes must
+/// not steer the terminal that shows the report, nor hide in it.
 pub fn excerpt(line: &[u8]) -> String {
     let text = String::from_utf8_lossy(line);
-    let mut out: String = text.chars().take(80).collect();
-    if text.chars().count() > 80 {
+    let mut out = String::new();
+    for c in text.chars().take(80) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    if text.chars().nth(80).is_some() {
         out.push('…');
     }
     out
@@ -169,6 +179,14 @@ mod tests {
             classify(br#"{"jsonrpc":"2.0"}"#, false).unwrap_err().reason,
             "the object has no `method`"
         );
+    }
+
+    #[test]
+    fn excerpts_are_short_and_show_control_characters_escaped() {
+        assert_eq!(excerpt(b"\x1b[2Jready\0\t"), "\\u{1b}[2Jready\\u{0}\\t");
+        let long = "x".repeat(100);
+        assert_eq!(excerpt(long.as_bytes()), format!("{}…", &long[..80]));
+        assert_eq!(excerpt(&long.as_bytes()[..80]), long[..80]);
     }
 
     #[test]
