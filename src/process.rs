@@ -415,7 +415,8 @@ impl ServerProcess {
             self.status = Some(status);
             // The descriptor stays readable forever after: stop polling it.
             self.pidfd = None;
-            live().remove(&self.pid());
+            // The group stays in `live` until the drop kills it: children
+            // of the server may outlive it, holding its pipes.
         }
         self.status
     }
@@ -710,7 +711,8 @@ impl Drop for ServerProcess {
     }
 }
 
-/// The process groups started here and not yet reaped.
+/// The process groups started here whose owners have not dropped them yet
+/// (the leader may be reaped while the rest of its group still runs).
 fn live() -> MutexGuard<'static, BTreeSet<i32>> {
     static LIVE: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
     LIVE.lock()

@@ -784,12 +784,16 @@ fn wait_with_deadline(child: &mut std::process::Child) -> std::process::ExitStat
     }
 }
 
+/// A server that hangs, ignoring SIGTERM, with a child of its own.
+const HANGS: &str = "trap '' TERM; (sleep 600; :) & echo $$ > \"$FIFO\"; wait";
+
 #[test]
 fn a_terminated_check_takes_its_servers_with_it() {
     let status = signalled_check(
         "terminated",
         rustix::process::Signal::TERM,
         &["--no-probes"],
+        HANGS,
     );
     assert_eq!(status.code(), Some(143));
 }
@@ -800,17 +804,34 @@ fn an_interrupted_check_takes_its_replays_and_probes_with_it() {
         "interrupted",
         rustix::process::Signal::INT,
         &["--jobs", "2"],
+        HANGS,
     );
     assert_eq!(status.code(), Some(130));
 }
 
-/// Runs `check` with `args` against a server that hangs (ignoring SIGTERM,
-/// with a child of its own), signals the checker once a server runs, and
-/// returns the checker's exit status once no server is left.
+#[test]
+fn an_interrupted_check_takes_the_children_of_a_server_that_has_exited() {
+    // The server exits at once, but its child keeps stdout open: the
+    // checker has reaped the server and waits on the child's pipe.
+    let status = signalled_check(
+        "orphaned",
+        rustix::process::Signal::INT,
+        &["--no-probes"],
+        "(sleep 600; :) & echo $$ > \"$FIFO\"; exit 0",
+    );
+    assert_eq!(status.code(), Some(130));
+}
+
+/// Runs `check` with `args` against the server `script` (a shell script
+/// that writes its pid to the FIFO `$FIFO` and has a child of its own),
+/// signals the checker once the server runs (and, if the server exits, once
+/// the checker has reaped it), and returns the checker's exit status once no
+/// process of the server is left.
 fn signalled_check(
     name: &str,
     signal: rustix::process::Signal,
     args: &[&str],
+    script: &str,
 ) -> std::process::ExitStatus {
     let (dir, _) = recorded(&[]);
     let marker = format!("{name}-check-{}", std::process::id());
@@ -820,18 +841,13 @@ fn signalled_check(
         .status()
         .unwrap();
     assert!(made.success());
-    // The server announces itself through the FIFO, then hangs, with a
-    // subshell, ignoring SIGTERM.
-    let script = format!(
-        "trap '' TERM; (sleep 600; :) & echo $$ > '{}'; wait",
-        fifo.display()
-    );
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-replay"))
         .current_dir(dir.path())
         .args(["check", "--startup-timeout", "600s", "--timeout", "600s"])
         .args(args)
         .arg("--")
-        .args(["sh", "-c", &script, &marker])
+        .args(["sh", "-c", script, &marker])
+        .env("FIFO", &fifo)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -847,11 +863,21 @@ fn signalled_check(
         .recv_timeout(Duration::from_secs(60))
         .expect("a server starts")
         .unwrap();
-    assert!(!pid.trim().is_empty());
-    // The checker (whose argv holds the marker too), a shell and its
-    // subshell, at least.
+    // Servers started side by side may all have written their pid.
+    let pid: i32 = pid.lines().next().unwrap_or_default().parse().unwrap();
+    // The checker (whose argv holds the marker too) and the server's child,
+    // at least.
     let running = processes_with(&marker);
-    assert!(running.len() >= 3, "{running:?}");
+    assert!(running.len() >= 2, "{running:?}");
+    // A server that exits on its own is reaped by the checker: wait for it
+    // to be gone, not a zombie.
+    if script.contains("exit 0") {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            assert!(Instant::now() < deadline, "the checker never reaped {pid}");
+            std::thread::yield_now();
+        }
+    }
     let checker = rustix::process::Pid::from_child(&child);
     rustix::process::kill_process(checker, signal).unwrap();
     let status = wait_with_deadline(&mut child);
