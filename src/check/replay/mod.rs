@@ -953,6 +953,36 @@ mod tests {
     }
 
     #[test]
+    fn a_request_cancelled_before_its_recorded_answer_needs_none_now() {
+        // The recorded server answered despite the cancel; this one honours
+        // it. Either is right, so neither fails the replay.
+        let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}"#;
+        let cancel =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
+        let late = r#"{"jsonrpc":"2.0","id":2,"result":{"content":[]}}"#;
+        let events = [
+            ("c2s", INIT),
+            ("s2c", INIT_OK),
+            ("c2s", call),
+            ("c2s", cancel),
+            ("s2c", late),
+            ("c2s", &LIST.replace("\"id\":2", "\"id\":3")),
+            ("s2c", &LIST_OK.replace("\"id\":2", "\"id\":3")),
+        ];
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; echo '{INIT_OK}'; read b; read c; read d; echo '{}'; cat >/dev/null",
+                LIST_OK.replace("\"id\":2", "\"id\":3")
+            ),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        assert!(outcome.complete);
+        assert_eq!(outcome.exchanges[1].status, ExchangeStatus::Cancelled);
+        assert_eq!(outcome.exchanges[2].status, ExchangeStatus::Passed);
+    }
+
+    #[test]
     fn secrets_are_restored_when_sent_and_redacted_when_compared() {
         let home = std::env::var("HOME").unwrap();
         let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"[REDACTED:HOME]"}}}"#;
