@@ -50,6 +50,9 @@ struct Flags {
     /// Send `notifications/tools/list_changed` before every answer.
     #[arg(long)]
     unsolicited: bool,
+    /// Declare no tools capability while serving tools (breaks `initialize`).
+    #[arg(long)]
+    undeclared_tools: bool,
     /// Serve `tools/list` in pages of N tools.
     #[arg(long, value_name = "N")]
     page_size: Option<usize>,
@@ -441,10 +444,15 @@ impl Fixture {
         if self.broken(Break::Initialize) {
             server_info = json!({"name": "fixture-server"});
         }
+        let capabilities = if self.flags.undeclared_tools {
+            json!({})
+        } else {
+            json!({"tools": {"listChanged": self.flags.unsolicited}})
+        };
         json!({
             "protocolVersion": version,
             "serverInfo": server_info,
-            "capabilities": {"tools": {"listChanged": self.flags.unsolicited}},
+            "capabilities": capabilities,
         })
     }
 

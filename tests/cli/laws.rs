@@ -131,6 +131,23 @@ caught! {
 }
 
 #[test]
+fn tools_served_without_the_tools_capability_break_initialize_in_both_profiles() {
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--undeclared-tools"], profile);
+        assert_failures(&report, &[(LawId::Initialize, Error)]);
+        let finding = &report.findings[0];
+        assert_eq!(
+            finding.message,
+            "serves 3 tools in tools/list, but its initialize result declares no tools capability"
+        );
+        assert!(
+            matches!(&finding.location, Location::Probe { step, .. } if step == "tools/list"),
+            "{finding:?}"
+        );
+    }
+}
+
+#[test]
 fn tool_errors_are_graded_under_spec_from_2025_11_25() {
     let args = [
         "--like",

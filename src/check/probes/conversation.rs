@@ -267,12 +267,24 @@ fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
         }
         Some(Ok(listing)) => listing,
     };
-    if !declared {
-        s.ledger.fail(
+    // Tools that are served must be declared: that is part of the
+    // handshake. An empty list hides nothing, so leaving it undeclared is
+    // only dishonest.
+    match listing.tools.len() {
+        _ if declared => {}
+        0 => s.ledger.fail(
             LawId::CapabilitiesHonest,
             &step,
             "serves tools/list, but its initialize result declares no tools capability",
-        );
+        ),
+        n => s.ledger.fail(
+            LawId::Initialize,
+            &step,
+            format!(
+                "serves {n} tool{} in tools/list, but its initialize result declares no tools capability",
+                if n == 1 { "" } else { "s" }
+            ),
+        ),
     }
     for problem in tools::validate(&listing) {
         s.ledger.fail(LawId::ToolsListValid, &step, problem);
