@@ -13,6 +13,7 @@ use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notifica
 
 use super::Ledger;
 use super::session::{Answer, Init, Session, describe, error_words, seconds, short};
+use super::sessions::{DETERMINISTIC_TOOL_ORDER, at_least};
 use super::tools::{self, Listing};
 
 /// The laws that need a tool list.
@@ -292,6 +293,16 @@ fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
     s.ledger.held(LawId::ToolsListValid);
 
     let law = LawId::ToolsListSorted;
+    if s.ledger.profile() == Profile::Spec && !at_least(&init.revision, DETERMINISTIC_TOOL_ORDER) {
+        s.ledger.skip(
+            law,
+            format!(
+                "the server negotiated revision {:?}; the spec asks a stable tool order from {DETERMINISTIC_TOOL_ORDER} on",
+                init.revision
+            ),
+        );
+        return Ok(listing);
+    }
     let names = listing.names();
     if s.ledger.profile() == Profile::Core {
         let mut sorted = names.clone();
