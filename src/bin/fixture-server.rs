@@ -50,6 +50,11 @@ struct Flags {
     /// Send `notifications/tools/list_changed` before every answer.
     #[arg(long)]
     unsolicited: bool,
+    /// Send `notifications/tools/list_changed` at start, before reading
+    /// stdin, as a valid message (breaks only the core profile's
+    /// `quiet-before-serving`).
+    #[arg(long)]
+    announce: bool,
     /// Declare no tools capability while serving tools (breaks `initialize`).
     #[arg(long)]
     undeclared_tools: bool,
@@ -210,6 +215,11 @@ fn prepare(flags: &Flags) -> io::Result<()> {
     if flags.breaks.contains(&Break::QuietBeforeServing) {
         let mut out = io::stdout().lock();
         out.write_all(b"fixture-server 0.1 starting\n")?;
+        out.flush()?;
+    }
+    if flags.announce {
+        let mut out = io::stdout().lock();
+        out.write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n")?;
         out.flush()?;
     }
     if flags.slow_start > 0 {
@@ -447,7 +457,7 @@ impl Fixture {
         let capabilities = if self.flags.undeclared_tools {
             json!({})
         } else {
-            json!({"tools": {"listChanged": self.flags.unsolicited}})
+            json!({"tools": {"listChanged": self.flags.unsolicited || self.flags.announce}})
         };
         json!({
             "protocolVersion": version,

@@ -157,6 +157,18 @@ fn tools_served_without_the_tools_capability_break_initialize_in_both_profiles()
 }
 
 #[test]
+fn a_message_before_the_first_request_breaks_quiet_before_serving_in_core_only() {
+    let report = probe(&["--announce"], Profile::Core);
+    assert_failures(&report, &[(LawId::QuietBeforeServing, Error)]);
+    assert_eq!(
+        report.findings[0].message,
+        "wrote on stdout before the client's first message: `{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}`"
+    );
+    // The spec's contract is that stdout carries only messages, and it does.
+    assert_failures(&probe(&["--announce"], Profile::Spec), &[]);
+}
+
+#[test]
 fn tool_errors_are_graded_under_spec_from_2025_11_25() {
     let args = [
         "--like",

@@ -288,11 +288,21 @@ impl<'a> Session<'a> {
     }
 
     /// Watches stdout until `deadline` before anything is sent; returns the
-    /// lines that arrived (nothing should).
-    pub fn watch(&mut self, deadline: Instant) -> Tally {
+    /// lines that arrived (nothing should), leaving out protocol messages
+    /// when `messages_allowed`.
+    pub fn watch(&mut self, deadline: Instant, messages_allowed: bool) -> Tally {
         let mut lines = Tally::default();
-        while let Recv::Output(Output::Line { bytes, .. }) = self.process.recv(deadline) {
-            lines.add(|| wire::excerpt(&bytes));
+        while let Recv::Output(Output::Line {
+            bytes, eol, cut, ..
+        }) = self.process.recv(deadline)
+        {
+            let message = !cut && eol && wire::classify(&bytes, self.batches).is_ok();
+            if message {
+                self.saw_message = true;
+            }
+            if !(message && messages_allowed) {
+                lines.add(|| wire::excerpt(&bytes));
+            }
         }
         lines
     }
