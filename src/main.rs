@@ -320,9 +320,12 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     if let Some(path) = &args.write_baseline {
         eprintln!("Wrote baseline: {}", path.display());
     }
-    if let Some(path) = &args.junit {
-        write_junit(&report, path)?;
-    }
+    // A JUnit file that cannot be written fails the run, but only after the
+    // report is out: the findings are not lost with it.
+    let junit = match &args.junit {
+        Some(path) => write_junit(&report, path).err(),
+        None => None,
+    };
     let stdout = io::stdout();
     let palette = Palette::choose(args.color, stdout.is_terminal());
     let mut out = io::BufWriter::new(stdout.lock());
@@ -331,6 +334,10 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
         Format::Json => report::json::render(&report, &mut out),
     }
     .and_then(|()| out.flush());
+    drop(out);
+    if let Some(failure) = junit {
+        return Err(failure);
+    }
     match written {
         Ok(()) => Ok(ExitCode::from(report.exit_code())),
         // A reader that stopped reading (`| head`) is not an error.

@@ -615,6 +615,28 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
     }
 }
 
+#[test]
+fn a_junit_file_that_cannot_be_written_exits_2_after_the_report() {
+    let (dir, _) = recorded(&[]);
+    let output = check(dir.path())
+        .args(["--no-probes", "--junit", "no/such/dir/report.xml"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(
+        stdout_of(&output).contains("  PASS transcripts/session.jsonl"),
+        "{}",
+        stdout_of(&output)
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("mcp-replay: error: cannot write the JUnit report `no/such/dir/report.xml`"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 fn which(program: &str) -> Result<PathBuf, ()> {
     let path = std::env::var_os("PATH").ok_or(())?;
     std::env::split_paths(&path)
