@@ -302,16 +302,17 @@ pub fn run(
     }
 
     // Entries about transcripts or commands this run did not check are
-    // another run's business (another partition, another path).
-    let checked: BTreeSet<String> = plan
+    // another run's business (another partition, another path), or cannot
+    // be judged (a server that could not start).
+    let checked: BTreeSet<String> = report
         .transcripts
         .iter()
-        .map(|plan| plan.path.display().to_string())
+        .map(|result| result.path.display().to_string())
         .collect();
-    let probed: BTreeSet<String> = plan
+    let probed: BTreeSet<&str> = report
         .probes
         .iter()
-        .map(|plan| plan.command.display())
+        .map(|result| result.command.as_str())
         .collect();
     report.stale = baseline
         .iter()

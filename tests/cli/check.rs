@@ -472,6 +472,17 @@ fn a_baseline_passes_known_findings_fails_new_ones_and_stale_entries() {
         "{stdout}"
     );
     assert!(stdout.contains("1 stale"), "{stdout}");
+
+    // A server that cannot start judges nothing: its entries are not stale.
+    let unchecked = check(dir.path())
+        .args(["--no-probes", "--baseline", "baseline.json", "transcripts"])
+        .args(["--", "/nonexistent/server"])
+        .output()
+        .unwrap();
+    assert_eq!(unchecked.status.code(), Some(2));
+    let stdout = stdout_of(&unchecked);
+    assert!(stdout.contains("ERROR "), "{stdout}");
+    assert!(!stdout.contains("STALE"), "{stdout}");
 }
 
 #[test]
