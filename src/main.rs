@@ -294,11 +294,13 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.settle = args.settle;
     options.grace = args.grace;
 
-    // Ctrl-C (or SIGTERM) kills every server still running, then exits
-    // with 130 (143).
+    // Ctrl-C (or SIGTERM, or the terminal going away) kills every server
+    // still running, then exits with 130 (143, 129). The servers run in
+    // groups of their own, so no signal of the terminal reaches them.
     mcp_replay::process::exit_on_signals(&[
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
     ]);
     let progress = Progress::new(io::stderr().is_terminal() && args.format == Format::Human);
     let result = check::run(&options, &|done, total| progress.update(done, total));

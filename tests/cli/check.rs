@@ -738,6 +738,17 @@ fn an_interrupted_check_takes_its_replays_and_probes_with_it() {
 }
 
 #[test]
+fn a_check_whose_terminal_hangs_up_takes_its_servers_with_it() {
+    let status = signalled_check(
+        "hung-up",
+        rustix::process::Signal::HUP,
+        &["--no-probes"],
+        HANGS,
+    );
+    assert_eq!(status.code(), Some(129));
+}
+
+#[test]
 fn an_interrupted_check_takes_the_children_of_a_server_that_has_exited() {
     // The server exits at once, but its child keeps stdout open: the
     // checker has reaped the server and waits on the child's pipe.
