@@ -250,13 +250,18 @@ impl ServerProcess {
             command: display.clone(),
             source,
         };
-        // Register before spawning, under the lock, so `kill_all` cannot miss
-        // a process that is being born.
+        // Spawn under the lock, so `kill_all` cannot miss a process that is
+        // being born, nor let one be born after it (while the owner exits).
         let mut live = live();
+        if live.stopped {
+            return Err(spawn_error(io::Error::other(
+                "every server is being stopped: no new one starts",
+            )));
+        }
         let mut child = cmd.spawn().map_err(spawn_error)?;
         let spawned_at = Instant::now();
         let pid = Pid::from_child(&child);
-        live.insert(pid.as_raw_nonzero().get());
+        live.groups.insert(pid.as_raw_nonzero().get());
         drop(live);
 
         let stdin = child.stdin.take().expect("stdin is piped");
@@ -707,16 +712,28 @@ impl Drop for ServerProcess {
         if self.status.is_none() {
             self.wait(Instant::now() + Duration::from_secs(5));
         }
-        live().remove(&self.pid());
+        live().groups.remove(&self.pid());
     }
 }
 
 /// The process groups started here whose owners have not dropped them yet
 /// (the leader may be reaped while the rest of its group still runs).
-fn live() -> MutexGuard<'static, BTreeSet<i32>> {
-    static LIVE: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+fn live() -> MutexGuard<'static, Live> {
+    static LIVE: Mutex<Live> = Mutex::new(Live {
+        groups: BTreeSet::new(),
+        stopped: false,
+    });
     LIVE.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The process groups to kill when the owner stops.
+struct Live {
+    /// The groups started here whose owners have not dropped them yet.
+    groups: BTreeSet<i32>,
+    /// [`kill_all`] ran: no new server may start, since the owner is on its
+    /// way out and would leave it behind.
+    stopped: bool,
 }
 
 /// The signals [`exit_on_signals`] asked for.
@@ -756,10 +773,15 @@ fn arm_stop_signals() {
     });
 }
 
-/// Kills the process group of every server started here that has not been
-/// reaped yet. For signal handlers of the owner: call it, then exit.
+/// Kills the process group of every server started here and not dropped
+/// yet. For signal handlers of the owner: call it, then exit.
+///
+/// From then on no new server starts ([`ServerProcess::spawn`] fails): a
+/// thread that starts one while the owner exits would leave it behind.
 pub fn kill_all() {
-    for pid in live().iter() {
+    let mut live = live();
+    live.stopped = true;
+    for pid in &live.groups {
         if let Some(pid) = Pid::from_raw(*pid) {
             let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         }
@@ -1024,6 +1046,36 @@ mod tests {
             .expect("the wait ends");
         assert_eq!(outcome, Recv::Timeout);
         assert!(drained);
+    }
+
+    #[test]
+    fn no_server_starts_once_every_server_is_being_stopped() {
+        // `kill_all` is process-wide, so it runs in a child process of its
+        // own: this test binary, run again for this one test.
+        const CHILD: &str = "MCP_REPLAY_TEST_KILL_ALL_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            let running = ServerProcess::spawn(&sh("exec sleep 30")).unwrap();
+            kill_all();
+            let refused = ServerProcess::spawn(&sh("exec sleep 30")).unwrap_err();
+            assert_eq!(
+                refused.source.to_string(),
+                "every server is being stopped: no new one starts"
+            );
+            drop(running);
+            return;
+        }
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "process::tests::no_server_starts_once_every_server_is_being_stopped",
+            ])
+            .env(CHILD, "1")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{stdout}");
+        assert!(stdout.contains("1 passed"), "{stdout}");
     }
 
     #[test]
