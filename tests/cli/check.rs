@@ -689,16 +689,21 @@ fn colour_only_when_asked_or_on_a_terminal() {
 #[test]
 fn a_closed_stdout_is_no_error() {
     let (dir, _) = recorded(&[]);
+    // The server starts slowly, so that the report comes long after the
+    // pipe's last reader is gone: a process the test harness starts on
+    // another thread meanwhile holds the read end for an instant.
     let mut child = checker(dir.path())
         .args(["check", "--no-probes", "--", fixture_server()])
         .args(CHANGED)
+        .args(["--slow-start", "300"])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     // The reader goes away before the report is written, as `| head` does;
     // the report has a failure, so only the closed pipe can make it 0.
     drop(child.stdout.take());
-    assert_eq!(Waiter::new(child).wait().code(), Some(0));
+    let status = Waiter::new(child).wait();
+    assert_eq!(status.code(), Some(0), "{status:?}");
 }
 
 /// `mcp-replay` in `dir` as a child of our own, in a process group of its
