@@ -10,8 +10,8 @@
 
 use std::collections::{BTreeSet, VecDeque};
 use std::ffi::OsString;
-use std::io::{self, Read, Write};
-use std::os::fd::OwnedFd;
+use std::io::{self, Write};
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -533,8 +533,11 @@ impl ServerProcess {
             }
         }
         if ready[0] || ready[1] {
+            // Reads go to the buffer's spare capacity: nothing is zeroed,
+            // and only the pages a read fills are ever touched.
             let mut buf = std::mem::take(&mut self.buf);
-            buf.resize(CHUNK, 0);
+            buf.clear();
+            buf.reserve_exact(CHUNK);
             if ready[0] {
                 self.read_stdout(&mut buf);
             }
@@ -553,25 +556,20 @@ impl ServerProcess {
 
     /// Reads what stdout holds now, up to [`READS_PER_WAKE`] reads. A short
     /// read means the pipe is empty: the next poll says when there is more.
-    fn read_stdout(&mut self, buf: &mut [u8]) {
+    fn read_stdout(&mut self, buf: &mut Vec<u8>) {
         for _ in 0..READS_PER_WAKE {
-            let Some(stdout) = &mut self.stdout else {
+            let Some(stdout) = &self.stdout else {
                 return;
             };
-            match stdout.read(buf) {
-                Ok(0) => {
-                    self.stdout = None;
-                    self.end_stdout();
-                }
-                Ok(n) => {
+            match read_some(stdout, buf) {
+                Drained::Bytes(n) => {
                     self.take_stdout(&buf[..n]);
-                    if n < buf.len() || self.queued >= MAX_QUEUED {
+                    if n < buf.capacity() || self.queued >= MAX_QUEUED {
                         return;
                     }
                 }
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return,
-                Err(_) => {
+                Drained::Empty => return,
+                Drained::End => {
                     self.stdout = None;
                     self.end_stdout();
                 }
@@ -581,14 +579,13 @@ impl ServerProcess {
 
     /// Reads what stderr holds now into the tail, up to [`READS_PER_WAKE`]
     /// reads.
-    fn read_stderr(&mut self, buf: &mut [u8]) {
+    fn read_stderr(&mut self, buf: &mut Vec<u8>) {
         for _ in 0..READS_PER_WAKE {
-            let Some(stderr) = &mut self.stderr_pipe else {
+            let Some(stderr) = &self.stderr_pipe else {
                 return;
             };
-            match stderr.read(buf) {
-                Ok(0) => self.stderr_pipe = None,
-                Ok(n) => {
+            match read_some(stderr, buf) {
+                Drained::Bytes(n) => {
                     let mut tail = self
                         .stderr
                         .lock()
@@ -597,13 +594,12 @@ impl ServerProcess {
                     tail.tail.extend(&buf[..n]);
                     let excess = tail.tail.len().saturating_sub(STDERR_TAIL);
                     tail.tail.drain(..excess);
-                    if n < buf.len() {
+                    if n < buf.capacity() {
                         return;
                     }
                 }
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return,
-                Err(_) => self.stderr_pipe = None,
+                Drained::Empty => return,
+                Drained::End => self.stderr_pipe = None,
             }
         }
     }
@@ -687,6 +683,31 @@ impl ServerProcess {
                     self.stdin = None;
                 }
             }
+        }
+    }
+}
+
+/// What one read of a non-blocking pipe gave.
+enum Drained {
+    /// This many bytes, now at the start of the buffer.
+    Bytes(usize),
+    /// Nothing yet.
+    Empty,
+    /// The end of the stream (or a pipe that cannot be read any more).
+    End,
+}
+
+/// Reads what `pipe` holds into `buf`, which is cleared first and filled up
+/// to its capacity.
+fn read_some(pipe: impl AsFd, buf: &mut Vec<u8>) -> Drained {
+    loop {
+        buf.clear();
+        match rustix::io::read(&pipe, rustix::buffer::spare_capacity(buf)) {
+            Ok(0) => return Drained::End,
+            Ok(n) => return Drained::Bytes(n),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(rustix::io::Errno::AGAIN) => return Drained::Empty,
+            Err(_) => return Drained::End,
         }
     }
 }
