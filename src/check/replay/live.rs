@@ -24,25 +24,23 @@ impl Run<'_> {
         self.first_output.get_or_insert_with(Instant::now);
         let changed_before = self.changed.len();
         let mut restored_ids = Vec::new();
-        let classified = if cut {
+        let parsed = if cut {
             Err(wire::cut(&bytes))
         } else {
-            wire::classify(&bytes, self.batches)
+            wire::parse(&bytes, self.batches)
         };
-        match classified {
+        match parsed {
             Err(not_protocol) => self.not_protocol(format!(
                 "a stdout line is not a JSON-RPC message ({}): `{}`",
                 not_protocol.reason, not_protocol.excerpt
             )),
-            Ok(_) => {
+            Ok(value) => {
                 if !eol {
                     self.not_protocol(
                         "the last stdout line has no newline: the message is cut short or unterminated"
                             .to_owned(),
                     );
                 }
-                let value: Value =
-                    serde_json::from_slice(&bytes).expect("a protocol line is one JSON value");
                 // The recorder redacted the recorded lines this way: compare
                 // like with like. Ids and methods are read from the line as
                 // it is, since the live server needs its own ids back.
@@ -186,7 +184,7 @@ impl Run<'_> {
                 "`{}` id={} (line {}): the response differs from the recording",
                 self.slots[slot].method, recorded, self.slots[slot].line
             );
-            if !self.matches_recording(index, &actual, what) {
+            if !self.matches_recording(index, actual, what) {
                 self.slots[slot].status = ExchangeStatus::Failed;
             }
         }
@@ -198,7 +196,7 @@ impl Run<'_> {
             expect.state == ExpectState::Waiting && matches!(expect.kind, ExpectKind::NoId)
         }) {
             let what = "the response without an id differs from the recording".to_owned();
-            self.matches_recording(index, &value, what);
+            self.matches_recording(index, value, what);
             return;
         }
         // An answer without an id is due to the latest malformed line, when
@@ -224,22 +222,25 @@ impl Run<'_> {
         }
     }
 
-    /// Meets the recorded response `expects[index]` with `actual` (already
-    /// redacted, with the recorded id); a mismatch after the ignore rules is
+    /// Meets the recorded response `expects[index]` (the ignore rules applied
+    /// when the replay began) with `actual` (already redacted, with the
+    /// recorded id); a mismatch after the ignore rules is
     /// a `transcript-match` finding with the diff and the command that
     /// accepts it. Returns whether they match.
-    fn matches_recording(&mut self, index: usize, actual: &Value, what: String) -> bool {
+    fn matches_recording(&mut self, index: usize, actual: Value, what: String) -> bool {
         self.expects[index].state = ExpectState::Met;
         let line = self.expects[index].line;
-        let headers = (
-            format!("expected: {}:{line}", self.path.display()),
-            format!("actual: {}", self.server.command()),
-        );
+        let headers = || {
+            (
+                format!("expected: {}:{line}", self.path.display()),
+                format!("actual: {}", self.server.command()),
+            )
+        };
         let Some(diff) = diff::compare(
             &self.expects[index].value,
             actual,
             &self.options.ignore,
-            (&headers.0, &headers.1),
+            headers,
         ) else {
             return true;
         };

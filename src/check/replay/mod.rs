@@ -124,7 +124,12 @@ pub(crate) fn replay(
             path: transcript.path.clone(),
             source,
         })?;
-    let script = Script::build(transcript);
+    let mut script = Script::build(transcript);
+    // Each recorded message is compared as the ignore rules leave it: apply
+    // them once, rather than at every comparison.
+    for expect in &mut script.expects {
+        options.ignore.apply(&mut expect.value);
+    }
     let mut run = Run {
         path: &transcript.path,
         options,
