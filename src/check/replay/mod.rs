@@ -31,7 +31,7 @@ use crate::check::duration::format_duration;
 use crate::check::laws::{LawId, Profile};
 use crate::check::wire;
 use crate::jsonrpc::RequestId;
-use crate::process::{Output, Recv, ServerCommand, ServerProcess, SpawnError, shell_status};
+use crate::process::{Output, Recv, ServerProcess, SpawnError, shell_status};
 use crate::report::{Exchange, ExchangeStatus, Finding, Location};
 use crate::transcript::{RedactError, Redactor, Transcript};
 
@@ -111,14 +111,23 @@ pub(crate) enum ReplayError {
 }
 
 /// Replays `transcript` against a fresh process of `command`.
+#[cfg(test)]
 pub(crate) fn replay(
     transcript: &Transcript,
-    command: &ServerCommand,
+    command: &crate::process::ServerCommand,
     options: &ReplayOptions,
 ) -> Result<ReplayOutcome, ReplayError> {
-    // The server starts first, so that it gets ready while the script is
-    // built.
-    let server = ServerProcess::spawn(command)?;
+    replay_on(ServerProcess::spawn(command)?, transcript, options)
+}
+
+/// Replays `transcript` against `server`, a fresh process started for it
+/// (started before the transcript was read, so that it gets ready while the
+/// transcript is read and the script built).
+pub(crate) fn replay_on(
+    server: ServerProcess,
+    transcript: &Transcript,
+    options: &ReplayOptions,
+) -> Result<ReplayOutcome, ReplayError> {
     let redactor =
         Redactor::from_env(&transcript.header.redact).map_err(|source| ReplayError::Redact {
             path: transcript.path.clone(),
@@ -547,6 +556,7 @@ impl Run<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::process::ServerCommand;
 
     const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
     const INIT_OK: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05"}}"#;
