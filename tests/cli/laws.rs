@@ -309,6 +309,7 @@ fn sh(script: &str, marker: &str) -> ServerCommand {
 fn a_silent_server_is_a_timeout_finding_not_a_hang() {
     let mut options = options(Profile::Core);
     options.timeout = Duration::from_millis(500);
+    options.startup_timeout = Duration::ZERO;
     options.grace = Duration::from_millis(500);
     let report = probes::run(&sh("exec sleep 60", "silent"), &options).unwrap();
     // The conversation and the version session both start with initialize.
@@ -350,6 +351,19 @@ fn a_silent_server_is_a_timeout_finding_not_a_hang() {
         ),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_server_slower_to_start_than_three_steps_has_the_startup_timeout() {
+    // Four seconds to start, against one-second steps: the startup timeout,
+    // not three steps, bounds the first answer, as it does in replay.
+    let mut options = options(Profile::Core);
+    options.timeout = Duration::from_secs(1);
+    options.startup_timeout = Duration::from_secs(60);
+    let mut argv = vec![fixture_server().to_owned()];
+    argv.extend(["--slow-start", "4000"].map(str::to_owned));
+    let report = probes::run(&ServerCommand::new(argv), &options).unwrap();
+    assert_failures(&report, &[]);
 }
 
 #[test]

@@ -50,9 +50,10 @@ impl Init {
     }
 }
 
-/// A fresh process has this many step timeouts to answer its first request:
-/// interpreters and package runners start slowly, and the sessions start
-/// side by side on a machine that may be busy.
+/// A fresh process has this many step timeouts (or the startup timeout, if
+/// that is longer) to answer its first request: interpreters and package
+/// runners start slowly, and the sessions start side by side on a machine
+/// that may be busy.
 const STARTUP_STEPS: u32 = 3;
 
 /// The ids of probe requests that are numbers stay below this; string ids
@@ -317,7 +318,7 @@ impl<'a> Session<'a> {
             "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
         });
         let id = self.number_id();
-        let wait = self.options.timeout * STARTUP_STEPS;
+        let wait = (self.options.timeout * STARTUP_STEPS).max(self.options.startup_timeout);
         let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
         let init = answer.as_ref().ok().map(|result| Init {
             revision: result
