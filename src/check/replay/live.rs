@@ -83,8 +83,8 @@ impl Run<'_> {
     /// per line.
     fn not_protocol(&mut self, message: String) {
         self.n_not_protocol += 1;
-        if self.not_protocol.is_none() {
-            self.not_protocol = Some(self.findings.len());
+        if self.not_protocol_finding.is_none() {
+            self.not_protocol_finding = Some(self.findings.len());
             self.finding(LawId::StdoutIsProtocol, self.last_line.max(1), message);
         }
     }

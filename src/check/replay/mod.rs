@@ -161,12 +161,12 @@ pub(crate) fn replay_on(
         last_malformed: None,
         last_line: 0,
         first_output: None,
-        not_protocol: None,
+        not_protocol_finding: None,
         n_not_protocol: 0,
         live: Vec::new(),
     };
     let complete = run.play(&script.steps);
-    if let Some(index) = run.not_protocol
+    if let Some(index) = run.not_protocol_finding
         && run.n_not_protocol > 1
     {
         let more = run.n_not_protocol - 1;
@@ -231,7 +231,7 @@ struct Run<'a> {
     /// The `stdout-is-protocol` finding of the first line that was no
     /// message (its index among the findings), and how many such lines came:
     /// one finding stands for them all.
-    not_protocol: Option<usize>,
+    not_protocol_finding: Option<usize>,
     n_not_protocol: usize,
     live: Vec<LiveLine>,
 }
