@@ -109,20 +109,20 @@ pub struct SpawnError {
 /// The longest stdout line taken in whole, newline excluded: 64 MiB.
 ///
 /// No protocol message comes near it, so a longer line is runaway output
-/// (or a stream that never ends its line); it is delivered cut at
-/// [`CUT_KEEP`] bytes as soon as it passes this length, and the rest of it
-/// is read and dropped, so that memory stays bounded.
+/// (or a stream that never ends its line); it is delivered cut to its first
+/// KiB as soon as it passes this length, and the rest of it is read and
+/// dropped, so that memory stays bounded.
 pub const MAX_LINE: usize = 64 * 1024 * 1024;
 
 /// How much of a line longer than [`MAX_LINE`] is kept, for messages.
-pub const CUT_KEEP: usize = 1024;
+const CUT_KEEP: usize = 1024;
 
 /// One line the server wrote on stdout, or the end of its stdout.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Output {
     /// A line, without its newline.
     Line {
-        /// The bytes of the line (its first [`CUT_KEEP`] bytes when `cut`).
+        /// The bytes of the line (its first KiB when `cut`).
         bytes: Vec<u8>,
         /// `false` when the line ended the stream without a newline, or was
         /// cut before its end came.
