@@ -3,6 +3,11 @@
 # reference it is judged against, measured in the same run.
 #
 # Usage: scripts/bench-check.sh        (ROUNDS=30, CORPUS=50 by default)
+#        BEFORE=/path/to/an/older/mcp-replay scripts/bench-check.sh
+#
+# With BEFORE, figure (1) also runs that build's checker in the same rounds
+# (against the same server), so that a change is measured before and after
+# in one machine state.
 #
 # The server is `mcp-replay demo-server` (built on the core library) and the
 # transcript the bundled transcripts/python-sdk-demo.jsonl. It measures:
@@ -69,9 +74,9 @@ script.append(pending)
 open(f"{scratch}/floor.script", "w").write("".join(f"{c}\t{m}\n" for c, m in script))
 PY
 
-python3 - "$bin" "$scratch" "$rounds" "$corpus_n" "$cores" "$settle_ms" <<'PY'
+python3 - "$bin" "$scratch" "$rounds" "$corpus_n" "$cores" "$settle_ms" "${BEFORE:-}" <<'PY'
 import os, statistics, subprocess, sys, time
-binary, scratch, rounds, corpus_n, cores, settle_ms = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+binary, scratch, rounds, corpus_n, cores, settle_ms, before = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
 floor = [f"{scratch}/floor", f"{scratch}/floor.script", "--", binary, "demo-server"]
 commands = {
     "empty": [f"{scratch}/empty"],
@@ -82,6 +87,8 @@ commands = {
     "corpus-jobs": [binary, "check", "--no-probes", "--jobs", str(cores), f"{scratch}/corpus"],
     "corpus-1": [binary, "check", "--no-probes", "--jobs", "1", f"{scratch}/corpus"],
 }
+if before:
+    commands["before"] = [before, "check", "--no-probes", f"{scratch}/one/t.jsonl"]
 
 def run(argv):
     """Wall time in seconds."""
@@ -107,7 +114,9 @@ floor_corpus = []
 # Phase by phase, so that a heavy run does not weigh on the light one after
 # it; within the first phase the floor and the replay swap places each round.
 for round in range(rounds):
-    pair = ["floor", "replay"] if round % 2 == 0 else ["replay", "floor"]
+    pair = ["floor", "replay"] + (["before"] if before else [])
+    if round % 2:
+        pair.reverse()
     for name in pair + ["empty", "version"]:
         times[name].append(run(commands[name]))
 for name in ("laws", "corpus-jobs", "corpus-1"):
@@ -117,7 +126,7 @@ for name in ("laws", "corpus-jobs", "corpus-1"):
 for round in range(max(3, rounds // 10)):
     floor_corpus.append(sum(run(floor) for _ in range(corpus_n)))
 have_time = os.path.exists("/usr/bin/time")
-rss = {name: max(peak_rss(argv) for _ in range(3)) for name, argv in commands.items() if name not in ("empty", "version")} if have_time else {}
+rss = {name: max(peak_rss(argv) for _ in range(3)) for name, argv in commands.items() if name not in ("empty", "version", "before")} if have_time else {}
 
 med = {name: statistics.median(values) for name, values in times.items()}
 ms = lambda s: f"{s * 1000:8.2f} ms"
@@ -128,6 +137,9 @@ print(f"machine: {cores} cores; {rounds} rounds; medians")
 paired = statistics.median(r / f for r, f in zip(times["replay"], times["floor"]))
 q = lambda v: statistics.quantiles(v, n=4)
 print(f"(1) one replay, probes off    {ms(med['replay'])}   floor {ms(med['floor'])}   ratio {med['replay'] / med['floor']:.3f}x, paired {paired:.3f}x (target <= 1.05x)")
+if before:
+    paired_before = statistics.median(r / f for r, f in zip(times["before"], times["floor"]))
+    print(f"    before: {before}  {ms(med['before'])}   ratio {med['before'] / med['floor']:.3f}x, paired {paired_before:.3f}x")
 print(f"    start-up alone: mcp-replay --version {ms(med['version'])}, an empty Rust program {ms(med['empty'])}")
 print(f"    quartiles: replay {ms(q(times['replay'])[0])} .. {ms(q(times['replay'])[2])}, floor {ms(q(times['floor'])[0])} .. {ms(q(times['floor'])[2])}")
 budget = settle_ms / 1000 + 0.2

@@ -328,11 +328,13 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.settle = args.settle;
     options.grace = args.grace;
 
-    // Ctrl-C (or SIGTERM) kills every server still running, then exits
-    // with 130 (143).
+    // Ctrl-C (or SIGTERM, or the terminal going away) kills every server
+    // still running, then exits with 130 (143, 129). The servers run in
+    // groups of their own, so no signal of the terminal reaches them.
     mcp_replay::process::exit_on_signals(&[
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
     ]);
     let progress = Progress::new(io::stderr().is_terminal() && args.format == Format::Human);
     let result = check::run(&options, &|done, total| progress.update(done, total));
@@ -354,9 +356,12 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     if let Some(path) = &args.write_baseline {
         eprintln!("Wrote baseline: {}", path.display());
     }
-    if let Some(path) = &args.junit {
-        write_junit(&report, path)?;
-    }
+    // A JUnit file that cannot be written fails the run, but only after the
+    // report is out: the findings are not lost with it.
+    let junit = match &args.junit {
+        Some(path) => write_junit(&report, path).err(),
+        None => None,
+    };
     let stdout = io::stdout();
     let palette = Palette::choose(args.color, stdout.is_terminal());
     let mut out = io::BufWriter::new(stdout.lock());
@@ -365,6 +370,10 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
         Format::Json => report::json::render(&report, &mut out),
     }
     .and_then(|()| out.flush());
+    drop(out);
+    if let Some(failure) = junit {
+        return Err(failure);
+    }
     match written {
         Ok(()) => Ok(ExitCode::from(report.exit_code())),
         // A reader that stopped reading (`| head`) is not an error.

@@ -10,8 +10,8 @@
 
 use std::collections::{BTreeSet, VecDeque};
 use std::ffi::OsString;
-use std::io::{self, Read, Write};
-use std::os::fd::OwnedFd;
+use std::io::{self, Write};
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -106,16 +106,32 @@ pub struct SpawnError {
     pub source: io::Error,
 }
 
+/// The longest stdout line taken in whole, newline excluded: 64 MiB.
+///
+/// No protocol message comes near it, so a longer line is runaway output
+/// (or a stream that never ends its line); it is delivered cut to its first
+/// KiB as soon as it passes this length, and the rest of it is read and
+/// dropped, so that memory stays bounded.
+pub const MAX_LINE: usize = 64 * 1024 * 1024;
+
+/// How much of a line longer than [`MAX_LINE`] is kept, for messages.
+const CUT_KEEP: usize = 1024;
+
 /// One line the server wrote on stdout, or the end of its stdout.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Output {
     /// A line, without its newline.
     Line {
-        /// The bytes of the line.
+        /// The bytes of the line (its first KiB when `cut`).
         bytes: Vec<u8>,
-        /// `false` when the line ended the stream without a newline.
+        /// `false` when the line ended the stream without a newline, or was
+        /// cut before its end came.
         eol: bool,
-        /// When it arrived.
+        /// The line was longer than [`MAX_LINE`]: only its start is kept,
+        /// and the rest of it, up to its newline, is dropped.
+        cut: bool,
+        /// When the wait that read it began: a line read by a wait that
+        /// began before a deadline counts as having come before it.
         at: Instant,
     },
     /// stdout closed (or could not be read any more).
@@ -173,8 +189,14 @@ pub struct ServerProcess {
     stdout: Option<ChildStdout>,
     /// The start of a line not yet ended by a newline.
     partial: Vec<u8>,
-    /// Lines (and the end of stdout) read but not yet returned.
+    /// The line being read passed [`MAX_LINE`]: drop it up to its newline.
+    dropping: bool,
+    /// Lines read but not yet returned, and their bytes in all.
     lines: VecDeque<Output>,
+    queued: usize,
+    /// When the current read of the pipes began, to stamp the lines it
+    /// finds.
+    read_at: Instant,
     stdout_closed: bool,
     stderr_pipe: Option<ChildStderr>,
     stderr: Mutex<StderrTail>,
@@ -185,6 +207,16 @@ pub struct ServerProcess {
 
 /// The size of one read from a pipe.
 const CHUNK: usize = 64 * 1024;
+
+/// How many reads of one pipe one wait makes at most, so that a server
+/// that writes faster than it is read cannot keep a wait from seeing its
+/// deadline.
+const READS_PER_WAKE: usize = 16;
+
+/// Stdout is not read while this many bytes of lines wait to be taken: a
+/// server that floods stdout is held back by the pipe, as a host that reads
+/// no faster would hold it, instead of filling the checker's memory.
+const MAX_QUEUED: usize = 4 * 1024 * 1024;
 
 impl ServerProcess {
     /// Starts `command` in a process group of its own, with piped stdin,
@@ -218,13 +250,18 @@ impl ServerProcess {
             command: display.clone(),
             source,
         };
-        // Register before spawning, under the lock, so `kill_all` cannot miss
-        // a process that is being born.
+        // Spawn under the lock, so `kill_all` cannot miss a process that is
+        // being born, nor let one be born after it (while the owner exits).
         let mut live = live();
+        if live.stopped {
+            return Err(spawn_error(io::Error::other(
+                "every server is being stopped: no new one starts",
+            )));
+        }
         let mut child = cmd.spawn().map_err(spawn_error)?;
         let spawned_at = Instant::now();
         let pid = Pid::from_child(&child);
-        live.insert(pid.as_raw_nonzero().get());
+        live.groups.insert(pid.as_raw_nonzero().get());
         drop(live);
 
         let stdin = child.stdin.take().expect("stdin is piped");
@@ -246,7 +283,10 @@ impl ServerProcess {
             closing: false,
             stdout: Some(stdout),
             partial: Vec::new(),
+            dropping: false,
             lines: VecDeque::new(),
+            queued: 0,
+            read_at: spawned_at,
             stdout_closed: false,
             stderr_pipe: Some(stderr),
             stderr: Mutex::new(StderrTail::default()),
@@ -306,16 +346,32 @@ impl ServerProcess {
 
     /// Waits until `deadline` for the next stdout line (or the end of
     /// stdout). After the end, returns `Closed` again at once.
+    ///
+    /// A line counts as come before the deadline when a wait that began
+    /// before the deadline read it, or when it was in the pipe at the first
+    /// look after the deadline; lines read later are left for the next
+    /// call, so that a server writing without pause cannot keep a wait
+    /// past its deadline.
     pub fn recv(&mut self, deadline: Instant) -> Recv {
         loop {
-            if let Some(output) = self.next_output() {
-                return Recv::Output(output);
+            match self.lines.front() {
+                Some(Output::Line { at, .. }) if *at > deadline => return Recv::Timeout,
+                Some(_) => return Recv::Output(self.pop_line()),
+                None if self.stdout_closed => {
+                    return Recv::Output(Output::Closed { at: Instant::now() });
+                }
+                None => {}
             }
             let now = Instant::now();
             if now >= deadline {
-                // A last look, so that a line that is there is not missed.
-                self.pump(Duration::ZERO);
-                return self.next_output().map_or(Recv::Timeout, Recv::Output);
+                if self.read_at >= deadline {
+                    return Recv::Timeout;
+                }
+                // One last look, so that a line already in the pipe counts
+                // as come before the deadline (a wait that starts late, as
+                // the watch of a settle window may, still sees it).
+                self.pump_stamped(Duration::ZERO, deadline);
+                continue;
             }
             self.pump(deadline - now);
         }
@@ -326,20 +382,25 @@ impl ServerProcess {
         if self.lines.is_empty() {
             self.pump(Duration::ZERO);
         }
-        self.next_output()
-    }
-
-    fn next_output(&mut self) -> Option<Output> {
-        match self.lines.pop_front() {
-            Some(output) => Some(output),
+        match self.lines.front() {
+            Some(_) => Some(self.pop_line()),
             None if self.stdout_closed => Some(Output::Closed { at: Instant::now() }),
             None => None,
         }
     }
 
+    fn pop_line(&mut self) -> Output {
+        let output = self.lines.pop_front().expect("a line is queued");
+        if let Output::Line { bytes, .. } = &output {
+            self.queued -= bytes.len();
+        }
+        output
+    }
+
     /// Waits until `deadline` for the process to exit; `None` if it is still
-    /// running then. Its output is read meanwhile, so a server cannot stall
-    /// on a full pipe.
+    /// running then. Its output is read meanwhile (stdout until 4 MiB of
+    /// lines wait to be taken), so a server cannot stall on a full pipe
+    /// unless it floods stdout.
     pub fn wait(&mut self, deadline: Instant) -> Option<ExitStatus> {
         while self.try_wait().is_none() {
             let now = Instant::now();
@@ -359,7 +420,8 @@ impl ServerProcess {
             self.status = Some(status);
             // The descriptor stays readable forever after: stop polling it.
             self.pidfd = None;
-            live().remove(&self.pid());
+            // The group stays in `live` until the drop kills it: children
+            // of the server may outlive it, holding its pipes.
         }
         self.status
     }
@@ -414,6 +476,12 @@ impl ServerProcess {
     /// process, then takes in what stdout and stderr hold, writes what stdin
     /// takes, and reaps the process if it has exited.
     fn pump(&mut self, timeout: Duration) {
+        self.pump_stamped(timeout, Instant::now());
+    }
+
+    /// [`pump`](Self::pump), stamping the lines it reads with `read_at`.
+    fn pump_stamped(&mut self, timeout: Duration, read_at: Instant) {
+        self.read_at = read_at;
         let mut timeout = timeout;
         if self.pidfd.is_none() && self.status.is_none() {
             // Without a process descriptor, an exit is only seen by asking;
@@ -429,7 +497,7 @@ impl ServerProcess {
         {
             let mut fds = Vec::with_capacity(4);
             let mut which = Vec::with_capacity(4);
-            if let Some(stdout) = &self.stdout {
+            if let Some(stdout) = self.stdout.as_ref().filter(|_| self.queued < MAX_QUEUED) {
                 fds.push(PollFd::new(stdout, PollFlags::IN));
                 which.push(0);
             }
@@ -465,8 +533,11 @@ impl ServerProcess {
             }
         }
         if ready[0] || ready[1] {
+            // Reads go to the buffer's spare capacity: nothing is zeroed,
+            // and only the pages a read fills are ever touched.
             let mut buf = std::mem::take(&mut self.buf);
-            buf.resize(CHUNK, 0);
+            buf.clear();
+            buf.reserve_exact(CHUNK);
             if ready[0] {
                 self.read_stdout(&mut buf);
             }
@@ -483,25 +554,22 @@ impl ServerProcess {
         }
     }
 
-    /// Reads what stdout holds now. A short read means the pipe is empty:
-    /// the next poll says when there is more.
-    fn read_stdout(&mut self, buf: &mut [u8]) {
-        while let Some(stdout) = &mut self.stdout {
-            match stdout.read(buf) {
-                Ok(0) => {
-                    self.stdout = None;
-                    self.end_stdout();
-                }
-                Ok(n) => {
-                    let short = n < buf.len();
+    /// Reads what stdout holds now, up to [`READS_PER_WAKE`] reads. A short
+    /// read means the pipe is empty: the next poll says when there is more.
+    fn read_stdout(&mut self, buf: &mut Vec<u8>) {
+        for _ in 0..READS_PER_WAKE {
+            let Some(stdout) = &self.stdout else {
+                return;
+            };
+            match read_some(stdout, buf) {
+                Drained::Bytes(n) => {
                     self.take_stdout(&buf[..n]);
-                    if short {
+                    if n < buf.capacity() || self.queued >= MAX_QUEUED {
                         return;
                     }
                 }
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return,
-                Err(_) => {
+                Drained::Empty => return,
+                Drained::End => {
                     self.stdout = None;
                     self.end_stdout();
                 }
@@ -509,12 +577,15 @@ impl ServerProcess {
         }
     }
 
-    /// Reads what stderr holds now into the tail.
-    fn read_stderr(&mut self, buf: &mut [u8]) {
-        while let Some(stderr) = &mut self.stderr_pipe {
-            match stderr.read(buf) {
-                Ok(0) => self.stderr_pipe = None,
-                Ok(n) => {
+    /// Reads what stderr holds now into the tail, up to [`READS_PER_WAKE`]
+    /// reads.
+    fn read_stderr(&mut self, buf: &mut Vec<u8>) {
+        for _ in 0..READS_PER_WAKE {
+            let Some(stderr) = &self.stderr_pipe else {
+                return;
+            };
+            match read_some(stderr, buf) {
+                Drained::Bytes(n) => {
                     let mut tail = self
                         .stderr
                         .lock()
@@ -523,13 +594,12 @@ impl ServerProcess {
                     tail.tail.extend(&buf[..n]);
                     let excess = tail.tail.len().saturating_sub(STDERR_TAIL);
                     tail.tail.drain(..excess);
-                    if n < buf.len() {
+                    if n < buf.capacity() {
                         return;
                     }
                 }
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return,
-                Err(_) => self.stderr_pipe = None,
+                Drained::Empty => return,
+                Drained::End => self.stderr_pipe = None,
             }
         }
     }
@@ -539,26 +609,53 @@ impl ServerProcess {
         // A plain search: the SIMD search of `memchr` first probes the CPU's
         // features, which costs more in a short-lived checker (and in a VM,
         // where each probe traps) than it saves on protocol lines.
-        while let Some(end) = bytes.iter().position(|&b| b == b'\n') {
-            let mut line = std::mem::take(&mut self.partial);
-            line.extend_from_slice(&bytes[..end]);
-            self.lines.push_back(Output::Line {
-                bytes: line,
-                eol: true,
-                at: Instant::now(),
-            });
-            bytes = &bytes[end + 1..];
+        while !bytes.is_empty() {
+            let end = bytes.iter().position(|&b| b == b'\n');
+            let (piece, rest) = match end {
+                Some(end) => (&bytes[..end], &bytes[end + 1..]),
+                None => (bytes, &[][..]),
+            };
+            if !self.dropping {
+                let room = MAX_LINE - self.partial.len();
+                if piece.len() <= room {
+                    self.partial.extend_from_slice(piece);
+                } else {
+                    // Runaway output: deliver its start now, drop the rest.
+                    let wanted = CUT_KEEP.saturating_sub(self.partial.len());
+                    self.partial
+                        .extend_from_slice(&piece[..wanted.min(piece.len())]);
+                    self.partial.truncate(CUT_KEEP);
+                    self.partial.shrink_to_fit();
+                    self.push_line(false, true);
+                    self.dropping = true;
+                }
+            }
+            if end.is_some() {
+                if self.dropping {
+                    self.dropping = false;
+                } else {
+                    self.push_line(true, false);
+                }
+            }
+            bytes = rest;
         }
-        self.partial.extend_from_slice(bytes);
+    }
+
+    /// Queues the line in `partial`.
+    fn push_line(&mut self, eol: bool, cut: bool) {
+        let bytes = std::mem::take(&mut self.partial);
+        self.queued += bytes.len();
+        self.lines.push_back(Output::Line {
+            bytes,
+            eol,
+            cut,
+            at: self.read_at,
+        });
     }
 
     fn end_stdout(&mut self) {
-        if !self.partial.is_empty() {
-            self.lines.push_back(Output::Line {
-                bytes: std::mem::take(&mut self.partial),
-                eol: false,
-                at: Instant::now(),
-            });
+        if !self.partial.is_empty() && !self.dropping {
+            self.push_line(false, false);
         }
         self.stdout_closed = true;
     }
@@ -590,6 +687,31 @@ impl ServerProcess {
     }
 }
 
+/// What one read of a non-blocking pipe gave.
+enum Drained {
+    /// This many bytes, now at the start of the buffer.
+    Bytes(usize),
+    /// Nothing yet.
+    Empty,
+    /// The end of the stream (or a pipe that cannot be read any more).
+    End,
+}
+
+/// Reads what `pipe` holds into `buf`, which is cleared first and filled up
+/// to its capacity.
+fn read_some(pipe: impl AsFd, buf: &mut Vec<u8>) -> Drained {
+    loop {
+        buf.clear();
+        match rustix::io::read(&pipe, rustix::buffer::spare_capacity(buf)) {
+            Ok(0) => return Drained::End,
+            Ok(n) => return Drained::Bytes(n),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(rustix::io::Errno::AGAIN) => return Drained::Empty,
+            Err(_) => return Drained::End,
+        }
+    }
+}
+
 /// A descriptor that becomes readable when `pid` exits, where the system
 /// offers one.
 #[cfg(target_os = "linux")]
@@ -611,15 +733,28 @@ impl Drop for ServerProcess {
         if self.status.is_none() {
             self.wait(Instant::now() + Duration::from_secs(5));
         }
-        live().remove(&self.pid());
+        live().groups.remove(&self.pid());
     }
 }
 
-/// The process groups started here and not yet reaped.
-fn live() -> MutexGuard<'static, BTreeSet<i32>> {
-    static LIVE: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+/// The process groups started here whose owners have not dropped them yet
+/// (the leader may be reaped while the rest of its group still runs).
+fn live() -> MutexGuard<'static, Live> {
+    static LIVE: Mutex<Live> = Mutex::new(Live {
+        groups: BTreeSet::new(),
+        stopped: false,
+    });
     LIVE.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The process groups to kill when the owner stops.
+struct Live {
+    /// The groups started here whose owners have not dropped them yet.
+    groups: BTreeSet<i32>,
+    /// [`kill_all`] ran: no new server may start, since the owner is on its
+    /// way out and would leave it behind.
+    stopped: bool,
 }
 
 /// The signals [`exit_on_signals`] asked for.
@@ -659,10 +794,15 @@ fn arm_stop_signals() {
     });
 }
 
-/// Kills the process group of every server started here that has not been
-/// reaped yet. For signal handlers of the owner: call it, then exit.
+/// Kills the process group of every server started here and not dropped
+/// yet. For signal handlers of the owner: call it, then exit.
+///
+/// From then on no new server starts ([`ServerProcess::spawn`] fails): a
+/// thread that starts one while the owner exits would leave it behind.
 pub fn kill_all() {
-    for pid in live().iter() {
+    let mut live = live();
+    live.stopped = true;
+    for pid in &live.groups {
         if let Some(pid) = Pid::from_raw(*pid) {
             let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         }
@@ -826,6 +966,137 @@ mod tests {
             }
         }
         assert_eq!(lines, vec![(b"a".to_vec(), true), (b"b".to_vec(), false)]);
+    }
+
+    #[test]
+    fn a_server_that_never_stops_writing_cannot_hold_a_wait_past_its_deadline() {
+        let line = "x".repeat(1000);
+        let mut server = ServerProcess::spawn(&sh(&format!("exec yes {line}"))).unwrap();
+        assert!(matches!(
+            server.recv(soon()),
+            Recv::Output(Output::Line { .. })
+        ));
+        // Lines keep coming faster than they are taken; the wait must still
+        // end at its deadline, with what was read before it.
+        let deadline = Instant::now();
+        let give_up = Instant::now() + Duration::from_secs(30);
+        while let Recv::Output(Output::Line { .. }) = server.recv(deadline) {
+            // Taking a line costs more than writing one.
+            std::hint::black_box((0..20_000u64).sum::<u64>());
+            assert!(Instant::now() < give_up, "recv ignored its deadline");
+        }
+    }
+
+    #[test]
+    fn a_line_already_in_the_pipe_counts_for_a_deadline_that_has_passed() {
+        let dir = tempfile::tempdir().unwrap();
+        let written = dir.path().join("written");
+        let script = format!("echo early; touch '{}'; exec sleep 30", written.display());
+        let mut server = ServerProcess::spawn(&sh(&script)).unwrap();
+        let give_up = soon();
+        while !written.exists() {
+            assert!(Instant::now() < give_up, "the server never wrote");
+            std::thread::yield_now();
+        }
+        let deadline = Instant::now();
+        match server.recv(deadline) {
+            Recv::Output(Output::Line { bytes, .. }) => assert_eq!(bytes, b"early"),
+            other => panic!("unexpected {other:?}"),
+        }
+        assert_eq!(server.recv(deadline), Recv::Timeout);
+    }
+
+    #[test]
+    fn a_server_that_floods_stdout_is_held_back_while_nobody_reads() {
+        let mut server = ServerProcess::spawn(&sh("exec yes")).unwrap();
+        // Waiting for an exit that never comes reads stdout meanwhile, but
+        // only until enough lines wait to be taken.
+        assert_eq!(
+            server.wait(Instant::now() + Duration::from_millis(300)),
+            None
+        );
+        assert!(server.queued > 0);
+        assert!(server.queued <= MAX_QUEUED + CHUNK, "{}", server.queued);
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_is_cut_and_the_rest_dropped() {
+        let script = format!(
+            "head -c {} /dev/zero | tr '\\0' x; printf '\\nnext\\n'",
+            MAX_LINE + 3 * CHUNK + 5
+        );
+        let mut server = ServerProcess::spawn(&sh(&script)).unwrap();
+        match server.recv(soon()) {
+            Recv::Output(Output::Line {
+                bytes,
+                cut: true,
+                eol: false,
+                ..
+            }) => assert_eq!(bytes, vec![b'x'; CUT_KEEP]),
+            other => panic!("unexpected {other:?}"),
+        }
+        match server.recv(soon()) {
+            Recv::Output(Output::Line {
+                bytes,
+                cut: false,
+                eol: true,
+                ..
+            }) => assert_eq!(bytes, b"next"),
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(matches!(
+            server.recv(soon()),
+            Recv::Output(Output::Closed { .. })
+        ));
+    }
+
+    #[test]
+    fn a_flood_on_stderr_cannot_hold_a_wait_past_its_deadline() {
+        // The wait runs on a thread of its own, so that a wait that never
+        // ends fails the test instead of hanging it.
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut server =
+                ServerProcess::spawn(&sh("for i in 1 2 3 4; do cat /dev/zero >&2 & done; wait"))
+                    .unwrap();
+            let outcome = server.recv(Instant::now() + Duration::from_millis(200));
+            let _ = done.send((outcome, server.stderr().total > 0));
+        });
+        let (outcome, drained) = finished
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the wait ends");
+        assert_eq!(outcome, Recv::Timeout);
+        assert!(drained);
+    }
+
+    #[test]
+    fn no_server_starts_once_every_server_is_being_stopped() {
+        // `kill_all` is process-wide, so it runs in a child process of its
+        // own: this test binary, run again for this one test.
+        const CHILD: &str = "MCP_REPLAY_TEST_KILL_ALL_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            let running = ServerProcess::spawn(&sh("exec sleep 30")).unwrap();
+            kill_all();
+            let refused = ServerProcess::spawn(&sh("exec sleep 30")).unwrap_err();
+            assert_eq!(
+                refused.source.to_string(),
+                "every server is being stopped: no new one starts"
+            );
+            drop(running);
+            return;
+        }
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "process::tests::no_server_starts_once_every_server_is_being_stopped",
+            ])
+            .env(CHILD, "1")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{stdout}");
+        assert!(stdout.contains("1 passed"), "{stdout}");
     }
 
     #[test]

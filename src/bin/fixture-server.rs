@@ -50,6 +50,14 @@ struct Flags {
     /// Send `notifications/tools/list_changed` before every answer.
     #[arg(long)]
     unsolicited: bool,
+    /// Send `notifications/tools/list_changed` at start, before reading
+    /// stdin, as a valid message (breaks only the core profile's
+    /// `quiet-before-serving`).
+    #[arg(long)]
+    announce: bool,
+    /// Declare no tools capability while serving tools (breaks `initialize`).
+    #[arg(long)]
+    undeclared_tools: bool,
     /// Serve `tools/list` in pages of N tools.
     #[arg(long, value_name = "N")]
     page_size: Option<usize>,
@@ -207,6 +215,11 @@ fn prepare(flags: &Flags) -> io::Result<()> {
     if flags.breaks.contains(&Break::QuietBeforeServing) {
         let mut out = io::stdout().lock();
         out.write_all(b"fixture-server 0.1 starting\n")?;
+        out.flush()?;
+    }
+    if flags.announce {
+        let mut out = io::stdout().lock();
+        out.write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n")?;
         out.flush()?;
     }
     if flags.slow_start > 0 {
@@ -441,10 +454,15 @@ impl Fixture {
         if self.broken(Break::Initialize) {
             server_info = json!({"name": "fixture-server"});
         }
+        let capabilities = if self.flags.undeclared_tools {
+            json!({})
+        } else {
+            json!({"tools": {"listChanged": self.flags.unsolicited || self.flags.announce}})
+        };
         json!({
             "protocolVersion": version,
             "serverInfo": server_info,
-            "capabilities": {"tools": {"listChanged": self.flags.unsolicited}},
+            "capabilities": capabilities,
         })
     }
 

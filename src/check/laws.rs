@@ -254,11 +254,11 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::Initialize,
-        summary: "initialize answers protocolVersion, serverInfo{name,version} and capabilities",
+        summary: "initialize answers protocolVersion, serverInfo{name,version} and capabilities, tools declared when served",
         core: E,
         spec: E,
         core_cites: "MCP-CORE r1 §2¶15",
-        spec_cites: "MCP lifecycle#initialization, lifecycle#version-negotiation",
+        spec_cites: "MCP lifecycle#initialization, lifecycle#version-negotiation; server/tools#capabilities",
         implemented: true,
     },
     Law {

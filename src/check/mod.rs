@@ -33,7 +33,8 @@ use self::baseline::{BaselineError, Entry};
 use self::config::ConfigError;
 use self::laws::{LawId, Profile, Severity};
 use self::plan::{Plan, Planned, PlannedProbe};
-use self::replay::replay;
+use self::replay::{ReplayError, replay_on};
+use crate::process::ServerProcess;
 use crate::report::{
     Disposition, Graded, InputError, LawOutcome, LawStatus, ProbeResult, Report, TranscriptResult,
 };
@@ -302,16 +303,17 @@ pub fn run(
     }
 
     // Entries about transcripts or commands this run did not check are
-    // another run's business (another partition, another path).
-    let checked: BTreeSet<String> = plan
+    // another run's business (another partition, another path), or cannot
+    // be judged (a server that could not start).
+    let checked: BTreeSet<String> = report
         .transcripts
         .iter()
-        .map(|plan| plan.path.display().to_string())
+        .map(|result| result.path.display().to_string())
         .collect();
-    let probed: BTreeSet<String> = plan
+    let probed: BTreeSet<&str> = report
         .probes
         .iter()
-        .map(|plan| plan.command.display())
+        .map(|result| result.command.as_str())
         .collect();
     report.stale = baseline
         .iter()
@@ -445,11 +447,19 @@ fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<Inp
         path: Some(plan.path.clone()),
         message,
     };
+    // The server starts first: it gets ready while the transcript is read,
+    // which takes the reading off the replay's critical path. A transcript
+    // that cannot be read is still the error reported, and its server is
+    // stopped at once.
+    let server = ServerProcess::spawn(&plan.command);
     let transcript = match Transcript::read(&plan.path) {
         Ok(transcript) => transcript,
         Err(err) => return (None, vec![error(chain(&err))]),
     };
-    let outcome = match replay(&transcript, &plan.command, &plan.replay) {
+    let outcome = match server
+        .map_err(ReplayError::from)
+        .and_then(|server| replay_on(server, &transcript, &plan.replay))
+    {
         Ok(outcome) => outcome,
         Err(err) => {
             let message = format!("{}: {}", plan.path.display(), chain(&err));

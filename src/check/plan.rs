@@ -78,6 +78,7 @@ impl Settings {
             profile: self.profile,
             settle: self.settle,
             timeout: self.timeout,
+            startup_timeout: self.startup_timeout,
             grace: self.grace,
         }
     }

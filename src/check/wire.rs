@@ -5,7 +5,8 @@
 
 use serde_json::Value;
 
-use crate::jsonrpc::{Frame, json_kind};
+use crate::jsonrpc::{Frame, RequestId, json_kind};
+use crate::process::MAX_LINE;
 
 /// Why a stdout line is not a protocol message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +30,24 @@ pub struct NotProtocol {
 /// wrong `"jsonrpc":"2.0"`, or an object that is neither a request, a
 /// notification nor a response.
 pub fn classify(line: &[u8], batches: bool) -> Result<Frame, NotProtocol> {
+    let first = match parse(line, batches)? {
+        Value::Array(items) => items.into_iter().next(),
+        value => Some(value),
+    };
+    match first {
+        Some(Value::Object(object)) => Ok(Frame::from_object(object)),
+        _ => unreachable!("`parse` returns messages: objects, or batches of them"),
+    }
+}
+
+/// Reads one stdout line as [`classify`] does, and returns it as JSON: an
+/// object, or on revision 2025-03-26 a non-empty array of them. The line is
+/// parsed once, for those who need the whole message rather than its frame.
+///
+/// # Errors
+///
+/// As [`classify`].
+pub fn parse(line: &[u8], batches: bool) -> Result<Value, NotProtocol> {
     let fail = |reason: String| NotProtocol {
         reason,
         excerpt: excerpt(line),
@@ -51,31 +70,44 @@ pub fn classify(line: &[u8], batches: bool) -> Result<Frame, NotProtocol> {
         let what = what.split(" at line ").next().unwrap_or(&what).to_owned();
         fail(format!("not JSON ({what})"))
     })?;
-    match value {
-        Value::Object(object) => message(object).map_err(fail),
+    match &value {
+        Value::Object(object) => message(object).map_err(fail)?,
         Value::Array(items) if batches && !items.is_empty() => {
-            let mut first = None;
             for item in items {
                 let Value::Object(object) = item else {
                     return Err(fail(format!(
                         "a batch element is {}, not an object",
-                        json_kind(&item)
+                        json_kind(item)
                     )));
                 };
-                let frame =
-                    message(object).map_err(|reason| fail(format!("in a batch: {reason}")))?;
-                first.get_or_insert(frame);
+                message(object).map_err(|reason| fail(format!("in a batch: {reason}")))?;
             }
-            Ok(first.expect("a non-empty batch has a first element"))
         }
-        other => Err(fail(format!(
-            "{} is not a JSON-RPC message",
-            json_kind(&other)
-        ))),
+        other => {
+            return Err(fail(format!(
+                "{} is not a JSON-RPC message",
+                json_kind(other)
+            )));
+        }
+    }
+    Ok(value)
+}
+
+/// What is wrong with a line longer than [`MAX_LINE`], of which only the
+/// start was kept.
+pub fn cut(start: &[u8]) -> NotProtocol {
+    NotProtocol {
+        reason: format!(
+            "a line longer than {} MiB, the most mcp-replay reads as one message",
+            MAX_LINE / (1024 * 1024)
+        ),
+        excerpt: excerpt(start),
     }
 }
 
-fn message(object: serde_json::Map<String, Value>) -> Result<Frame, String> {
+/// Checks one object as a message, by the rules [`Frame::from_object`]
+/// classifies with, without taking it apart.
+fn message(object: &serde_json::Map<String, Value>) -> Result<(), String> {
     match object.get("jsonrpc") {
         Some(Value::String(v)) if v == "2.0" => {}
         Some(other) => return Err(format!("`jsonrpc` is {other}, not \"2.0\"")),
@@ -84,17 +116,34 @@ fn message(object: serde_json::Map<String, Value>) -> Result<Frame, String> {
     if object.contains_key("result") && object.contains_key("error") {
         return Err("a response with both `result` and `error`".to_owned());
     }
-    match Frame::from_object(object) {
-        Frame::Malformed { reason, .. } => Err(reason),
-        frame => Ok(frame),
+    match object.get("method") {
+        Some(Value::String(_)) => match object.get("id") {
+            Some(id) if !id.is_null() && RequestId::from_value(id).is_none() => {
+                Err("the id is neither a number nor a string".to_owned())
+            }
+            _ => Ok(()),
+        },
+        Some(other) => Err(format!("`method` is {}, not a string", json_kind(other))),
+        None if object.contains_key("result") || object.contains_key("error") => Ok(()),
+        None => Err("the object has no `method`".to_owned()),
     }
 }
 
 /// The start of a line as lossy text, at most 80 characters, for messages.
+///
+/// Control characters are shown escaped (`\u{1b}`): a server's bytes must
+/// not steer the terminal that shows the report, nor hide in it.
 pub fn excerpt(line: &[u8]) -> String {
     let text = String::from_utf8_lossy(line);
-    let mut out: String = text.chars().take(80).collect();
-    if text.chars().count() > 80 {
+    let mut out = String::new();
+    for c in text.chars().take(80) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    if text.chars().nth(80).is_some() {
         out.push('…');
     }
     out
@@ -156,6 +205,40 @@ mod tests {
             classify(br#"{"jsonrpc":"2.0"}"#, false).unwrap_err().reason,
             "the object has no `method`"
         );
+    }
+
+    #[test]
+    fn excerpts_are_short_and_show_control_characters_escaped() {
+        assert_eq!(excerpt(b"\x1b[2Jready\0\t"), "\\u{1b}[2Jready\\u{0}\\t");
+        let long = "x".repeat(100);
+        assert_eq!(excerpt(long.as_bytes()), format!("{}…", &long[..80]));
+        assert_eq!(excerpt(&long.as_bytes()[..80]), long[..80]);
+    }
+
+    #[test]
+    fn the_checks_agree_with_how_frames_classify() {
+        // Every object `parse` lets through is a well-formed frame, and every
+        // one it turns away for its members is a malformed one, for the
+        // same reason.
+        let objects = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":[1],"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","method":7}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":null}"#,
+            r#"{"jsonrpc":"2.0","id":{},"error":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            r#"{"jsonrpc":"2.0"}"#,
+        ];
+        for text in objects {
+            let object: serde_json::Map<String, Value> = serde_json::from_str(text).unwrap();
+            let checked = message(&object);
+            match Frame::from_object(object) {
+                Frame::Malformed { reason, .. } => assert_eq!(checked, Err(reason), "{text}"),
+                _ => assert_eq!(checked, Ok(()), "{text}"),
+            }
+        }
     }
 
     #[test]

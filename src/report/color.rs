@@ -52,10 +52,19 @@ impl Palette {
     /// The palette `--color` asks for. `auto` colours only when stdout is a
     /// terminal, `NO_COLOR` is unset or empty, and `TERM` is not `dumb`.
     pub fn choose(choice: ColorChoice, stdout_is_terminal: bool) -> Palette {
+        Palette::choose_in(choice, stdout_is_terminal, |name| std::env::var_os(name))
+    }
+
+    /// [`Palette::choose`] with the environment read through `env`.
+    fn choose_in(
+        choice: ColorChoice,
+        stdout_is_terminal: bool,
+        env: impl Fn(&str) -> Option<std::ffi::OsString>,
+    ) -> Palette {
         let auto = || {
             stdout_is_terminal
-                && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
-                && std::env::var_os("TERM").is_none_or(|term| term != "dumb")
+                && env("NO_COLOR").is_none_or(|value| value.is_empty())
+                && env("TERM").is_none_or(|term| term != "dumb")
         };
         match choice {
             ColorChoice::Always => Palette::ansi(),
@@ -136,6 +145,28 @@ mod tests {
             "\x1b[32mPASS\x1b[0m"
         );
         assert_eq!(Palette::ansi().diff_line(" same"), " same");
+    }
+
+    #[test]
+    fn auto_colours_a_terminal_unless_no_color_or_a_dumb_terminal_say_otherwise() {
+        let with = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                vars.iter()
+                    .find(|(var, _)| *var == name)
+                    .map(|(_, value)| value.into())
+            }
+        };
+        let auto = |terminal, vars| Palette::choose_in(ColorChoice::Auto, terminal, with(vars));
+        assert_eq!(auto(true, &[("TERM", "xterm")]), Palette::ansi());
+        assert_eq!(auto(true, &[]), Palette::ansi());
+        assert_eq!(auto(false, &[("TERM", "xterm")]), Palette::plain());
+        assert_eq!(auto(true, &[("NO_COLOR", "1")]), Palette::plain());
+        // An empty NO_COLOR is unset, as no-color.org has it.
+        assert_eq!(auto(true, &[("NO_COLOR", "")]), Palette::ansi());
+        assert_eq!(auto(true, &[("TERM", "dumb")]), Palette::plain());
+        // An explicit choice wins over the environment.
+        let always = Palette::choose_in(ColorChoice::Always, false, with(&[("NO_COLOR", "1")]));
+        assert_eq!(always, Palette::ansi());
     }
 
     #[test]

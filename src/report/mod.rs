@@ -160,7 +160,8 @@ pub enum ExchangeStatus {
     Failed,
     /// Sent, but no answer came before the deadline or the end of stdout.
     Unanswered,
-    /// The host cancelled it in the recording, and no answer was recorded.
+    /// The host cancelled it in the recording before an answer was
+    /// recorded, and no answer is required.
     Cancelled,
     /// Never sent: the replay stopped before it.
     NotSent,

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::io::Read as _;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::mpsc;
@@ -16,7 +17,7 @@ use predicates::prelude::*;
 use serde_json::{Value, json};
 
 use crate::util::{
-    fixture_server, initialize, json_lines, notification, processes_with, request, soon,
+    Waiter, fixture_server, initialize, json_lines, notification, processes_with, request, soon,
 };
 
 /// `mcp-replay check` run in `dir`, killed if it outlives a generous
@@ -114,6 +115,26 @@ fn recorded(args: &[&str]) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// The fixture's flags that change the `echo` answer the recordings hold.
+const CHANGED: &[&str] = &["--echo-suffix", "!"];
+
+/// `check --no-probes <args> transcripts -- fixture-server <server>` in `dir`:
+/// the recorded transcripts replayed against a fixture server of our choice.
+fn replay(dir: &Path, args: &[&str], server: &[&str]) -> assert_cmd::Command {
+    let mut cmd = check(dir);
+    cmd.arg("--no-probes")
+        .args(args)
+        .args(["transcripts", "--", fixture_server()])
+        .args(server);
+    cmd
+}
+
+/// `cmd`'s exit status and stdout.
+fn status_and_stdout(cmd: &mut assert_cmd::Command) -> (Option<i32>, String) {
+    let output = cmd.output().unwrap();
+    (output.status.code(), stdout_of(&output))
+}
+
 fn stdout_of(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -144,17 +165,7 @@ fn a_changed_answer_fails_with_a_diff_and_bless_accepts_it() {
     let (dir, path) = recorded(&[]);
     let original = std::fs::read_to_string(&path).unwrap();
     let server = fixture_server();
-    let stdout = stdout_with_code(
-        check(dir.path()).args([
-            "--no-probes",
-            "transcripts",
-            "--",
-            server,
-            "--echo-suffix",
-            "!",
-        ]),
-        1,
-    );
+    let stdout = stdout_with_code(&mut replay(dir.path(), &[], CHANGED), 1);
     let answer_line = original
         .lines()
         .position(|line| line.contains("\"dir\":\"s2c\"") && line.contains("\"text\":\"hello\""))
@@ -191,16 +202,7 @@ fn a_changed_answer_fails_with_a_diff_and_bless_accepts_it() {
         "{stdout}"
     );
 
-    check(dir.path())
-        .args([
-            "--no-probes",
-            "--bless",
-            "transcripts",
-            "--",
-            server,
-            "--echo-suffix",
-            "!",
-        ])
+    replay(dir.path(), &["--bless"], CHANGED)
         .assert()
         .code(0)
         .stderr(predicate::str::contains(
@@ -220,17 +222,7 @@ fn a_changed_answer_fails_with_a_diff_and_bless_accepts_it() {
     assert_eq!(differing.len(), 1, "{differing:?}");
     assert_eq!(differing[0].0, answer_line);
     assert!(differing[0].1.contains("\"text\":\"hello!\""), "{blessed}");
-    check(dir.path())
-        .args([
-            "--no-probes",
-            "transcripts",
-            "--",
-            server,
-            "--echo-suffix",
-            "!",
-        ])
-        .assert()
-        .code(0);
+    replay(dir.path(), &[], CHANGED).assert().code(0);
 }
 
 #[test]
@@ -238,35 +230,12 @@ fn bless_rewrites_the_server_side_of_a_session_that_changed_shape() {
     // Recorded with list_changed notifications the clean server never sends.
     let (dir, path) = recorded(&["--unsolicited"]);
     let original = std::fs::read_to_string(&path).unwrap();
-    let server = fixture_server();
-    let output = check(dir.path())
-        .args([
-            "--no-probes",
-            "--timeout",
-            "300ms",
-            "transcripts",
-            "--",
-            server,
-        ])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
+    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "300ms"], &[]), 1);
     assert!(
-        stdout_of(&output).contains("the recorded notification `notifications/tools/list_changed`"),
-        "{}",
-        stdout_of(&output)
+        stdout.contains("the recorded notification `notifications/tools/list_changed`"),
+        "{stdout}"
     );
-    check(dir.path())
-        .args([
-            "--no-probes",
-            "--timeout",
-            "300ms",
-            "--bless",
-            "transcripts",
-            "--",
-            server,
-        ])
+    replay(dir.path(), &["--timeout", "300ms", "--bless"], &[])
         .assert()
         .code(0);
     let blessed = std::fs::read_to_string(&path).unwrap();
@@ -278,10 +247,7 @@ fn bless_rewrites_the_server_side_of_a_session_that_changed_shape() {
             .collect()
     };
     assert_eq!(client(&blessed), client(&original));
-    check(dir.path())
-        .args(["--no-probes", "transcripts", "--", server])
-        .assert()
-        .code(0);
+    replay(dir.path(), &[], &[]).assert().code(0);
 }
 
 #[test]
@@ -467,29 +433,18 @@ fn probes_run_once_per_command_in_the_partition_of_its_first_transcript() {
 #[test]
 fn a_baseline_passes_known_findings_fails_new_ones_and_stale_entries() {
     let (dir, _) = recorded(&[]);
-    let server = fixture_server();
-    let changed = ["--", server, "--echo-suffix", "!"];
-    let run = |extra: &[&str], tail: &[&str]| {
-        check(dir.path())
-            .arg("--no-probes")
-            .args(extra)
-            .arg("transcripts")
-            .args(tail)
-            .output()
-            .unwrap()
-    };
+    let with_baseline = ["--baseline", "baseline.json"];
     // Adopt the gate on a server that fails: the baseline records the finding.
-    let adopted = run(&["--write-baseline", "baseline.json"], &changed);
-    assert_eq!(adopted.status.code(), Some(0), "{}", stdout_of(&adopted));
-    assert!(String::from_utf8_lossy(&adopted.stderr).contains("Wrote baseline: baseline.json"));
-    let known = run(&["--baseline", "baseline.json"], &changed);
-    assert_eq!(known.status.code(), Some(0));
+    replay(dir.path(), &["--write-baseline", "baseline.json"], CHANGED)
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains("Wrote baseline: baseline.json"));
+    let known = stdout_with_code(&mut replay(dir.path(), &with_baseline, CHANGED), 0);
     assert!(
-        stdout_of(&known).contains(" KNOWN transcripts/session.jsonl"),
-        "{}",
-        stdout_of(&known)
+        known.contains(" KNOWN transcripts/session.jsonl"),
+        "{known}"
     );
-    assert!(stdout_of(&known).contains("known[transcript-match]"));
+    assert!(known.contains("known[transcript-match]"));
 
     // A new finding fails.
     let other = dir.path().join("transcripts/other.jsonl");
@@ -505,45 +460,48 @@ fn a_baseline_passes_known_findings_fails_new_ones_and_stale_entries() {
             )],
         ],
     );
-    let new = run(&["--baseline", "baseline.json"], &changed);
-    assert_eq!(new.status.code(), Some(1));
-    assert!(stdout_of(&new).contains("  FAIL transcripts/other.jsonl"));
+    let new = stdout_with_code(&mut replay(dir.path(), &with_baseline, CHANGED), 1);
+    assert!(new.contains("  FAIL transcripts/other.jsonl"), "{new}");
     std::fs::remove_file(&other).unwrap();
 
     // Fixed: the baseline entry is stale, and that fails too, until the
     // baseline is rewritten.
-    let fixed = run(&["--baseline", "baseline.json"], &[]);
-    assert_eq!(fixed.status.code(), Some(1));
-    let stdout = stdout_of(&fixed);
+    let stdout = stdout_with_code(&mut replay(dir.path(), &with_baseline, &[]), 1);
     assert!(
         stdout.contains(" STALE transcript-match transcripts/session.jsonl:"),
         "{stdout}"
     );
     assert!(stdout.contains("1 stale"), "{stdout}");
+
+    // A server that cannot start judges nothing: its entries are not stale.
+    let unchecked = check(dir.path())
+        .args(["--no-probes", "--baseline", "baseline.json", "transcripts"])
+        .args(["--", "/nonexistent/server"])
+        .output()
+        .unwrap();
+    assert_eq!(unchecked.status.code(), Some(2));
+    let stdout = stdout_of(&unchecked);
+    assert!(stdout.contains("ERROR "), "{stdout}");
+    assert!(!stdout.contains("STALE"), "{stdout}");
 }
 
 #[test]
 fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
     let (dir, _) = recorded(&[]);
-    let server = fixture_server();
-    let output = check(dir.path())
-        .args([
-            "--format",
-            "json",
-            "--junit",
-            "report.xml",
-            "--",
-            server,
-            "--echo-suffix",
-            "!",
-            "--break",
-            "cancel-tolerated",
-        ])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    let lines = json_lines(&output.stdout);
+    let (code, stdout) = status_and_stdout(check(dir.path()).args([
+        "--format",
+        "json",
+        "--junit",
+        "report.xml",
+        "--",
+        fixture_server(),
+        "--echo-suffix",
+        "!",
+        "--break",
+        "cancel-tolerated",
+    ]));
+    assert_eq!(code, Some(1), "{stdout}");
+    let lines = json_lines(stdout.as_bytes());
     let types: BTreeSet<&str> = lines
         .iter()
         .map(|line| line["type"].as_str().unwrap())
@@ -615,6 +573,28 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
     }
 }
 
+#[test]
+fn a_junit_file_that_cannot_be_written_exits_2_after_the_report() {
+    let (dir, _) = recorded(&[]);
+    let output = check(dir.path())
+        .args(["--no-probes", "--junit", "no/such/dir/report.xml"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(
+        stdout_of(&output).contains("  PASS transcripts/session.jsonl"),
+        "{}",
+        stdout_of(&output)
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("mcp-replay: error: cannot write the JUnit report `no/such/dir/report.xml`"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 fn which(program: &str) -> Result<PathBuf, ()> {
     let path = std::env::var_os("PATH").ok_or(())?;
     std::env::split_paths(&path)
@@ -624,79 +604,46 @@ fn which(program: &str) -> Result<PathBuf, ()> {
 }
 
 #[test]
-fn probes_alone_gate_a_server_with_nothing_recorded() {
+fn probes_alone_gate_a_server_with_nothing_recorded_and_warnings_pass_unless_denied() {
     let dir = tempfile::tempdir().unwrap();
-    let server = fixture_server();
-    check(dir.path())
-        .args(["--", server])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::contains(
-            "Summary: 0 transcripts, 18 laws: 18 held",
-        ));
-    check(dir.path())
-        .args(["--", server, "--break", "ping"])
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains("  FAIL ping "));
-    check(dir.path())
-        .args(["--waive", "ping", "--", server, "--break", "ping"])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::contains("WAIVED ping "));
-}
-
-#[test]
-fn warnings_pass_unless_denied() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = fixture_server();
-    let spec = ["--profile", "spec"];
-    let sdk = ["--", server, "--like", "python-sdk"];
-    check(dir.path())
-        .args(spec)
-        .args(sdk)
-        .assert()
-        .code(0)
-        .stdout(predicate::str::contains("  WARN unknown-tool "));
-    check(dir.path())
-        .args(spec)
-        .arg("--deny-warnings")
-        .args(sdk)
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains("error[unknown-tool]"));
-    // The same server fails the core profile outright.
-    check(dir.path())
-        .args(sdk)
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains("  FAIL unknown-tool "));
+    let probed = |args: &[&str], server: &[&str], code: i32, expected: &str| {
+        check(dir.path())
+            .args(args)
+            .args(["--", fixture_server()])
+            .args(server)
+            .assert()
+            .code(code)
+            .stdout(predicate::str::contains(expected));
+    };
+    probed(&[], &[], 0, "Summary: 0 transcripts, 18 laws: 18 held");
+    probed(&[], &["--break", "ping"], 1, "  FAIL ping ");
+    probed(
+        &["--waive", "ping"],
+        &["--break", "ping"],
+        0,
+        "WAIVED ping ",
+    );
+    let sdk = ["--like", "python-sdk"];
+    // Warnings pass unless denied; the core profile fails the same server.
+    probed(&["--profile", "spec"], &sdk, 0, "  WARN unknown-tool ");
+    let denied = ["--profile", "spec", "--deny-warnings"];
+    probed(&denied, &sdk, 1, "error[unknown-tool]");
+    probed(&[], &sdk, 1, "  FAIL unknown-tool ");
 }
 
 #[test]
 fn a_directory_config_waives_and_ignores() {
     let (dir, _) = recorded(&[]);
-    let server = fixture_server();
-    let changed = [
-        "--no-probes",
-        "transcripts",
-        "--",
-        server,
-        "--echo-suffix",
-        "!",
-    ];
     let config = dir.path().join("transcripts/mcp-replay.json");
     std::fs::write(&config, r#"{"ignore": ["/result/content/*/text"]}"#).unwrap();
-    check(dir.path()).args(changed).assert().code(0);
+    replay(dir.path(), &[], CHANGED).assert().code(0);
     std::fs::write(&config, r#"{"waive": ["transcript-match"]}"#).unwrap();
-    check(dir.path())
-        .args(changed)
+    replay(dir.path(), &[], CHANGED)
         .assert()
         .code(0)
         .stdout(predicate::str::contains("waived[transcript-match]"));
     std::fs::write(&config, r#"{"waive": ["no-such-law"]}"#).unwrap();
-    check(dir.path())
-        .args(changed)
+    replay(dir.path(), &[], CHANGED)
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -707,31 +654,20 @@ fn a_directory_config_waives_and_ignores() {
 #[test]
 fn usage_errors_exit_2_with_a_hint() {
     let dir = tempfile::tempdir().unwrap();
-    check(dir.path())
-        .assert()
-        .code(2)
+    let fails = |args: &[&str]| check(dir.path()).args(args).assert().code(2);
+    fails(&[])
         .stderr(predicate::str::contains(
             "mcp-replay: error: no transcripts found in `transcripts/` (it does not exist)",
         ))
         .stderr(predicate::str::contains("hint: record one with"));
-    check(dir.path())
-        .args(["--waive", "nope", "--", "x"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "unknown law `nope`; the laws are: quiet-before-serving",
-        ));
-    check(dir.path())
-        .args(["--partition", "3/2", "--", "x"])
-        .assert()
-        .code(2);
-    check(dir.path())
-        .args(["--", "/nonexistent/server"])
-        .assert()
-        .code(2)
-        .stdout(predicate::str::contains(
-            "ERROR cannot start server `/nonexistent/server`",
-        ));
+    fails(&["--waive", "nope", "--", "x"]).stderr(predicate::str::contains(
+        "unknown law `nope`; the laws are: quiet-before-serving",
+    ));
+    fails(&["--partition", "3/2", "--", "x"])
+        .stderr(predicate::str::contains("`3/2` is not a partition"));
+    fails(&["--", "/nonexistent/server"]).stdout(predicate::str::contains(
+        "ERROR cannot start server `/nonexistent/server`",
+    ));
 }
 
 #[test]
@@ -753,36 +689,36 @@ fn colour_only_when_asked_or_on_a_terminal() {
 #[test]
 fn a_closed_stdout_is_no_error() {
     let (dir, _) = recorded(&[]);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-replay"))
-        .current_dir(dir.path())
-        .args([
-            "check",
-            "--no-probes",
-            "--",
-            fixture_server(),
-            "--echo-suffix",
-            "!",
-        ])
+    // The server starts slowly, so that the report comes long after the
+    // pipe's last reader is gone: a process the test harness starts on
+    // another thread meanwhile holds the read end for an instant.
+    let mut child = checker(dir.path())
+        .args(["check", "--no-probes", "--", fixture_server()])
+        .args(CHANGED)
+        .args(["--slow-start", "300"])
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // The reader goes away before the report is written, as `| head` does.
+    // The reader goes away before the report is written, as `| head` does;
+    // the report has a failure, so only the closed pipe can make it 0.
     drop(child.stdout.take());
-    let status = wait_with_deadline(&mut child);
-    assert_eq!(status.code(), Some(0));
+    let status = Waiter::new(child).wait();
+    assert_eq!(status.code(), Some(0), "{status:?}");
 }
 
-fn wait_with_deadline(child: &mut std::process::Child) -> std::process::ExitStatus {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        assert!(Instant::now() < deadline, "the checker did not exit");
-        std::thread::yield_now();
-    }
+/// `mcp-replay` in `dir` as a child of our own, in a process group of its
+/// own (for [`Waiter`]), with stderr dropped.
+fn checker(dir: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-replay"));
+    cmd.current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0);
+    cmd
 }
+
+/// A server that hangs, ignoring SIGTERM, with a child of its own.
+const HANGS: &str = "trap '' TERM; (sleep 600; :) & echo $$ > \"$FIFO\"; wait";
 
 #[test]
 fn a_terminated_check_takes_its_servers_with_it() {
@@ -790,6 +726,7 @@ fn a_terminated_check_takes_its_servers_with_it() {
         "terminated",
         rustix::process::Signal::TERM,
         &["--no-probes"],
+        HANGS,
     );
     assert_eq!(status.code(), Some(143));
 }
@@ -800,17 +737,45 @@ fn an_interrupted_check_takes_its_replays_and_probes_with_it() {
         "interrupted",
         rustix::process::Signal::INT,
         &["--jobs", "2"],
+        HANGS,
     );
     assert_eq!(status.code(), Some(130));
 }
 
-/// Runs `check` with `args` against a server that hangs (ignoring SIGTERM,
-/// with a child of its own), signals the checker once a server runs, and
-/// returns the checker's exit status once no server is left.
+#[test]
+fn a_check_whose_terminal_hangs_up_takes_its_servers_with_it() {
+    let status = signalled_check(
+        "hung-up",
+        rustix::process::Signal::HUP,
+        &["--no-probes"],
+        HANGS,
+    );
+    assert_eq!(status.code(), Some(129));
+}
+
+#[test]
+fn an_interrupted_check_takes_the_children_of_a_server_that_has_exited() {
+    // The server exits at once, but its child keeps stdout open: the
+    // checker has reaped the server and waits on the child's pipe.
+    let status = signalled_check(
+        "orphaned",
+        rustix::process::Signal::INT,
+        &["--no-probes"],
+        "(sleep 600; :) & echo $$ > \"$FIFO\"; exit 0",
+    );
+    assert_eq!(status.code(), Some(130));
+}
+
+/// Runs `check` with `args` against the server `script` (a shell script
+/// that writes its pid to the FIFO `$FIFO` and has a child of its own),
+/// signals the checker once the server runs (and, if the server exits, once
+/// the checker has reaped it), and returns the checker's exit status once no
+/// process of the server is left.
 fn signalled_check(
     name: &str,
     signal: rustix::process::Signal,
     args: &[&str],
+    script: &str,
 ) -> std::process::ExitStatus {
     let (dir, _) = recorded(&[]);
     let marker = format!("{name}-check-{}", std::process::id());
@@ -820,20 +785,12 @@ fn signalled_check(
         .status()
         .unwrap();
     assert!(made.success());
-    // The server announces itself through the FIFO, then hangs, with a
-    // subshell, ignoring SIGTERM.
-    let script = format!(
-        "trap '' TERM; (sleep 600; :) & echo $$ > '{}'; wait",
-        fifo.display()
-    );
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-replay"))
-        .current_dir(dir.path())
+    let child = checker(dir.path())
         .args(["check", "--startup-timeout", "600s", "--timeout", "600s"])
         .args(args)
         .arg("--")
-        .args(["sh", "-c", &script, &marker])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .args(["sh", "-c", script, &marker])
+        .env("FIFO", &fifo)
         .spawn()
         .unwrap();
     let (tx, rx) = mpsc::channel();
@@ -847,14 +804,25 @@ fn signalled_check(
         .recv_timeout(Duration::from_secs(60))
         .expect("a server starts")
         .unwrap();
-    assert!(!pid.trim().is_empty());
-    // The checker (whose argv holds the marker too), a shell and its
-    // subshell, at least.
+    // Servers started side by side may all have written their pid.
+    let pid: i32 = pid.lines().next().unwrap_or_default().parse().unwrap();
+    // The checker (whose argv holds the marker too) and the server's child,
+    // at least.
     let running = processes_with(&marker);
-    assert!(running.len() >= 3, "{running:?}");
-    let checker = rustix::process::Pid::from_child(&child);
-    rustix::process::kill_process(checker, signal).unwrap();
-    let status = wait_with_deadline(&mut child);
+    assert!(running.len() >= 2, "{running:?}");
+    // A server that exits on its own is reaped by the checker: wait for it
+    // to be gone, not a zombie.
+    if script.contains("exit 0") {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            assert!(Instant::now() < deadline, "the checker never reaped {pid}");
+            std::thread::yield_now();
+        }
+    }
+    let pid = rustix::process::Pid::from_child(&child);
+    let mut waiter = Waiter::new(child);
+    rustix::process::kill_process(pid, signal).unwrap();
+    let status = waiter.wait();
     assert_gone(&marker);
     status
 }

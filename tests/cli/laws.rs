@@ -51,8 +51,9 @@ fn failures(report: &ProbeReport) -> BTreeMap<LawId, Vec<Severity>> {
 }
 
 /// Asserts that exactly the laws in `expected` failed, each with findings
-/// of that one severity, and that every other law held (or, under spec on
-/// a 2024-11-05 server, `tool-error-is-result` was skipped).
+/// of that one severity, and that every other law held (or, under spec,
+/// was skipped for the revision the server negotiated: `tool-error-is-result`
+/// before 2025-11-25, `tools-list-sorted` before 2026-07-28).
 fn assert_failures(report: &ProbeReport, expected: &[(LawId, Severity)]) {
     let failures = failures(report);
     let actual: Vec<(LawId, Severity)> = failures
@@ -68,8 +69,14 @@ fn assert_failures(report: &ProbeReport, expected: &[(LawId, Severity)]) {
         match &outcome.status {
             LawStatus::Held | LawStatus::Failed => {}
             LawStatus::Skipped(reason) => assert!(
-                outcome.law == LawId::ToolErrorIsResult
-                    && reason.contains("negotiated revision \"2024-11-05\""),
+                match outcome.law {
+                    LawId::ToolErrorIsResult =>
+                        reason.contains("negotiated revision \"2024-11-05\""),
+                    LawId::ToolsListSorted =>
+                        reason.contains("negotiated revision \"20")
+                            && reason.ends_with("a stable tool order from 2026-07-28 on"),
+                    _ => false,
+                },
                 "{} skipped: {reason}",
                 outcome.law
             ),
@@ -117,7 +124,9 @@ caught! {
     break_initialize: "initialize", core Error, spec Some(Error);
     break_ping: "ping", core Error, spec Some(Error);
     break_capabilities_honest: "capabilities-honest", core Warning, spec Some(Warning);
-    break_tools_list_sorted: "tools-list-sorted", core Error, spec Some(Warning);
+    // Every fixture negotiates a revision before 2026-07-28, where spec
+    // does not ask a stable order.
+    break_tools_list_sorted: "tools-list-sorted", core Error, spec None;
     break_tools_list_valid: "tools-list-valid", core Error, spec Some(Error);
     // Another error code than -32602 is only a warning under spec.
     break_invalid_params: "invalid-params", core Error, spec Some(Warning);
@@ -128,6 +137,35 @@ caught! {
     break_eof_exit_zero: "eof-exit-zero", core Error, spec Some(Warning);
     break_eof_drains: "eof-drains", core Error, spec Some(Warning);
     break_sigterm_exit_143: "sigterm-exit-143", core Error, spec Some(Warning);
+}
+
+#[test]
+fn tools_served_without_the_tools_capability_break_initialize_in_both_profiles() {
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--undeclared-tools"], profile);
+        assert_failures(&report, &[(LawId::Initialize, Error)]);
+        let finding = &report.findings[0];
+        assert_eq!(
+            finding.message,
+            "serves 3 tools in tools/list, but its initialize result declares no tools capability"
+        );
+        assert!(
+            matches!(&finding.location, Location::Probe { step, .. } if step == "tools/list"),
+            "{finding:?}"
+        );
+    }
+}
+
+#[test]
+fn a_message_before_the_first_request_breaks_quiet_before_serving_in_core_only() {
+    let report = probe(&["--announce"], Profile::Core);
+    assert_failures(&report, &[(LawId::QuietBeforeServing, Error)]);
+    assert_eq!(
+        report.findings[0].message,
+        "wrote on stdout before the client's first message: `{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}`"
+    );
+    // The spec's contract is that stdout carries only messages, and it does.
+    assert_failures(&probe(&["--announce"], Profile::Spec), &[]);
 }
 
 #[test]
@@ -271,6 +309,7 @@ fn sh(script: &str, marker: &str) -> ServerCommand {
 fn a_silent_server_is_a_timeout_finding_not_a_hang() {
     let mut options = options(Profile::Core);
     options.timeout = Duration::from_millis(500);
+    options.startup_timeout = Duration::ZERO;
     options.grace = Duration::from_millis(500);
     let report = probes::run(&sh("exec sleep 60", "silent"), &options).unwrap();
     // The conversation and the version session both start with initialize.
@@ -312,6 +351,19 @@ fn a_silent_server_is_a_timeout_finding_not_a_hang() {
         ),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_server_slower_to_start_than_three_steps_has_the_startup_timeout() {
+    // Four seconds to start, against one-second steps: the startup timeout,
+    // not three steps, bounds the first answer, as it does in replay.
+    let mut options = options(Profile::Core);
+    options.timeout = Duration::from_secs(1);
+    options.startup_timeout = Duration::from_secs(60);
+    let mut argv = vec![fixture_server().to_owned()];
+    argv.extend(["--slow-start", "4000"].map(str::to_owned));
+    let report = probes::run(&ServerCommand::new(argv), &options).unwrap();
+    assert_failures(&report, &[]);
 }
 
 #[test]

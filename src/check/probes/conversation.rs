@@ -13,6 +13,7 @@ use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notifica
 
 use super::Ledger;
 use super::session::{Answer, Init, Session, describe, error_words, seconds, short};
+use super::sessions::{DETERMINISTIC_TOOL_ORDER, at_least};
 use super::tools::{self, Listing};
 
 /// The laws that need a tool list.
@@ -74,21 +75,23 @@ pub(super) fn run(mut s: Session<'_>) -> Ledger {
 }
 
 /// `quiet-before-serving`: nothing on stdout during the settle window, and
-/// nothing but protocol messages before the first response.
+/// nothing but protocol messages before the first response. Under spec,
+/// whose contract is that stdout carries only protocol messages, a message
+/// in the settle window is no finding.
 fn quiet_start(s: &mut Session<'_>) {
     let settle = s.options().settle;
     let step = s.step(format!("the first {} after start", seconds(settle)));
     let deadline = s.process().spawned_at() + settle;
-    let (lines, _closed) = s.watch(deadline.max(Instant::now()));
-    if let Some(first) = lines.first() {
-        let more = match lines.len() {
-            1 => String::new(),
-            n => format!(" ({} lines in all)", n),
-        };
+    let messages_allowed = s.ledger.profile() == Profile::Spec;
+    let lines = s.watch(deadline.max(Instant::now()), messages_allowed);
+    if let Some(first) = &lines.first {
         s.ledger.fail(
             LawId::QuietBeforeServing,
             &step,
-            format!("wrote on stdout before the client's first message: `{first}`{more}"),
+            format!(
+                "wrote on stdout before the client's first message: `{first}`{}",
+                lines.in_all()
+            ),
         );
     }
     s.ledger.held(LawId::QuietBeforeServing);
@@ -103,16 +106,13 @@ fn initialize(s: &mut Session<'_>) -> Option<Init> {
     // Lines that were no protocol message before the first response are
     // still part of the start.
     let noise = std::mem::take(&mut s.pre_serving);
-    if let Some(first) = noise.first() {
+    if let Some(first) = &noise.first {
         s.ledger.fail(
             LawId::QuietBeforeServing,
             &step,
             format!(
                 "wrote on stdout before its first response: {first}{}",
-                match noise.len() {
-                    1 => String::new(),
-                    n => format!(" ({n} lines in all)"),
-                }
+                noise.in_all()
             ),
         );
     }
@@ -271,12 +271,24 @@ fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
         }
         Some(Ok(listing)) => listing,
     };
-    if !declared {
-        s.ledger.fail(
+    // Tools that are served must be declared: that is part of the
+    // handshake. An empty list hides nothing, so leaving it undeclared is
+    // only dishonest.
+    match listing.tools.len() {
+        _ if declared => {}
+        0 => s.ledger.fail(
             LawId::CapabilitiesHonest,
             &step,
             "serves tools/list, but its initialize result declares no tools capability",
-        );
+        ),
+        n => s.ledger.fail(
+            LawId::Initialize,
+            &step,
+            format!(
+                "serves {n} tool{} in tools/list, but its initialize result declares no tools capability",
+                if n == 1 { "" } else { "s" }
+            ),
+        ),
     }
     for problem in tools::validate(&listing) {
         s.ledger.fail(LawId::ToolsListValid, &step, problem);
@@ -284,6 +296,16 @@ fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
     s.ledger.held(LawId::ToolsListValid);
 
     let law = LawId::ToolsListSorted;
+    if s.ledger.profile() == Profile::Spec && !at_least(&init.revision, DETERMINISTIC_TOOL_ORDER) {
+        s.ledger.skip(
+            law,
+            format!(
+                "the server negotiated revision {:?}; the spec asks a stable tool order from {DETERMINISTIC_TOOL_ORDER} on",
+                init.revision
+            ),
+        );
+        return Ok(listing);
+    }
     let names = listing.names();
     if s.ledger.profile() == Profile::Core {
         let mut sorted = names.clone();
@@ -538,7 +560,7 @@ fn cancellations(s: &mut Session<'_>, finished: Option<RequestId>) {
 pub(super) fn honest_notifications(s: &mut Session<'_>, init: &Init) {
     let law = LawId::CapabilitiesHonest;
     let step = "notifications the server sent".to_owned();
-    let sent = |s: &Session<'_>, name: &str| s.notifications.iter().filter(|m| *m == name).count();
+    let sent = |s: &Session<'_>, name: &str| s.notifications.get(name).copied().unwrap_or(0);
     let logs = sent(s, method::LOG_MESSAGE);
     if logs > 0 && !init.declares("logging") {
         s.ledger.fail(

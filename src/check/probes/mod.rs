@@ -43,9 +43,13 @@ pub struct ProbeOptions {
     /// for `quiet-before-serving`.
     pub settle: Duration,
     /// The deadline of each step (one answer). A fresh process's first
-    /// answer, to `initialize`, may take three times as long: interpreters
-    /// and package runners start slowly.
+    /// answer, to `initialize`, may take three times as long, or
+    /// `startup_timeout` if that is longer: interpreters and package runners
+    /// start slowly.
     pub timeout: Duration,
+    /// The least a fresh process has for its first answer (`--startup-timeout`,
+    /// as replay allows).
+    pub startup_timeout: Duration,
     /// How long the server may take to exit after stdin closes or SIGTERM.
     pub grace: Duration,
 }
@@ -56,6 +60,7 @@ impl Default for ProbeOptions {
             profile: Profile::Core,
             settle: Duration::from_millis(300),
             timeout: Duration::from_secs(5),
+            startup_timeout: crate::check::DEFAULT_STARTUP_TIMEOUT,
             grace: Duration::from_secs(2),
         }
     }

@@ -9,7 +9,7 @@
 //! inside a fence (a notification or malformed line followed by a ping) it
 //! answers that line, elsewhere it is unsolicited.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -50,9 +50,10 @@ impl Init {
     }
 }
 
-/// A fresh process has this many step timeouts to answer its first request:
-/// interpreters and package runners start slowly, and the sessions start
-/// side by side on a machine that may be busy.
+/// A fresh process has this many step timeouts (or the startup timeout, if
+/// that is longer) to answer its first request: interpreters and package
+/// runners start slowly, and the sessions start side by side on a machine
+/// that may be busy.
 const STARTUP_STEPS: u32 = 3;
 
 /// The ids of probe requests that are numbers stay below this; string ids
@@ -79,7 +80,7 @@ pub(super) struct Session<'a> {
     /// A response has arrived: the server is serving.
     serving: bool,
     /// Lines that were no protocol message, read before the first response.
-    pub pre_serving: Vec<String>,
+    pub pre_serving: Tally,
     /// The first line that was no protocol message while serving, with the
     /// step it arrived in, and how many such lines there were.
     not_protocol: Option<(String, String)>,
@@ -87,8 +88,8 @@ pub(super) struct Session<'a> {
     /// Whether any protocol message arrived (so `stdout-is-protocol` was
     /// exercised).
     saw_message: bool,
-    /// The methods of the notifications the server sent, in order.
-    pub notifications: Vec<String>,
+    /// How many notifications of each method the server sent.
+    pub notifications: BTreeMap<String, usize>,
     /// Batches are protocol messages on revision 2025-03-26.
     batches: bool,
     /// Why the session cannot go on, once it cannot.
@@ -115,11 +116,11 @@ impl<'a> Session<'a> {
             early: HashMap::new(),
             strays: None,
             serving: false,
-            pre_serving: Vec::new(),
+            pre_serving: Tally::default(),
             not_protocol: None,
             n_not_protocol: 0,
             saw_message: false,
-            notifications: Vec::new(),
+            notifications: BTreeMap::new(),
             batches: false,
             dead: None,
             prologue: false,
@@ -288,16 +289,23 @@ impl<'a> Session<'a> {
     }
 
     /// Watches stdout until `deadline` before anything is sent; returns the
-    /// lines that arrived (nothing should) and whether stdout closed.
-    pub fn watch(&mut self, deadline: Instant) -> (Vec<String>, bool) {
-        let mut lines = Vec::new();
-        loop {
-            match self.process.recv(deadline) {
-                Recv::Timeout => return (lines, false),
-                Recv::Output(Output::Closed { .. }) => return (lines, true),
-                Recv::Output(Output::Line { bytes, .. }) => lines.push(wire::excerpt(&bytes)),
+    /// lines that arrived (nothing should), leaving out protocol messages
+    /// when `messages_allowed`.
+    pub fn watch(&mut self, deadline: Instant, messages_allowed: bool) -> Tally {
+        let mut lines = Tally::default();
+        while let Recv::Output(Output::Line {
+            bytes, eol, cut, ..
+        }) = self.process.recv(deadline)
+        {
+            let message = !cut && eol && wire::classify(&bytes, self.batches).is_ok();
+            if message {
+                self.saw_message = true;
+            }
+            if !(message && messages_allowed) {
+                lines.add(|| wire::excerpt(&bytes));
             }
         }
+        lines
     }
 
     /// Sends `initialize` for `revision` and waits for the answer, which is
@@ -310,7 +318,7 @@ impl<'a> Session<'a> {
             "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
         });
         let id = self.number_id();
-        let wait = self.options.timeout * STARTUP_STEPS;
+        let wait = (self.options.timeout * STARTUP_STEPS).max(self.options.startup_timeout);
         let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
         let init = answer.as_ref().ok().map(|result| Init {
             revision: result
@@ -427,21 +435,29 @@ impl<'a> Session<'a> {
 
     fn next_response(&mut self, deadline: Instant) -> Next {
         loop {
-            let (bytes, eol) = match self.process.recv(deadline) {
+            let (bytes, eol, cut) = match self.process.recv(deadline) {
                 Recv::Timeout => return Next::Timeout,
                 Recv::Output(Output::Closed { .. }) => return Next::Closed,
-                Recv::Output(Output::Line { bytes, eol, .. }) => (bytes, eol),
+                Recv::Output(Output::Line {
+                    bytes, eol, cut, ..
+                }) => (bytes, eol, cut),
             };
-            let frame = match wire::classify(&bytes, self.batches) {
+            let classified = if cut {
+                Err(wire::cut(&bytes))
+            } else {
+                wire::classify(&bytes, self.batches)
+            };
+            let frame = match classified {
                 Ok(frame) => frame,
                 Err(not) => {
-                    let what = format!("{}: `{}`", not.reason, not.excerpt);
+                    let what = || format!("{}: `{}`", not.reason, not.excerpt);
                     if self.serving {
                         self.n_not_protocol += 1;
-                        self.not_protocol
-                            .get_or_insert_with(|| (self.step.clone(), what));
+                        if self.not_protocol.is_none() {
+                            self.not_protocol = Some((self.step.clone(), what()));
+                        }
                     } else {
-                        self.pre_serving.push(what);
+                        self.pre_serving.add(what);
                     }
                     continue;
                 }
@@ -461,7 +477,9 @@ impl<'a> Session<'a> {
                     self.serving = true;
                     return Next::Response(id, outcome);
                 }
-                Frame::Notification { method, .. } => self.notifications.push(method),
+                Frame::Notification { method, .. } => {
+                    *self.notifications.entry(method).or_default() += 1;
+                }
                 Frame::Request { id, method, .. } => {
                     // A server may ping its client, or ask it for roots and
                     // the like; the probe client has nothing to offer.
@@ -497,6 +515,34 @@ impl<'a> Session<'a> {
             self.ledger.held(LawId::StdoutIsProtocol);
         }
         self.ledger
+    }
+}
+
+/// Lines of one kind: the first, in words, and how many there were; a
+/// server that floods stdout costs a count, not a list.
+#[derive(Debug, Default)]
+pub(super) struct Tally {
+    /// The first line, in words.
+    pub first: Option<String>,
+    /// How many lines there were.
+    pub count: usize,
+}
+
+impl Tally {
+    /// Counts one more line; `what` says what it was, if it is the first.
+    fn add(&mut self, what: impl FnOnce() -> String) {
+        self.count += 1;
+        if self.first.is_none() {
+            self.first = Some(what());
+        }
+    }
+
+    /// `" (N lines in all)"`, or nothing for one line.
+    pub fn in_all(&self) -> String {
+        match self.count {
+            0 | 1 => String::new(),
+            n => format!(" ({n} lines in all)"),
+        }
     }
 }
 

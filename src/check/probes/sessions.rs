@@ -18,6 +18,9 @@ use super::tools;
 /// The revision from which the spec makes a tool's input errors results.
 const TOOL_ERRORS_AS_RESULTS: &str = "2025-11-25";
 
+/// The revision from which the spec asks a deterministic tool order.
+pub(super) const DETERMINISTIC_TOOL_ORDER: &str = "2026-07-28";
+
 /// A revision no server supports, for version negotiation.
 const UNSUPPORTED_REVISION: &str = "1900-01-01";
 
@@ -126,9 +129,19 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     let grace = s.options().grace;
     let deadline = Instant::now() + grace;
     s.drain(deadline, true);
-    let answered_at = s.notifications.len();
+    let answered = s.notifications.clone();
     s.drain(deadline, false);
-    let after: Vec<String> = s.notifications[answered_at..].to_vec();
+    let after: Vec<String> = s
+        .notifications
+        .iter()
+        .filter_map(
+            |(method, &n)| match n - answered.get(method).copied().unwrap_or(0) {
+                0 => None,
+                1 => Some(method.clone()),
+                more => Some(format!("{more} × {method}")),
+            },
+        )
+        .collect();
     let status = s.process().wait(deadline);
     let unanswered: Vec<String> = s.pending().iter().map(ToString::to_string).collect();
     if !unanswered.is_empty() {
@@ -300,7 +313,7 @@ pub(super) fn revision(mut s: Session<'_>) -> Ledger {
 }
 
 /// Whether `revision` (a date, `YYYY-MM-DD`) is `min` or later.
-fn at_least(revision: &str, min: &str) -> bool {
+pub(super) fn at_least(revision: &str, min: &str) -> bool {
     let is_date = |text: &str| {
         text.len() == 10
             && text.bytes().enumerate().all(|(i, b)| {

@@ -20,28 +20,27 @@ use crate::report::{ExchangeStatus, Finding};
 impl Run<'_> {
     /// Takes in one stdout line: judges it, matches it, keeps it for
     /// `--bless` when asked to.
-    pub(super) fn on_line(&mut self, bytes: Vec<u8>, eol: bool) {
+    pub(super) fn on_line(&mut self, bytes: Vec<u8>, eol: bool, cut: bool) {
         self.first_output.get_or_insert_with(Instant::now);
         let changed_before = self.changed.len();
         let mut restored_ids = Vec::new();
-        match wire::classify(&bytes, self.batches) {
-            Err(not_protocol) => {
-                let message = format!(
-                    "a stdout line is not a JSON-RPC message ({}): `{}`",
-                    not_protocol.reason, not_protocol.excerpt
-                );
-                self.finding(LawId::StdoutIsProtocol, self.last_line.max(1), message);
-            }
-            Ok(_) => {
+        let parsed = if cut {
+            Err(wire::cut(&bytes))
+        } else {
+            wire::parse(&bytes, self.batches)
+        };
+        match parsed {
+            Err(not_protocol) => self.not_protocol(format!(
+                "a stdout line is not a JSON-RPC message ({}): `{}`",
+                not_protocol.reason, not_protocol.excerpt
+            )),
+            Ok(value) => {
                 if !eol {
-                    self.finding(
-                        LawId::StdoutIsProtocol,
-                        self.last_line.max(1),
-                        "the last stdout line has no newline: the message is cut short or unterminated",
+                    self.not_protocol(
+                        "the last stdout line has no newline: the message is cut short or unterminated"
+                            .to_owned(),
                     );
                 }
-                let value: Value =
-                    serde_json::from_slice(&bytes).expect("a protocol line is one JSON value");
                 // The recorder redacted the recorded lines this way: compare
                 // like with like. Ids and methods are read from the line as
                 // it is, since the live server needs its own ids back.
@@ -75,6 +74,18 @@ impl Run<'_> {
                 eol,
                 replaces: self.changed[changed_before..].to_vec(),
             });
+        }
+    }
+
+    /// A stdout line that is no message: the first is a `stdout-is-protocol`
+    /// finding at the transcript line last sent, the others are counted in
+    /// it, so that a server that floods stdout makes one finding, not one
+    /// per line.
+    fn not_protocol(&mut self, message: String) {
+        self.n_not_protocol += 1;
+        if self.not_protocol_finding.is_none() {
+            self.not_protocol_finding = Some(self.findings.len());
+            self.finding(LawId::StdoutIsProtocol, self.last_line.max(1), message);
         }
     }
 
@@ -173,7 +184,7 @@ impl Run<'_> {
                 "`{}` id={} (line {}): the response differs from the recording",
                 self.slots[slot].method, recorded, self.slots[slot].line
             );
-            if !self.matches_recording(index, &actual, what) {
+            if !self.matches_recording(index, actual, what) {
                 self.slots[slot].status = ExchangeStatus::Failed;
             }
         }
@@ -185,7 +196,7 @@ impl Run<'_> {
             expect.state == ExpectState::Waiting && matches!(expect.kind, ExpectKind::NoId)
         }) {
             let what = "the response without an id differs from the recording".to_owned();
-            self.matches_recording(index, &value, what);
+            self.matches_recording(index, value, what);
             return;
         }
         // An answer without an id is due to the latest malformed line, when
@@ -211,22 +222,25 @@ impl Run<'_> {
         }
     }
 
-    /// Meets the recorded response `expects[index]` with `actual` (already
-    /// redacted, with the recorded id); a mismatch after the ignore rules is
+    /// Meets the recorded response `expects[index]` (the ignore rules applied
+    /// when the replay began) with `actual` (already redacted, with the
+    /// recorded id); a mismatch after the ignore rules is
     /// a `transcript-match` finding with the diff and the command that
     /// accepts it. Returns whether they match.
-    fn matches_recording(&mut self, index: usize, actual: &Value, what: String) -> bool {
+    fn matches_recording(&mut self, index: usize, actual: Value, what: String) -> bool {
         self.expects[index].state = ExpectState::Met;
         let line = self.expects[index].line;
-        let headers = (
-            format!("expected: {}:{line}", self.path.display()),
-            format!("actual: {}", self.server.command()),
-        );
+        let headers = || {
+            (
+                format!("expected: {}:{line}", self.path.display()),
+                format!("actual: {}", self.server.command()),
+            )
+        };
         let Some(diff) = diff::compare(
             &self.expects[index].value,
             actual,
             &self.options.ignore,
-            (&headers.0, &headers.1),
+            headers,
         ) else {
             return true;
         };

@@ -31,7 +31,7 @@ use crate::check::duration::format_duration;
 use crate::check::laws::{LawId, Profile};
 use crate::check::wire;
 use crate::jsonrpc::RequestId;
-use crate::process::{Output, Recv, ServerCommand, ServerProcess, SpawnError, shell_status};
+use crate::process::{Output, Recv, ServerProcess, SpawnError, shell_status};
 use crate::report::{Exchange, ExchangeStatus, Finding, Location};
 use crate::transcript::{RedactError, Redactor, Transcript};
 
@@ -111,20 +111,34 @@ pub(crate) enum ReplayError {
 }
 
 /// Replays `transcript` against a fresh process of `command`.
+#[cfg(test)]
 pub(crate) fn replay(
     transcript: &Transcript,
-    command: &ServerCommand,
+    command: &crate::process::ServerCommand,
     options: &ReplayOptions,
 ) -> Result<ReplayOutcome, ReplayError> {
-    // The server starts first, so that it gets ready while the script is
-    // built.
-    let server = ServerProcess::spawn(command)?;
+    replay_on(ServerProcess::spawn(command)?, transcript, options)
+}
+
+/// Replays `transcript` against `server`, a fresh process started for it
+/// (started before the transcript was read, so that it gets ready while the
+/// transcript is read and the script built).
+pub(crate) fn replay_on(
+    server: ServerProcess,
+    transcript: &Transcript,
+    options: &ReplayOptions,
+) -> Result<ReplayOutcome, ReplayError> {
     let redactor =
         Redactor::from_env(&transcript.header.redact).map_err(|source| ReplayError::Redact {
             path: transcript.path.clone(),
             source,
         })?;
-    let script = Script::build(transcript);
+    let mut script = Script::build(transcript);
+    // Each recorded message is compared as the ignore rules leave it: apply
+    // them once, rather than at every comparison.
+    for expect in &mut script.expects {
+        options.ignore.apply(&mut expect.value);
+    }
     let mut run = Run {
         path: &transcript.path,
         options,
@@ -147,9 +161,20 @@ pub(crate) fn replay(
         last_malformed: None,
         last_line: 0,
         first_output: None,
+        not_protocol_finding: None,
+        n_not_protocol: 0,
         live: Vec::new(),
     };
     let complete = run.play(&script.steps);
+    if let Some(index) = run.not_protocol_finding
+        && run.n_not_protocol > 1
+    {
+        let more = run.n_not_protocol - 1;
+        let s = if more == 1 { "" } else { "s" };
+        run.findings[index]
+            .message
+            .push_str(&format!(" ({more} more such line{s})"));
+    }
     let exchanges = run.exchanges();
     Ok(ReplayOutcome {
         exchanges,
@@ -203,6 +228,11 @@ struct Run<'a> {
     last_line: usize,
     /// When the server first wrote on stdout.
     first_output: Option<Instant>,
+    /// The `stdout-is-protocol` finding of the first line that was no
+    /// message (its index among the findings), and how many such lines came:
+    /// one finding stands for them all.
+    not_protocol_finding: Option<usize>,
+    n_not_protocol: usize,
     live: Vec<LiveLine>,
 }
 
@@ -273,7 +303,9 @@ impl Run<'_> {
                 None => (start + startup, startup),
             };
             match self.server.recv(deadline) {
-                Recv::Output(Output::Line { bytes, eol, .. }) => self.on_line(bytes, eol),
+                Recv::Output(Output::Line {
+                    bytes, eol, cut, ..
+                }) => self.on_line(bytes, eol, cut),
                 Recv::Output(Output::Closed { .. }) => return Err(Stop::Closed),
                 Recv::Timeout => return Err(Stop::Timeout(allowance)),
             }
@@ -374,7 +406,9 @@ impl Run<'_> {
         let deadline = Instant::now() + self.options.grace;
         loop {
             match self.server.recv(deadline) {
-                Recv::Output(Output::Line { bytes, eol, .. }) => self.on_line(bytes, eol),
+                Recv::Output(Output::Line {
+                    bytes, eol, cut, ..
+                }) => self.on_line(bytes, eol, cut),
                 Recv::Output(Output::Closed { .. }) => break,
                 Recv::Timeout => {
                     self.server.kill();
@@ -522,6 +556,7 @@ impl Run<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::process::ServerCommand;
 
     const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
     const INIT_OK: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05"}}"#;
@@ -818,6 +853,57 @@ mod tests {
     }
 
     #[test]
+    fn a_flood_of_lines_that_are_no_messages_is_one_finding_and_ends_at_the_deadline() {
+        let events = [("c2s", INIT), ("s2c", INIT_OK)];
+        let outcome = replay(
+            &transcript("", &events),
+            &sh("read a; echo 'Server ready'; exec yes 'log: working'"),
+            &options(Duration::from_millis(300)),
+        )
+        .unwrap();
+        let found = laws(&outcome);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].0, LawId::StdoutIsProtocol);
+        assert!(
+            found[0]
+                .1
+                .starts_with("a stdout line is not a JSON-RPC message (not JSON (expected value)): `Server ready` ("),
+            "{found:?}"
+        );
+        assert!(found[0].1.ends_with(" more such lines)"), "{found:?}");
+        assert_eq!(
+            found[1],
+            (
+                LawId::RequestAnsweredOnce,
+                "no response to `initialize` id=1 (line 2) within 300ms".to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_is_no_message() {
+        let events = [("c2s", INIT), ("s2c", INIT_OK)];
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; head -c {} /dev/zero | tr '\\0' x; echo; echo '{INIT_OK}'; cat >/dev/null",
+                crate::process::MAX_LINE + 1
+            ),
+        );
+        let x80 = "x".repeat(80);
+        assert_eq!(
+            laws(&outcome),
+            vec![(
+                LawId::StdoutIsProtocol,
+                format!(
+                    "a stdout line is not a JSON-RPC message (a line longer than 64 MiB, the most mcp-replay reads as one message): `{x80}…`"
+                )
+            )]
+        );
+        assert!(outcome.complete);
+    }
+
+    #[test]
     fn server_requests_get_the_recorded_answer_under_the_live_id() {
         let events = [
             ("c2s", INIT),
@@ -879,6 +965,36 @@ mod tests {
         );
         assert_eq!(laws(&outcome), vec![]);
         assert_eq!(outcome.exchanges[1].status, ExchangeStatus::Cancelled);
+    }
+
+    #[test]
+    fn a_request_cancelled_before_its_recorded_answer_needs_none_now() {
+        // The recorded server answered despite the cancel; this one honours
+        // it. Either is right, so neither fails the replay.
+        let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}"#;
+        let cancel =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
+        let late = r#"{"jsonrpc":"2.0","id":2,"result":{"content":[]}}"#;
+        let events = [
+            ("c2s", INIT),
+            ("s2c", INIT_OK),
+            ("c2s", call),
+            ("c2s", cancel),
+            ("s2c", late),
+            ("c2s", &LIST.replace("\"id\":2", "\"id\":3")),
+            ("s2c", &LIST_OK.replace("\"id\":2", "\"id\":3")),
+        ];
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; echo '{INIT_OK}'; read b; read c; read d; echo '{}'; cat >/dev/null",
+                LIST_OK.replace("\"id\":2", "\"id\":3")
+            ),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        assert!(outcome.complete);
+        assert_eq!(outcome.exchanges[1].status, ExchangeStatus::Cancelled);
+        assert_eq!(outcome.exchanges[2].status, ExchangeStatus::Passed);
     }
 
     #[test]

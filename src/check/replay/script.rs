@@ -61,7 +61,8 @@ pub(super) struct Slot {
     pub(super) answers: u32,
     /// The recorded response, `expects[i]`.
     pub(super) response: Option<usize>,
-    /// The host cancelled it and no answer was recorded: none is required.
+    /// The host cancelled it before an answer was recorded: none is
+    /// required, and one that comes is not compared.
     pub(super) cancelled: bool,
     pub(super) status: ExchangeStatus,
 }
@@ -134,7 +135,13 @@ impl Script {
                         None => Vec::new(),
                     };
                     for value in values {
-                        script.server_message(event.line, value, &open, &mut server_requests);
+                        script.server_message(
+                            event.line,
+                            value,
+                            &open,
+                            &mut server_requests,
+                            &cancels,
+                        );
                     }
                 }
                 Direction::Stderr => {}
@@ -212,13 +219,18 @@ impl Script {
         value: Value,
         open: &HashMap<RequestId, usize>,
         server_requests: &mut HashMap<RequestId, usize>,
+        cancelled: &[usize],
     ) {
         let kind = match message_kind(&value) {
             MessageKind::Response(Some(id)) => {
                 // A recorded response to no recorded request cannot be
                 // matched; the live laws judge such answers.
                 let Some(&slot) = open.get(&id) else { return };
-                if self.slots[slot].response.is_some() {
+                // An answer recorded after the host cancelled the request
+                // won a race: the server may as well honour the cancel, or
+                // answer it otherwise. Neither is required, so it is not
+                // waited for.
+                if self.slots[slot].response.is_some() || cancelled.contains(&slot) {
                     return;
                 }
                 self.slots[slot].response = Some(self.expects.len());
