@@ -265,42 +265,186 @@ fn same_file(file: &File, path: &Path) -> bool {
     }
 }
 
-/// Launchers whose first plain argument names the server better than they do.
-const LAUNCHERS: &[&str] = &[
-    "npx", "uvx", "node", "python", "python3", "bun", "bunx", "deno", "pipx", "uv", "java",
+/// How a launcher or interpreter is skipped to reach the server it starts.
+struct Launcher {
+    /// Its program names (the basename of the command's first word).
+    programs: &'static [&'static str],
+    /// Subcommands that come before the server (`uv run`, `pnpm dlx`).
+    subcommands: &'static [&'static str],
+    /// Options that take the next argument as their value.
+    valued: &'static [&'static str],
+    /// The option whose value is the server itself (`python -m MODULE`,
+    /// `java -jar FILE`).
+    names: Option<&'static str>,
+}
+
+/// Launchers and interpreters whose arguments name the server better than
+/// they do, with what to skip. A program not listed is the server.
+const LAUNCHERS: &[Launcher] = &[
+    Launcher {
+        programs: &["npx", "bunx"],
+        subcommands: &[],
+        valued: &["-p", "--package", "-c", "--call"],
+        names: None,
+    },
+    Launcher {
+        programs: &["pnpm", "yarn", "npm"],
+        subcommands: &["dlx", "exec", "x"],
+        valued: &["-p", "--package", "-c", "--call"],
+        names: None,
+    },
+    Launcher {
+        programs: &["uvx", "uv", "pipx"],
+        subcommands: &["run", "tool"],
+        valued: &[
+            "--from",
+            "--with",
+            "--python",
+            "-p",
+            "--directory",
+            "--project",
+            "--spec",
+            "--env-file",
+            "--index-url",
+        ],
+        names: None,
+    },
+    Launcher {
+        programs: &["node", "nodejs", "bun", "deno", "tsx", "ts-node"],
+        subcommands: &["run", "x"],
+        valued: &["-r", "--require", "--import", "--loader", "--env-file"],
+        names: None,
+    },
+    Launcher {
+        programs: &["python", "python3", "pypy", "pypy3", "ruby"],
+        subcommands: &[],
+        valued: &["-X", "-W", "-I", "-r"],
+        names: Some("-m"),
+    },
+    Launcher {
+        programs: &["java"],
+        subcommands: &[],
+        valued: &["-cp", "-classpath", "--class-path"],
+        names: Some("-jar"),
+    },
+    Launcher {
+        programs: &["docker", "podman"],
+        subcommands: &["run"],
+        valued: &[
+            "-e",
+            "--env",
+            "-v",
+            "--volume",
+            "--name",
+            "-p",
+            "--publish",
+            "--network",
+            "--mount",
+            "-w",
+            "--workdir",
+            "-u",
+            "--user",
+            "--env-file",
+            "--entrypoint",
+            "--platform",
+        ],
+        names: None,
+    },
 ];
 
-/// A short name for the server, safe in a file name.
+/// The argument of `command` that names the server: launchers, their
+/// subcommands, options and option values are skipped, `env` with its
+/// assignments too, and a `sh -c` script is looked into; argv\[0\] when
+/// nothing is left.
+fn server_argument(command: &[String]) -> Option<String> {
+    let program = command.first()?;
+    let base = program.rsplit('/').next().unwrap_or(program);
+    let rest = &command[1..];
+    if base == "env" {
+        let mut args = rest.iter();
+        while let Some(arg) = args.next() {
+            if arg == "-u" || arg == "--unset" || arg == "-C" || arg == "--chdir" {
+                args.next();
+            } else if !(arg.starts_with('-') || arg.contains('=')) {
+                let at = command.len() - args.as_slice().len() - 1;
+                return server_argument(&command[at..]);
+            }
+        }
+        return Some(program.clone());
+    }
+    if matches!(base, "sh" | "bash" | "zsh" | "dash") {
+        if let Some(at) = rest.iter().position(|arg| arg == "-c")
+            && let Some(script) = rest.get(at + 1)
+        {
+            let words: Vec<String> = script.split_whitespace().map(str::to_owned).collect();
+            // `exec` hands the shell's place to the server.
+            let words = match words.first() {
+                Some(word) if word == "exec" => &words[1..],
+                _ => &words[..],
+            };
+            return server_argument(words).or_else(|| Some(program.clone()));
+        }
+        return rest
+            .iter()
+            .find(|arg| !arg.starts_with('-'))
+            .cloned()
+            .or_else(|| Some(program.clone()));
+    }
+    // `python3.12` is `python3`.
+    let family = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let Some(launcher) = LAUNCHERS
+        .iter()
+        .find(|l| l.programs.contains(&base) || l.programs.contains(&family))
+    else {
+        return Some(program.clone());
+    };
+    let mut args = rest.iter().enumerate();
+    while let Some((i, arg)) = args.next() {
+        if Some(arg.as_str()) == launcher.names {
+            return args.next().map(|(_, value)| value.clone());
+        }
+        if launcher.valued.contains(&arg.as_str()) {
+            args.next();
+        } else if arg.starts_with('-') || launcher.subcommands.contains(&arg.as_str()) {
+            // A flag, or a subcommand before the server (`uv tool run`).
+        } else {
+            // A launcher that starts another (`uv run python srv.py`).
+            return server_argument(&rest[i..]);
+        }
+    }
+    Some(program.clone())
+}
+
+/// A short name for the server, safe in a file name: the last path
+/// component of [`server_argument`], without a version (`@latest`,
+/// `==1.2`) or a script's extension.
 fn server_name(command: &[String]) -> String {
-    let base = |arg: &str| -> String {
-        let last = arg.trim_end_matches('/').rsplit('/').next().unwrap_or(arg);
-        let stem = [".js", ".mjs", ".cjs", ".ts", ".py", ".jar"]
-            .iter()
-            .find_map(|ext| last.strip_suffix(ext))
-            .unwrap_or(last);
-        stem.chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
-                    c
-                } else {
-                    '-'
-                }
-            })
-            .collect::<String>()
-            .trim_matches(['-', '.'])
-            .to_owned()
-    };
-    let program = base(&command[0]);
-    let name = if LAUNCHERS.contains(&program.as_str()) {
-        command[1..]
-            .iter()
-            .filter(|arg| !arg.starts_with('-') && *arg != "run" && *arg != "x")
-            .map(|arg| base(arg))
-            .find(|name| !name.is_empty())
-            .unwrap_or(program)
-    } else {
-        program
-    };
+    let arg = server_argument(command).unwrap_or_default();
+    let last = arg.trim_end_matches('/').rsplit('/').next().unwrap_or(&arg);
+    // A version follows the name; a scope's `@` leads it and went with the
+    // path above.
+    let last = last
+        .split(['@', '='])
+        .find(|part| !part.is_empty())
+        .unwrap_or(last);
+    let stem = [
+        ".js", ".mjs", ".cjs", ".ts", ".mts", ".py", ".jar", ".rb", ".exe",
+    ]
+    .iter()
+    .find_map(|ext| last.strip_suffix(ext))
+    .unwrap_or(last);
+    let name = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect::<String>()
+        .trim_matches(['-', '.'])
+        .to_owned();
     if name.is_empty() {
         "server".to_owned()
     } else {
@@ -354,19 +498,57 @@ mod tests {
 
     #[test]
     fn server_names_for_file_names() {
-        assert_eq!(server_name(&argv(&["/usr/bin/my server"])), "my-server");
-        assert_eq!(
-            server_name(&argv(&[
-                "npx",
-                "-y",
-                "@modelcontextprotocol/server-everything"
-            ])),
-            "server-everything"
-        );
-        assert_eq!(server_name(&argv(&["python3", "-m", "srv.py"])), "srv");
-        assert_eq!(server_name(&argv(&["uv", "run", "weather.py"])), "weather");
-        assert_eq!(server_name(&argv(&["node"])), "node");
-        assert_eq!(server_name(&argv(&["..."])), "server");
+        let table: &[(&[&str], &str)] = &[
+            (&["/usr/bin/my server"], "my-server"),
+            (&["./target/release/my-mcp"], "my-mcp"),
+            (
+                &[
+                    "npx",
+                    "-y",
+                    "@modelcontextprotocol/server-everything@latest",
+                ],
+                "server-everything",
+            ),
+            (&["npx", "-p", "pkg", "-y", "mcp-server-x"], "mcp-server-x"),
+            (&["pnpm", "dlx", "@scope/srv@1.2.3"], "srv"),
+            (&["yarn", "dlx", "srv"], "srv"),
+            (&["bunx", "srv"], "srv"),
+            (&["uvx", "mcp-server-time"], "mcp-server-time"),
+            (
+                &["uvx", "--from", "git+https://x/y", "mcp-server-git"],
+                "mcp-server-git",
+            ),
+            (&["uv", "run", "--with", "mcp", "weather.py"], "weather"),
+            (
+                &["uv", "tool", "run", "mcp-server-fetch==0.6"],
+                "mcp-server-fetch",
+            ),
+            (&["pipx", "run", "--spec", "x", "srv"], "srv"),
+            (&["python3", "-m", "mcp_server_git"], "mcp_server_git"),
+            (
+                &["/usr/bin/python3.12", "-u", "mcp_server_time.py"],
+                "mcp_server_time",
+            ),
+            (&["python", "-X", "utf8", "srv.py"], "srv"),
+            (&["uv", "run", "python", "-m", "srv"], "srv"),
+            (&["node", "--import", "tsx", "dist/index.js"], "index"),
+            (&["deno", "run", "--allow-net", "main.ts"], "main"),
+            (&["java", "-cp", "lib", "-jar", "server.jar"], "server"),
+            (
+                &["docker", "run", "-i", "--rm", "-e", "K=v", "mcp/fetch"],
+                "fetch",
+            ),
+            (&["env", "-u", "X", "A=1", "npx", "-y", "srv@latest"], "srv"),
+            (&["/usr/bin/env", "node", "srv.mjs"], "srv"),
+            (&["sh", "-c", "exec npx -y srv 2>/dev/null"], "srv"),
+            (&["bash", "run-server.sh"], "run-server.sh"),
+            (&["node"], "node"),
+            (&["python3", "-m"], "server"),
+            (&["..."], "server"),
+        ];
+        for (command, name) in table {
+            assert_eq!(server_name(&argv(command)), *name, "{command:?}");
+        }
     }
 
     #[test]

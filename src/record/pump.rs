@@ -8,15 +8,22 @@
 //! soon as its newline has arrived. Bytes after the last newline wait for the
 //! rest of their line, or for the end of the stream, where they are forwarded
 //! and recorded as a last line without `eol`.
+//!
+//! The server→host stream also watches the host's end while it waits for the
+//! server: a host that stops reading is noticed at once, not at the next
+//! write that fails, since a server waiting for its stdin to end may write
+//! nothing more.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::ChildStdin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{LazyLock, Mutex, MutexGuard, PoisonError};
 
 use memchr::memmem::Finder;
+use rustix::event::{PollFd, PollFlags};
 
 use crate::jsonrpc::{Frame, RequestId, method};
 use crate::transcript::{Direction, Exit, Redactor, TranscriptWriter};
@@ -235,11 +242,12 @@ impl Sink<'_> {
 
 /// Forwards `source` to `sink` until the end of `source`, recording every
 /// line on stream `dir`. `on_gone` runs once when the sink stops taking
-/// bytes; the server's streams are still read and recorded after that, so
-/// the server is never blocked on a full pipe, while the host's stream ends
-/// there.
+/// bytes, or, for the server's stdout, as soon as the host's stdout has no
+/// reader left; the server's streams are still read and recorded after
+/// that, so the server is never blocked on a full pipe, while the host's
+/// stream ends there.
 pub(crate) fn pump(
-    mut source: impl Read,
+    mut source: impl Read + AsFd,
     dir: Direction,
     mut sink: Sink<'_>,
     recording: &Recording,
@@ -253,6 +261,16 @@ pub(crate) fn pump(
     loop {
         if buf.len() - filled < READ_SIZE / 2 {
             buf.resize(buf.len() * 2, 0);
+        }
+        if forwarding
+            && dir == Direction::ServerToClient
+            && let Sink::Host(host) = &sink
+            && host_left(&source, host)
+        {
+            forwarding = false;
+            if let Some(on_gone) = on_gone.take() {
+                on_gone();
+            }
         }
         let n = match source.read(&mut buf[filled..]) {
             Ok(0) => break,
@@ -311,6 +329,33 @@ pub(crate) fn pump(
     }
     if let Sink::Server(stdin) = sink {
         stdin.close();
+    }
+}
+
+/// Waits until `source` can be read without blocking or `host` has no
+/// reader left, and says whether it has none.
+///
+/// The host's end is polled for no event at all: the kernel always reports
+/// an error or a hang-up, which is how a pipe whose reader is gone, a socket
+/// the peer closed and a terminal that hung up show on a descriptor written
+/// to; a regular file or `/dev/null` reports neither, ever.
+fn host_left(source: &impl AsFd, host: &File) -> bool {
+    let mut fds = [
+        PollFd::new(source, PollFlags::IN),
+        PollFd::new(host, PollFlags::empty()),
+    ];
+    loop {
+        match rustix::event::poll(&mut fds, None) {
+            Err(rustix::io::Errno::INTR) => continue,
+            // The read that follows then waits on its own, as it would
+            // without the watch.
+            Err(_) => return false,
+            Ok(_) => {
+                return fds[1]
+                    .revents()
+                    .intersects(PollFlags::ERR | PollFlags::HUP | PollFlags::NVAL);
+            }
+        }
     }
 }
 
@@ -408,6 +453,14 @@ mod tests {
         )
     }
 
+    /// A file holding `bytes`, open for reading, as a stream to pump.
+    fn source(bytes: &[u8]) -> File {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(bytes).unwrap();
+        std::io::Seek::rewind(&mut file).unwrap();
+        file
+    }
+
     #[test]
     fn a_batch_splits_into_its_lines() {
         let lines: Vec<(&[u8], bool)> = each_line(b"a\n\nbc\r\n", true).collect();
@@ -423,7 +476,7 @@ mod tests {
         let host = || Sink::Host(File::create(dir.path().join("forwarded")).unwrap());
         let init = b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\"}\n";
         pump(
-            &init[..],
+            source(init),
             Direction::ClientToServer,
             host(),
             &recording,
@@ -435,7 +488,7 @@ mod tests {
             "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}",
         );
         pump(
-            answers.as_bytes(),
+            source(answers.as_bytes()),
             Direction::ServerToClient,
             host(),
             &recording,
@@ -464,6 +517,38 @@ mod tests {
     }
 
     #[test]
+    fn a_host_that_stops_reading_is_noticed_without_a_write() {
+        use std::os::fd::OwnedFd;
+        use std::os::unix::net::UnixStream;
+
+        let dir = tempfile::tempdir().unwrap();
+        let (recording, _) = recording_in(dir.path());
+        let (server_stdout, server_end) = UnixStream::pair().unwrap();
+        let (host_stdout, host_end) = UnixStream::pair().unwrap();
+        let (gone_tx, gone) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            // Owned here, so that a failing assertion ends the server's
+            // stream and with it the pump the scope waits for.
+            let server_end = server_end;
+            scope.spawn(|| {
+                let host = Sink::Host(File::from(OwnedFd::from(host_stdout)));
+                pump(
+                    server_stdout,
+                    Direction::ServerToClient,
+                    host,
+                    &recording,
+                    move || gone_tx.send(()).unwrap(),
+                );
+            });
+            // The server says nothing; the host goes away.
+            drop(host_end);
+            gone.recv_timeout(std::time::Duration::from_secs(60))
+                .expect("the host's departure was not noticed");
+            drop(server_end);
+        });
+    }
+
+    #[test]
     fn nothing_is_recorded_or_forwarded_after_the_exit_event() {
         let dir = tempfile::tempdir().unwrap();
         let (recording, path) = recording_in(dir.path());
@@ -472,7 +557,7 @@ mod tests {
 
         let host = Sink::Host(sink.try_clone().unwrap());
         pump(
-            &b"before\n"[..],
+            source(b"before\n"),
             Direction::ServerToClient,
             host,
             &recording,
@@ -481,7 +566,7 @@ mod tests {
         recording.exit(Exit::Code(0));
         let mut gone = false;
         pump(
-            &b"late\n"[..],
+            source(b"late\n"),
             Direction::Stderr,
             Sink::Host(sink),
             &recording,
