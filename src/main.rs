@@ -109,8 +109,12 @@ struct CheckArgs {
     #[arg(long)]
     bless: bool,
     /// Replay only; do not run the law probes.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_replay")]
     no_probes: bool,
+    /// Run the law probes of the server command alone, even where
+    /// `transcripts/` exists; replay nothing.
+    #[arg(long, requires = "command", conflicts_with_all = ["paths", "bless"])]
+    no_replay: bool,
     /// The report format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -141,8 +145,9 @@ struct CheckArgs {
     /// [default: 2s].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     grace: Option<Duration>,
-    /// A server command that replaces the one recorded in each transcript;
-    /// with no transcripts, the law probes run against it alone.
+    /// A server command that replaces the one recorded in each transcript
+    /// (`transcripts/` when no PATH is given and it exists); with no
+    /// transcripts or `--no-replay`, the law probes run against it alone.
     #[arg(last = true, value_name = "SERVER CMD")]
     command: Vec<String>,
 }
@@ -319,6 +324,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.write_baseline = args.write_baseline.clone();
     options.bless = args.bless;
     options.probes = !args.no_probes;
+    options.replay = !args.no_replay;
     options.jobs = args.jobs.map(usize::from);
     if let Some(partition) = args.partition {
         options.partition = partition;

@@ -71,6 +71,9 @@ pub struct CheckOptions {
     pub bless: bool,
     /// Run the law probes.
     pub probes: bool,
+    /// Replay transcripts; when `false`, only the probes of
+    /// [`CheckOptions::command`] run, and no transcript is read.
+    pub replay: bool,
     /// How many replays and probe runs may run at once; the machine's
     /// cores when `None`.
     pub jobs: Option<usize>,
@@ -98,6 +101,7 @@ impl Default for CheckOptions {
             write_baseline: None,
             bless: false,
             probes: true,
+            replay: true,
             jobs: None,
             partition: Partition::default(),
             timeout: None,

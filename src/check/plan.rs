@@ -233,6 +233,15 @@ fn collect(
     options: &CheckOptions,
     has_command: bool,
 ) -> Result<Vec<(PathBuf, PathBuf)>, CheckError> {
+    if !options.replay {
+        return if has_command {
+            Ok(Vec::new())
+        } else {
+            Err(CheckError::NoTranscripts {
+                what: "nothing (replay is off and no server command was given)".to_owned(),
+            })
+        };
+    }
     let defaulted = options.paths.is_empty();
     let paths = if defaulted {
         let default = PathBuf::from(DEFAULT_DIR);

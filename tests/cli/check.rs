@@ -632,6 +632,36 @@ fn probes_alone_gate_a_server_with_nothing_recorded_and_warnings_pass_unless_den
 }
 
 #[test]
+fn a_server_command_alone_replays_transcripts_when_they_exist_unless_no_replay() {
+    let (dir, _) = recorded(&[]);
+    let run = |args: &[&str]| {
+        let mut cmd = check(dir.path());
+        cmd.args(args).args(["--", fixture_server()]).args(CHANGED);
+        cmd.assert()
+    };
+    // `transcripts/` exists, so the changed answer is a mismatch.
+    run(&[]).code(1).stdout(predicate::str::contains(
+        "error[transcript-match] transcripts/session.jsonl",
+    ));
+    run(&["--no-replay"])
+        .code(0)
+        .stdout(predicate::str::contains(
+            "Summary: 0 transcripts, 18 laws: 18 held",
+        ));
+    // It needs a command, and takes no transcripts.
+    check(dir.path())
+        .arg("--no-replay")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--no-replay"));
+    check(dir.path())
+        .args(["--no-replay", "transcripts", "--", fixture_server()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+}
+
+#[test]
 fn a_directory_config_waives_and_ignores() {
     let (dir, _) = recorded(&[]);
     let config = dir.path().join("transcripts/mcp-replay.json");
