@@ -277,6 +277,12 @@ fn collect(
             files.push((path.clone(), root));
         }
     }
+    let cwd = std::env::current_dir().ok();
+    for (file, root) in &mut files {
+        if let Some(within) = cwd_root(file, cwd.as_deref()) {
+            *root = within;
+        }
+    }
     files.sort();
     files.dedup_by(|a, b| a.0 == b.0);
     if files.is_empty() && !has_command {
@@ -288,6 +294,22 @@ fn collect(
         return Err(CheckError::NoTranscripts { what });
     }
     Ok(files)
+}
+
+/// Where the config search of `file` stops when it lies inside the current
+/// directory `cwd`: the current directory itself, so that a transcript
+/// named alone (as a bless hint names it) gets the settings it gets when
+/// its directory is checked. `None` for a file outside it.
+fn cwd_root(file: &Path, cwd: Option<&Path>) -> Option<PathBuf> {
+    use std::path::Component;
+    if file.is_relative() {
+        let inside = file
+            .components()
+            .all(|part| matches!(part, Component::Normal(_) | Component::CurDir));
+        return inside.then(PathBuf::new);
+    }
+    let cwd = cwd?;
+    file.starts_with(cwd).then(|| cwd.to_owned())
 }
 
 /// Every `*.jsonl` below `dir`, skipping hidden directories.

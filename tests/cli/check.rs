@@ -682,6 +682,37 @@ fn a_directory_config_waives_and_ignores() {
 }
 
 #[test]
+fn a_config_above_the_given_path_applies_up_to_the_current_directory() {
+    let (dir, _) = recorded(&[]);
+    // The config sits in the working directory, above `transcripts/`.
+    std::fs::write(
+        dir.path().join("mcp-replay.json"),
+        r#"{"ignore": ["/result/content/*/text"]}"#,
+    )
+    .unwrap();
+    let run = |path: &str| {
+        let mut cmd = check(dir.path());
+        cmd.args(["--no-probes", path, "--", fixture_server()])
+            .args(CHANGED);
+        cmd.assert()
+    };
+    run("transcripts").code(0);
+    // The file alone, as a bless hint names it, gets the same settings.
+    run("transcripts/session.jsonl").code(0);
+    // Outside the working directory, the search stops at the given path.
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::create_dir(outside.path().join("work")).unwrap();
+    let mut cmd = check(&outside.path().join("work"));
+    cmd.args(["--no-probes"])
+        .arg(dir.path().join("transcripts"))
+        .args(["--", fixture_server()])
+        .args(CHANGED);
+    cmd.assert()
+        .code(1)
+        .stdout(predicate::str::contains("error[transcript-match]"));
+}
+
+#[test]
 fn usage_errors_exit_2_with_a_hint() {
     let dir = tempfile::tempdir().unwrap();
     let fails = |args: &[&str]| check(dir.path()).args(args).assert().code(2);
