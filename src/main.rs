@@ -127,7 +127,8 @@ struct CheckArgs {
     /// How many replays and probe runs at once [default: the machine's cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
-    /// Check only share I of N of the sorted transcripts (e.g. 2/4).
+    /// Check only share I of N of the sorted transcripts and of the distinct
+    /// server commands' probe runs (e.g. 2/4).
     #[arg(long, value_name = "I/N", value_parser = parse_partition)]
     partition: Option<Partition>,
     /// The deadline of each step [default: 5s].

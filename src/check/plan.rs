@@ -106,15 +106,18 @@ impl Plan {
             probes: Vec::new(),
             errors: Vec::new(),
         };
-        // Each distinct command is probed once, in the share that owns its
-        // first transcript (share 1 when there are no transcripts).
-        let mut owners: Vec<(ServerCommand, usize, Settings)> = Vec::new();
+        // Each distinct command is probed once. The commands, in the order
+        // of their first transcripts, are dealt round-robin across the
+        // shares like the transcripts themselves, so every share knows the
+        // whole list (it reads the headers of the transcripts it does not
+        // replay) and probe runs spread evenly whatever the corpus holds.
+        let mut owners: Vec<(ServerCommand, Settings)> = Vec::new();
         if let Some(command) = &override_command {
             let settings = match files.first() {
                 Some((file, root)) => configs.settings(options, file, root)?,
                 None => Settings::new(options, &Config::default()),
             };
-            owners.push((command.clone(), 0, settings));
+            owners.push((command.clone(), settings));
         }
         for (position, (file, root)) in files.iter().enumerate() {
             let owned = options.partition.owns(position);
@@ -126,7 +129,7 @@ impl Plan {
                     && let Some(command) = header_command(file)
                     && !owners.iter().any(|(known, ..)| *known == command)
                 {
-                    owners.push((command, position, configs.settings(options, file, root)?));
+                    owners.push((command, configs.settings(options, file, root)?));
                 }
                 continue;
             }
@@ -134,18 +137,30 @@ impl Plan {
             match plan_transcript(file, &settings, override_command.as_ref(), options.bless) {
                 Ok(planned) => {
                     if !owners.iter().any(|(known, ..)| *known == planned.command) {
-                        owners.push((planned.command.clone(), position, settings));
+                        owners.push((planned.command.clone(), settings));
                     }
                     plan.transcripts.push(planned);
                 }
-                Err(error) => plan.errors.push(error),
+                Err(error) => {
+                    // The other shares know its command from the header
+                    // alone; so must this one, to deal the same list.
+                    if options.probes
+                        && override_command.is_none()
+                        && let Some(command) = header_command(file)
+                        && !owners.iter().any(|(known, ..)| *known == command)
+                    {
+                        owners.push((command, settings));
+                    }
+                    plan.errors.push(error);
+                }
             }
         }
         if options.probes {
             plan.probes = owners
                 .into_iter()
-                .filter(|(_, position, _)| options.partition.owns(*position))
-                .map(|(command, _, settings)| PlannedProbe {
+                .enumerate()
+                .filter(|(index, _)| options.partition.owns(*index))
+                .map(|(_, (command, settings))| PlannedProbe {
                     options: settings.probe_options(),
                     waive: settings.waive,
                     command,

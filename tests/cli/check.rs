@@ -417,17 +417,39 @@ fn parallel_jobs_report_what_one_job_reports() {
 }
 
 #[test]
-fn probes_run_once_per_command_in_the_partition_of_its_first_transcript() {
-    let dir = corpus(4);
-    let mut law_lines = 0;
+fn probe_runs_are_dealt_round_robin_across_partitions() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("transcripts")).unwrap();
+    // Sorted, the transcripts of the first command come first: dealt by
+    // the position of their first transcripts, both probe runs would land
+    // in share 1.
+    for (name, args) in [
+        ("a-1", &[][..]),
+        ("a-2", &[]),
+        ("b-1", &["--echo-suffix", "?"]),
+        ("b-2", &["--echo-suffix", "?"]),
+    ] {
+        let path = dir.path().join(format!("transcripts/{name}.jsonl"));
+        record(&path, args, &session());
+    }
+    let mut probed = Vec::new();
     for index in 1..=2 {
         let (code, lines) = json_report(dir.path(), &["--partition", &format!("{index}/2")]);
         assert_eq!(code, Some(0));
+        let commands: BTreeSet<String> = lines
+            .iter()
+            .filter(|line| line["type"] == "law")
+            .map(|line| line["command"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(commands.len(), 1, "share {index}: {commands:?}");
         let laws = lines.iter().filter(|line| line["type"] == "law").count();
-        assert_eq!(laws, if index == 1 { 18 } else { 0 });
-        law_lines += laws;
+        assert_eq!(laws, 18);
+        probed.extend(commands);
     }
-    assert_eq!(law_lines, 18);
+    // Each command once, in one share.
+    probed.sort();
+    probed.dedup();
+    assert_eq!(probed.len(), 2);
 }
 
 #[test]
