@@ -5,7 +5,7 @@
 //! long ones (`APIKEY`, `ACCESSTOKEN`). Whole words keep `KEYBOARD` or
 //! `AUTHOR` out; the suffix rule catches names written without separators.
 
-use crate::transcript::MIN_SECRET_LEN;
+use super::MIN_SECRET_LEN;
 
 /// Words that make a variable name secret when they appear as a whole word.
 const SECRET_WORDS: &[&str] = &[
