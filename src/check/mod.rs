@@ -489,7 +489,19 @@ fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<Inp
             "the replay stopped early: the exchanges after the failure were not sent".to_owned(),
         );
     }
-    if bless && outcome.mismatches > 0 {
+    if !outcome.complete {
+        // An incomplete live session cannot be blessed: no finding may say
+        // it can.
+        for graded in &mut result.findings {
+            if graded.finding.law == LawId::TranscriptMatch {
+                graded.finding.hint = None;
+            }
+        }
+    }
+    // A session that only changed shape (a recorded message that never
+    // came) has no mismatched response, and is still the live session's to
+    // accept.
+    if bless && (outcome.mismatches > 0 || outcome.reshaped) {
         if !outcome.complete {
             result
                 .notes
@@ -500,12 +512,14 @@ fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<Inp
                 plan.path.display()
             )));
         } else {
-            result.blessed = Some(outcome.mismatches);
+            let mut accepted = 0;
             for graded in &mut result.findings {
                 if graded.finding.law == LawId::TranscriptMatch {
                     graded.disposition = Disposition::Blessed;
+                    accepted += 1;
                 }
             }
+            result.blessed = Some(accepted);
         }
     }
     result.elapsed = started.elapsed();

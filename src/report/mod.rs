@@ -306,7 +306,8 @@ pub struct TranscriptResult {
     /// Remarks that are no findings (a truncated last line, a replay that
     /// stopped early, a transcript left unblessed).
     pub notes: Vec<String>,
-    /// With `--bless`: how many responses were rewritten.
+    /// With `--bless`: how many differences from the recording were
+    /// accepted (`transcript-match` findings blessed).
     pub blessed: Option<usize>,
     /// How long the replay took.
     pub elapsed: Duration,

@@ -206,7 +206,7 @@ fn a_changed_answer_fails_with_a_diff_and_bless_accepts_it() {
         .assert()
         .code(0)
         .stderr(predicate::str::contains(
-            "Blessed: transcripts/session.jsonl (1 response)",
+            "Blessed: transcripts/session.jsonl (1 difference)",
         ));
     // Only the changed answer differs; every other line is kept byte for
     // byte, so `git diff` shows exactly what the server now says.
@@ -248,6 +248,82 @@ fn bless_rewrites_the_server_side_of_a_session_that_changed_shape() {
     };
     assert_eq!(client(&blessed), client(&original));
     replay(dir.path(), &[], &[]).assert().code(0);
+}
+
+#[test]
+fn bless_accepts_a_session_whose_only_change_is_a_message_that_never_came() {
+    // The recording holds a notification the server does not send again,
+    // and every response is as recorded: no response differs, and the
+    // session still changed shape.
+    let (dir, path) = recorded(&[]);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let note = r#"{"t":0.5,"dir":"s2c","msg":{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}}"#;
+    let mut lines: Vec<&str> = original.lines().collect();
+    let after = lines
+        .iter()
+        .position(|line| line.contains("\"dir\":\"s2c\"") && line.contains("\"text\":\"hello\""))
+        .unwrap();
+    lines.insert(after + 1, note);
+    let edited = lines.join("\n") + "\n";
+    std::fs::write(&path, &edited).unwrap();
+    let note_line = after + 2;
+
+    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "300ms"], &[]), 1);
+    assert!(
+        stdout.contains(&format!(
+            "the recorded notification `notifications/tools/list_changed` (line {note_line}) did not come"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "hint: accept the live session with `mcp-replay check --bless transcripts/session.jsonl -- {}`",
+            fixture_server()
+        )),
+        "{stdout}"
+    );
+
+    replay(dir.path(), &["--timeout", "300ms", "--bless"], &[])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(
+            "Blessed: transcripts/session.jsonl (1 difference)",
+        ));
+    let blessed = std::fs::read_to_string(&path).unwrap();
+    assert!(!blessed.contains("list_changed"), "{blessed}");
+    assert_eq!(blessed.lines().count(), original.lines().count());
+    replay(dir.path(), &[], &[]).assert().code(0);
+}
+
+#[test]
+fn an_incomplete_replay_offers_no_bless() {
+    // The changed echo answer comes, then a malformed line ends the server
+    // before the last request is answered: the live session is incomplete,
+    // so `--bless` would refuse.
+    let (dir, path) = recorded(&[]);
+    let recorded_text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<&str> = recorded_text.lines().collect();
+    let ping = lines
+        .iter()
+        .position(|line| line.contains("\"method\":\"ping\""))
+        .unwrap();
+    lines.insert(ping, r#"{"t":0.9,"dir":"c2s","text":"garbage"}"#);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let server = ["--echo-suffix", "!", "--break", "parse-error-keeps-serving"];
+    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "300ms"], &server), 1);
+    assert!(stdout.contains("error[transcript-match]"), "{stdout}");
+    assert!(stdout.contains("error[request-answered-once]"), "{stdout}");
+    assert!(!stdout.contains("--bless"), "{stdout}");
+    let original = std::fs::read_to_string(&path).unwrap();
+    let stdout = stdout_with_code(
+        &mut replay(dir.path(), &["--timeout", "300ms", "--bless"], &server),
+        1,
+    );
+    assert!(
+        stdout.contains("not blessed: the live session is incomplete"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
 }
 
 #[test]

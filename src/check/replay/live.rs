@@ -209,9 +209,7 @@ impl Run<'_> {
         match &self.last_malformed {
             Some(malformed) if malformed_is_latest => {
                 let line = malformed.line;
-                self.reshaped = true;
-                self.finding(
-                    LawId::TranscriptMatch,
+                self.reshape_finding(
                     line,
                     format!(
                         "the malformed line {line} was answered, but the recording has no answer to it"

@@ -357,21 +357,18 @@ impl Run<'_> {
                     continue;
                 }
                 ExpectKind::NoId => {
-                    self.reshaped = true;
                     format!("the recorded response without an id (line {line}) did not come {why}")
                 }
                 ExpectKind::Notification(method) => {
-                    self.reshaped = true;
                     format!("the recorded notification `{method}` (line {line}) did not come {why}")
                 }
                 ExpectKind::ServerRequest { method, .. } => {
-                    self.reshaped = true;
                     format!(
                         "the recorded server request `{method}` (line {line}) did not come {why}"
                     )
                 }
             };
-            self.finding(LawId::TranscriptMatch, line, message);
+            self.reshape_finding(line, message);
         }
         if limit == self.expects.len() {
             let unanswered: Vec<(usize, String)> = self
@@ -537,6 +534,26 @@ impl Run<'_> {
     fn finding(&mut self, law: LawId, line: usize, message: impl Into<String>) {
         let finding = Finding::new(law, self.options.profile, self.location(line), message);
         self.findings.push(finding);
+    }
+
+    /// A `transcript-match` finding about the session's shape (a recorded
+    /// message that never came, an answer the recording lacks): `--bless`
+    /// accepts it by rewriting the server side, so it says how.
+    fn reshape_finding(&mut self, line: usize, message: String) {
+        self.reshaped = true;
+        let finding = Finding::new(
+            LawId::TranscriptMatch,
+            self.options.profile,
+            self.location(line),
+            message,
+        )
+        .with_hint(self.bless_hint());
+        self.findings.push(finding);
+    }
+
+    /// The hint of a finding `--bless` can accept.
+    fn bless_hint(&self) -> String {
+        format!("accept the live session with `{}`", self.options.bless_hint)
     }
 
     fn exchanges(&self) -> Vec<Exchange> {
