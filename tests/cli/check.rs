@@ -327,6 +327,39 @@ fn an_incomplete_replay_offers_no_bless() {
 }
 
 #[test]
+fn a_banner_fails_stdout_is_protocol_in_replay_and_probes_alike() {
+    let (dir, _) = recorded(&[]);
+    let server = format!("echo 'Server started on stdio'; exec {}", fixture_server());
+    let output = check(dir.path())
+        .args(["--profile", "spec", "--format", "json", "transcripts", "--"])
+        .args(["sh", "-c", &server])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let lines = json_lines(&output.stdout);
+    let law = lines
+        .iter()
+        .find(|line| line["type"] == "law" && line["law"] == "stdout-is-protocol")
+        .unwrap();
+    assert_eq!(law["status"], "fail");
+    let findings: Vec<&Value> = lines
+        .iter()
+        .filter(|line| line["type"] == "finding" && line["law"] == "stdout-is-protocol")
+        .collect();
+    assert!(
+        findings
+            .iter()
+            .all(|finding| finding["severity"] == "error"),
+        "{findings:?}"
+    );
+    let kinds: BTreeSet<&str> = findings
+        .iter()
+        .map(|finding| finding["location"]["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, BTreeSet::from(["probe", "transcript"]));
+}
+
+#[test]
 fn hard_but_correct_servers_replay_green() {
     let stresses: [&[&str]; 5] = [
         &["--pad", "4194304"],
