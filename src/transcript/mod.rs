@@ -30,7 +30,7 @@ pub use self::read::{TranscriptError, TranscriptWarning};
 pub(crate) use self::redact::MIN_SECRET_LEN;
 pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;
-pub(crate) use self::secrets::secret_names;
+pub(crate) use self::secrets::{env_secret_names, secret_names};
 pub use self::write::TranscriptWriter;
 pub(crate) use self::write::encode_line_event;
 

@@ -360,6 +360,79 @@ fn a_banner_fails_stdout_is_protocol_in_replay_and_probes_alike() {
 }
 
 #[test]
+fn a_secret_only_the_checkers_environment_has_reaches_no_output() {
+    // The transcript was recorded without the secret; the server now
+    // prints it in a banner and appends it to every echo.
+    const SECRET: &str = "ghp_supersecretvalue123";
+    let (dir, path) = recorded(&[]);
+    let server = format!(
+        r#"echo "token $GITHUB_TOKEN"; exec {} --echo-suffix "$GITHUB_TOKEN""#,
+        fixture_server()
+    );
+    let run = |args: &[&str]| {
+        check(dir.path())
+            .env("GITHUB_TOKEN", SECRET)
+            // Shorter than the recorder's 6-byte floor: never redacted,
+            // or every `hello` would become a placeholder.
+            .env("SHORT_TOKEN", "hello")
+            .args(args)
+            .args(["transcripts", "--", "sh", "-c", &server])
+            .output()
+            .unwrap()
+    };
+    let clean = |what: &str, text: &str| {
+        assert!(!text.contains(SECRET), "{what}: {text}");
+        assert!(!text.contains("REDACTED:SHORT_TOKEN"), "{what}: {text}");
+    };
+
+    let human = run(&[]);
+    assert_eq!(human.status.code(), Some(1));
+    let stdout = stdout_of(&human);
+    clean("stdout", &stdout);
+    clean("stderr", &String::from_utf8_lossy(&human.stderr));
+    assert!(
+        stdout.contains("+        \"text\": \"hello[REDACTED:GITHUB_TOKEN]\","),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("`token [REDACTED:GITHUB_TOKEN]`"),
+        "{stdout}"
+    );
+
+    let junit = dir.path().join("report.xml");
+    let json = run(&["--format", "json", "--junit", junit.to_str().unwrap()]);
+    assert_eq!(json.status.code(), Some(1));
+    let stdout = stdout_of(&json);
+    clean("JSON", &stdout);
+    assert!(stdout.contains("[REDACTED:GITHUB_TOKEN]"), "{stdout}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    clean("JUnit", &xml);
+    assert!(xml.contains("[REDACTED:GITHUB_TOKEN]"), "{xml}");
+
+    let blessed = run(&["--no-probes", "--bless"]);
+    clean("bless stdout", &stdout_of(&blessed));
+    let text = std::fs::read_to_string(&path).unwrap();
+    clean("blessed transcript", &text);
+    assert!(
+        text.contains(r#""text":"hello[REDACTED:GITHUB_TOKEN]""#),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_recorded_value_that_is_a_secret_where_the_check_runs_still_matches() {
+    // Recorded where the value was no secret; where the check runs it is
+    // one, and both sides are compared redacted.
+    let suffix = ["--echo-suffix", " sk-live-0123456789"];
+    let (dir, _) = recorded(&suffix);
+    let stdout = stdout_with_code(
+        replay(dir.path(), &[], &suffix).env("API_TOKEN", "sk-live-0123456789"),
+        0,
+    );
+    assert!(!stdout.contains("sk-live-0123456789"), "{stdout}");
+}
+
+#[test]
 fn hard_but_correct_servers_replay_green() {
     let stresses: [&[&str]; 5] = [
         &["--pad", "4194304"],

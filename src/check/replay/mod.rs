@@ -12,6 +12,12 @@
 //! request (`request-answered-once`) and watches for answers to
 //! notifications (`notification-unanswered`). Each recorded response is
 //! compared with the live one after the ignore rules (`transcript-match`).
+//!
+//! Secrets are redacted on both sides before anything is compared or kept:
+//! the variables the transcript's header names, its patterns, and the
+//! variables of the checker's environment that look secret by the
+//! recorder's rule, since a secret set only where the check runs (in CI)
+//! must reach neither a report nor a blessed transcript.
 
 mod live;
 mod rewrite;
@@ -33,7 +39,7 @@ use crate::check::wire;
 use crate::jsonrpc::RequestId;
 use crate::process::{Output, Recv, ServerProcess, SpawnError, shell_status};
 use crate::report::{Exchange, ExchangeStatus, Finding, Location};
-use crate::transcript::{RedactError, Redactor, Transcript};
+use crate::transcript::{RedactError, Redactor, Transcript, env_secret_names};
 
 /// How a replay runs.
 #[derive(Debug, Clone)]
@@ -60,6 +66,8 @@ pub(crate) struct ReplayOptions {
 /// What a replay found.
 #[derive(Debug)]
 pub(crate) struct ReplayOutcome {
+    /// The server command, as a shell would show it, secrets redacted.
+    pub command: String,
     /// Every client request, in transcript order.
     pub exchanges: Vec<Exchange>,
     /// The findings, in the order they were made.
@@ -128,12 +136,24 @@ pub(crate) fn replay_on(
     transcript: &Transcript,
     options: &ReplayOptions,
 ) -> Result<ReplayOutcome, ReplayError> {
-    let redactor =
-        Redactor::from_env(&transcript.header.redact).map_err(|source| ReplayError::Redact {
-            path: transcript.path.clone(),
-            source,
-        })?;
-    let mut script = Script::build(transcript);
+    // The names the header lists, and those of the checker's environment
+    // that look secret: a secret set only where the check runs (in CI) must
+    // not reach a diff, a report or a blessed transcript either.
+    let mut redaction = transcript.header.redact.clone();
+    for name in env_secret_names() {
+        if !redaction.env.contains(&name) {
+            redaction.env.push(name);
+        }
+    }
+    let redactor = Redactor::from_env(&redaction).map_err(|source| ReplayError::Redact {
+        path: transcript.path.clone(),
+        source,
+    })?;
+    // The command as the report shows it: the values put back into a
+    // recorded command are secrets too.
+    let command =
+        String::from_utf8_lossy(&redactor.redact(server.command().as_bytes())).into_owned();
+    let mut script = Script::build(transcript, &redactor);
     // Each recorded message is compared as the ignore rules leave it: apply
     // them once, rather than at every comparison.
     for expect in &mut script.expects {
@@ -141,6 +161,7 @@ pub(crate) fn replay_on(
     }
     let mut run = Run {
         path: &transcript.path,
+        command,
         options,
         server,
         redactor,
@@ -177,6 +198,7 @@ pub(crate) fn replay_on(
     }
     let exchanges = run.exchanges();
     Ok(ReplayOutcome {
+        command: run.command,
         exchanges,
         findings: run.findings,
         mismatches: run.mismatches,
@@ -199,6 +221,8 @@ struct Sent {
 /// A replay in progress.
 struct Run<'a> {
     path: &'a Path,
+    /// See [`ReplayOutcome::command`].
+    command: String,
     options: &'a ReplayOptions,
     server: ServerProcess,
     redactor: Redactor,
@@ -331,7 +355,7 @@ impl Run<'_> {
                 match stderr.lines().rev().find(|line| !line.trim().is_empty()) {
                     Some(last) => format!(
                         "before the server closed stdout ({status}; stderr ends: {})",
-                        wire::excerpt(last.as_bytes())
+                        wire::excerpt(&self.redactor.redact(last.as_bytes()))
                     ),
                     None => format!("before the server closed stdout ({status})"),
                 }

@@ -1,13 +1,14 @@
 //! The transcript read as a script: the client lines to send, and the
 //! recorded server messages each of them waits for.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::Value;
 
 use crate::jsonrpc::{Frame, RequestId, method};
 use crate::report::ExchangeStatus;
-use crate::transcript::{Direction, EventKind, Payload, Transcript};
+use crate::transcript::{Direction, EventKind, Payload, Redactor, Transcript};
 
 /// The transcript read as a script: what to send, what to wait for.
 #[derive(Debug, Default)]
@@ -101,7 +102,11 @@ pub(super) enum ExpectState {
 }
 
 impl Script {
-    pub(super) fn build(transcript: &Transcript) -> Script {
+    /// The script of `transcript`, its recorded server messages redacted
+    /// by `redactor` as the live ones will be: a value the recording holds
+    /// in clear that is a secret where the check runs is compared (and
+    /// shown) as a placeholder on both sides.
+    pub(super) fn build(transcript: &Transcript, redactor: &Redactor) -> Script {
         let mut script = Script::default();
         // The latest request of each recorded id, and the latest server
         // request of each recorded id, to pair responses with.
@@ -129,7 +134,11 @@ impl Script {
                     }));
                 }
                 Direction::ServerToClient => {
-                    let values = match payload.to_json() {
+                    let parsed = match redactor.redact(payload.as_bytes()) {
+                        Cow::Borrowed(_) => payload.to_json(),
+                        Cow::Owned(redacted) => serde_json::from_slice(&redacted).ok(),
+                    };
+                    let values = match parsed {
                         Some(Value::Array(items)) => items,
                         Some(value) => vec![value],
                         None => Vec::new(),
