@@ -560,6 +560,7 @@ fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<Inp
         blessed: None,
         elapsed: Duration::ZERO,
     };
+    result.notes.extend(outcome.notes);
     let mut errors = Vec::new();
     if !outcome.complete {
         result.notes.push(

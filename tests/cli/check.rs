@@ -433,6 +433,48 @@ fn a_recorded_value_that_is_a_secret_where_the_check_runs_still_matches() {
 }
 
 #[test]
+fn a_recorded_log_notification_that_never_comes_is_a_note_in_every_format() {
+    // A log line a server sent on a timer while the host sat idle: the
+    // replay neither waits for it nor fails without it.
+    let (dir, path) = recorded(&[]);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let log = r#"{"t":0.5,"dir":"s2c","msg":{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"tick"}}}"#;
+    let mut lines: Vec<&str> = original.lines().collect();
+    let after = lines
+        .iter()
+        .position(|line| line.contains("\"dir\":\"s2c\"") && line.contains("\"text\":\"hello\""))
+        .unwrap();
+    lines.insert(after + 1, log);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let note = format!(
+        "the recorded notification `notifications/message` (line {}) did not come; a replay does not wait for it",
+        after + 2
+    );
+
+    let stdout = stdout_with_code(&mut replay(dir.path(), &[], &[]), 0);
+    assert!(stdout.contains(&format!("note: {note}")), "{stdout}");
+    let junit = dir.path().join("report.xml");
+    let stdout = stdout_with_code(
+        &mut replay(
+            dir.path(),
+            &["--format", "json", "--junit", junit.to_str().unwrap()],
+            &[],
+        ),
+        0,
+    );
+    let lines = json_lines(stdout.as_bytes());
+    let transcript = lines
+        .iter()
+        .find(|line| line["type"] == "transcript")
+        .unwrap();
+    assert_eq!(transcript["notes"], json!([note]));
+    assert_eq!(transcript["status"], "pass");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("<system-out>"), "{xml}");
+    assert!(xml.contains("notifications/message"), "{xml}");
+}
+
+#[test]
 fn hard_but_correct_servers_replay_green() {
     let stresses: [&[&str]; 5] = [
         &["--pad", "4194304"],

@@ -1,11 +1,16 @@
 //! Replaying a transcript against a live server, in causal order.
 //!
 //! The client side of the recording is sent line by line, each line only
-//! once every server message that preceded it in the recording has arrived:
-//! responses are matched by id, server notifications and server→client
-//! requests by method and order of occurrence. Responses may arrive in any
-//! order and unsolicited notifications anywhere. Every wait has a deadline;
-//! nothing sleeps.
+//! once the server messages a host acts on that preceded it in the
+//! recording have arrived: the responses, the server→client requests and
+//! the `notifications/*/list_changed` (a host re-lists after one).
+//! Responses are matched by id, server notifications and server→client
+//! requests by method and order of occurrence. Other notifications
+//! (logging, progress, resource updates) are matched when they come but
+//! never waited for: servers send them on timers, and a replay does not
+//! reproduce the time a host sat idle. One that never comes is a note, not
+//! a finding. Responses may arrive in any order and unsolicited
+//! notifications anywhere. Every wait has a deadline; nothing sleeps.
 //!
 //! While it replays, the checker reads every stdout line as the stdio
 //! contract demands (`stdout-is-protocol`), counts the answers of every
@@ -68,6 +73,9 @@ pub(crate) struct ReplayOptions {
 pub(crate) struct ReplayOutcome {
     /// The server command, as a shell would show it, secrets redacted.
     pub command: String,
+    /// Remarks that are no findings: recorded notifications that were not
+    /// waited for and never came.
+    pub notes: Vec<String>,
     /// Every client request, in transcript order.
     pub exchanges: Vec<Exchange>,
     /// The findings, in the order they were made.
@@ -197,7 +205,15 @@ pub(crate) fn replay_on(
             .push_str(&format!(" ({more} more such line{s})"));
     }
     let exchanges = run.exchanges();
+    // Once the replay stopped early, what did not come might have come
+    // later: only a whole session notes what never came.
+    let notes = if complete {
+        run.missing_notifications()
+    } else {
+        Vec::new()
+    };
     Ok(ReplayOutcome {
+        notes,
         command: run.command,
         exchanges,
         findings: run.findings,
@@ -295,11 +311,50 @@ impl Run<'_> {
         true
     }
 
+    /// Whether every expectation before `limit` that gates the client is
+    /// met or missed.
     fn resolved_through(&mut self, limit: usize) -> bool {
-        while self.resolved < limit && self.expects[self.resolved].state != ExpectState::Waiting {
+        while self.resolved < limit
+            && (self.expects[self.resolved].state != ExpectState::Waiting
+                || !self.expects[self.resolved].gates)
+        {
             self.resolved += 1;
         }
         self.resolved >= limit
+    }
+
+    /// The recorded notifications that were not waited for and never came,
+    /// by method: notes, not findings.
+    fn missing_notifications(&self) -> Vec<String> {
+        let mut missing: Vec<(&str, Vec<usize>)> = Vec::new();
+        for expect in &self.expects {
+            let ExpectKind::Notification(method) = &expect.kind else {
+                continue;
+            };
+            if expect.gates || expect.state != ExpectState::Waiting {
+                continue;
+            }
+            match missing.iter_mut().find(|(known, _)| *known == method) {
+                Some((_, lines)) => lines.push(expect.line),
+                None => missing.push((method, vec![expect.line])),
+            }
+        }
+        missing
+            .into_iter()
+            .map(|(method, lines)| {
+                let lines: Vec<String> = lines.iter().map(ToString::to_string).collect();
+                match lines.as_slice() {
+                    [line] => format!(
+                        "the recorded notification `{method}` (line {line}) did not come; a replay does not wait for it"
+                    ),
+                    _ => format!(
+                        "{} recorded `{method}` notifications (lines {}) did not come; a replay does not wait for them",
+                        lines.len(),
+                        lines.join(", ")
+                    ),
+                }
+            })
+            .collect()
     }
 
     fn unanswered(&self) -> impl Iterator<Item = &Slot> {
@@ -363,7 +418,7 @@ impl Run<'_> {
         };
         let mut fatal = matches!(stop, Stop::Closed);
         for index in self.resolved..limit {
-            if self.expects[index].state != ExpectState::Waiting {
+            if self.expects[index].state != ExpectState::Waiting || !self.expects[index].gates {
                 continue;
             }
             self.expects[index].state = ExpectState::Missed;
@@ -742,8 +797,8 @@ mod tests {
     }
 
     #[test]
-    fn a_recorded_notification_that_never_comes_is_a_mismatch_and_replay_goes_on() {
-        let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#;
+    fn a_recorded_list_change_that_never_comes_is_a_mismatch_and_replay_goes_on() {
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
         let events = [
             ("c2s", INIT),
             ("s2c", note),
@@ -767,11 +822,71 @@ mod tests {
             laws(&outcome),
             vec![(
                 LawId::TranscriptMatch,
-                "the recorded notification `notifications/message` (line 3) did not come within 300ms".to_owned()
+                "the recorded notification `notifications/tools/list_changed` (line 3) did not come within 300ms".to_owned()
             )]
         );
+        assert_eq!(
+            outcome.findings[0].hint.as_deref(),
+            Some("accept the live session with `mcp-replay check --bless t.jsonl`")
+        );
+        assert!(outcome.reshaped);
         assert!(outcome.complete);
         assert_eq!(outcome.exchanges[1].status, ExchangeStatus::Passed);
+    }
+
+    #[test]
+    fn other_notifications_do_not_hold_back_the_next_client_line() {
+        // The server sends its log line only once the next request came:
+        // a replay that waited for it before sending would wait in vain
+        // until the step's deadline, and then miss it.
+        let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#;
+        let events = [
+            ("c2s", INIT),
+            ("s2c", INIT_OK),
+            ("s2c", log),
+            ("c2s", LIST),
+            ("s2c", LIST_OK),
+        ];
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; echo '{INIT_OK}'; read b; echo '{log}'; echo '{LIST_OK}'; cat >/dev/null"
+            ),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        assert_eq!(outcome.notes, Vec::<String>::new());
+        assert!(!outcome.reshaped);
+    }
+
+    #[test]
+    fn notifications_that_never_come_are_notes_by_method() {
+        let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#;
+        let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#;
+        let events = [
+            ("c2s", INIT),
+            ("s2c", log),
+            ("s2c", INIT_OK),
+            ("s2c", log),
+            ("s2c", progress),
+            ("c2s", LIST),
+            ("s2c", LIST_OK),
+            ("s2c", log),
+        ];
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; echo '{INIT_OK}'; read b; echo '{log}'; echo '{LIST_OK}'; cat >/dev/null"
+            ),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        assert!(outcome.complete);
+        assert_eq!(
+            outcome.notes,
+            vec![
+                "2 recorded `notifications/message` notifications (lines 5, 9) did not come; a replay does not wait for them".to_owned(),
+                "the recorded notification `notifications/progress` (line 6) did not come; a replay does not wait for it".to_owned(),
+            ]
+        );
     }
 
     #[test]

@@ -73,6 +73,9 @@ pub(super) struct Slot {
 pub(super) struct Expect {
     pub(super) line: usize,
     pub(super) kind: ExpectKind,
+    /// Whether the client lines after it wait for it: see
+    /// [`gates_the_client`].
+    pub(super) gates: bool,
     pub(super) value: Value,
     pub(super) state: ExpectState,
 }
@@ -260,10 +263,26 @@ impl Script {
         self.steps.push(Step::Expect(self.expects.len()));
         self.expects.push(Expect {
             line,
+            gates: gates_the_client(&kind),
             kind,
             value,
             state: ExpectState::Waiting,
         });
+    }
+}
+
+/// Whether a host waits for a recorded server message before its next
+/// line: it acts on answers, on server requests, and on list changes (it
+/// re-lists after `notifications/*/list_changed`). Servers send other
+/// notifications (logging, progress, resource updates) on timers of their
+/// own, which a replay that does not reproduce the host's idle time cannot
+/// bring about, so the replay does not wait for them.
+fn gates_the_client(kind: &ExpectKind) -> bool {
+    match kind {
+        ExpectKind::Notification(method) => {
+            method.starts_with("notifications/") && method.ends_with("/list_changed")
+        }
+        ExpectKind::Response(_) | ExpectKind::NoId | ExpectKind::ServerRequest { .. } => true,
     }
 }
 
