@@ -357,7 +357,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     for transcript in &report.transcripts {
         if let Some(n) = transcript.blessed {
             let s = if n == 1 { "" } else { "s" };
-            eprintln!("Blessed: {} ({n} response{s})", transcript.path.display());
+            eprintln!("Blessed: {} ({n} difference{s})", transcript.path.display());
         }
     }
     if let Some(path) = &args.write_baseline {

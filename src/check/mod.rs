@@ -20,6 +20,7 @@ pub mod probes;
 pub(crate) mod replay;
 pub mod wire;
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::error::Error;
 use std::fmt;
@@ -36,9 +37,10 @@ use self::plan::{Plan, Planned, PlannedProbe};
 use self::replay::{ReplayError, replay_on};
 use crate::process::ServerProcess;
 use crate::report::{
-    Disposition, Graded, InputError, LawOutcome, LawStatus, ProbeResult, Report, TranscriptResult,
+    Disposition, Finding, Graded, InputError, LawOutcome, LawStatus, Location, ProbeResult, Report,
+    TranscriptResult,
 };
-use crate::transcript::Transcript;
+use crate::transcript::{Redaction, Redactor, Transcript, env_secret_names};
 
 /// The directory checked when no path is given.
 pub const DEFAULT_DIR: &str = "transcripts";
@@ -240,6 +242,12 @@ pub fn run(
     let plan = Plan::new(options)?;
     let done = run_jobs(&plan.probes, &plan.transcripts, options, progress);
 
+    // Whatever a server wrote may quote a secret of this environment: every
+    // text of the report is redacted before anything is printed, written or
+    // compared with the baseline. Replays have redacted live lines already
+    // (with the transcript header's names and patterns too), before diffing
+    // and blessing.
+    let scrub = Scrub::from_env();
     let mut report = Report {
         errors: plan.errors,
         ..Report::default()
@@ -248,14 +256,23 @@ pub fn run(
     let mut probed = Vec::new();
     for (index, result) in done.into_iter().enumerate() {
         match result {
-            Done::Replay(result, errors) => {
+            Done::Replay(mut result, errors) => {
                 report.errors.extend(errors);
+                if let Some(result) = &mut result {
+                    scrub.transcript(result);
+                }
                 let plan = &plan.transcripts[index - plan.probes.len()];
                 transcripts.extend(result.map(|result| (result, &plan.waive)));
             }
-            Done::Probe(Ok(result)) => probed.push((result, &plan.probes[index])),
+            Done::Probe(Ok(mut result)) => {
+                scrub.probe(&mut result);
+                probed.push((result, &plan.probes[index]));
+            }
             Done::Probe(Err(error)) => report.errors.push(error),
         }
+    }
+    for error in &mut report.errors {
+        scrub.text(&mut error.message);
     }
 
     let baseline = match &options.write_baseline {
@@ -335,6 +352,66 @@ pub fn run(
     report.errors.sort_by(|a, b| a.path.cmp(&b.path));
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// Redacts the values of the secret variables of the checker's environment
+/// (by the recorder's rule) from the texts of a report.
+struct Scrub(Redactor);
+
+impl Scrub {
+    fn from_env() -> Scrub {
+        let redaction = Redaction {
+            env: env_secret_names(),
+            patterns: Vec::new(),
+        };
+        // Without patterns nothing can fail to compile.
+        Scrub(Redactor::from_env(&redaction).unwrap_or_default())
+    }
+
+    fn text(&self, text: &mut String) {
+        if let Cow::Owned(redacted) = self.0.redact(text.as_bytes()) {
+            *text = String::from_utf8_lossy(&redacted).into_owned();
+        }
+    }
+
+    fn finding(&self, finding: &mut Finding) {
+        self.text(&mut finding.message);
+        for text in [&mut finding.diff, &mut finding.hint].into_iter().flatten() {
+            self.text(text);
+        }
+        if let Location::Probe { command, step } = &mut finding.location {
+            self.text(command);
+            self.text(step);
+        }
+    }
+
+    fn transcript(&self, result: &mut TranscriptResult) {
+        if self.0.is_empty() {
+            return;
+        }
+        self.text(&mut result.command);
+        for note in &mut result.notes {
+            self.text(note);
+        }
+        for graded in &mut result.findings {
+            self.finding(&mut graded.finding);
+        }
+    }
+
+    fn probe(&self, result: &mut ProbeResult) {
+        if self.0.is_empty() {
+            return;
+        }
+        self.text(&mut result.command);
+        for graded in &mut result.findings {
+            self.finding(&mut graded.finding);
+        }
+        for outcome in &mut result.outcomes {
+            if let LawStatus::Skipped(reason) = &mut outcome.status {
+                self.text(reason);
+            }
+        }
+    }
 }
 
 /// Grades findings: waivers first, then the baseline, then the severity.
@@ -472,7 +549,7 @@ fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<Inp
     };
     let mut result = TranscriptResult {
         path: plan.path.clone(),
-        command: plan.command.display(),
+        command: outcome.command,
         exchanges: outcome.exchanges,
         findings: outcome
             .findings
@@ -487,13 +564,26 @@ fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<Inp
         blessed: None,
         elapsed: Duration::ZERO,
     };
+    result.notes.extend(outcome.notes);
     let mut errors = Vec::new();
     if !outcome.complete {
         result.notes.push(
             "the replay stopped early: the exchanges after the failure were not sent".to_owned(),
         );
     }
-    if bless && outcome.mismatches > 0 {
+    if !outcome.complete {
+        // An incomplete live session cannot be blessed: no finding may say
+        // it can.
+        for graded in &mut result.findings {
+            if graded.finding.law == LawId::TranscriptMatch {
+                graded.finding.hint = None;
+            }
+        }
+    }
+    // A session that only changed shape (a recorded message that never
+    // came) has no mismatched response, and is still the live session's to
+    // accept.
+    if bless && (outcome.mismatches > 0 || outcome.reshaped) {
         if !outcome.complete {
             result
                 .notes
@@ -504,12 +594,14 @@ fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<Inp
                 plan.path.display()
             )));
         } else {
-            result.blessed = Some(outcome.mismatches);
+            let mut accepted = 0;
             for graded in &mut result.findings {
                 if graded.finding.law == LawId::TranscriptMatch {
                     graded.disposition = Disposition::Blessed;
+                    accepted += 1;
                 }
             }
+            result.blessed = Some(accepted);
         }
     }
     result.elapsed = started.elapsed();

@@ -21,7 +21,6 @@
 mod clock;
 mod output;
 mod pump;
-mod secrets;
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -45,7 +44,7 @@ use self::pump::{Recording, ServerStdin, Sink, pump};
 use crate::process::{ServerCommand, SpawnError};
 use crate::transcript::{
     Direction, Exit, Header, MIN_SECRET_LEN, RedactError, Redaction, Redactor, TranscriptError,
-    TranscriptWriter,
+    TranscriptWriter, secret_names,
 };
 
 /// The directory of default transcript names, relative to the working
@@ -177,7 +176,7 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
         })
         .collect();
     let redaction = Redaction {
-        env: secrets::secret_names(
+        env: secret_names(
             env.iter().map(|(n, v)| (n.as_str(), v.as_str())),
             &options.redact_env,
         ),

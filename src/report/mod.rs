@@ -303,10 +303,12 @@ pub struct TranscriptResult {
     pub exchanges: Vec<Exchange>,
     /// What the replay found.
     pub findings: Vec<Graded>,
-    /// Remarks that are no findings (a truncated last line, a replay that
+    /// Remarks that are no findings (a truncated last line, a recorded
+    /// notification that never came and is not waited for, a replay that
     /// stopped early, a transcript left unblessed).
     pub notes: Vec<String>,
-    /// With `--bless`: how many responses were rewritten.
+    /// With `--bless`: how many differences from the recording were
+    /// accepted (`transcript-match` findings blessed).
     pub blessed: Option<usize>,
     /// How long the replay took.
     pub elapsed: Duration,

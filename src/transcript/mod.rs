@@ -17,6 +17,7 @@ mod classify;
 mod read;
 mod redact;
 mod replay;
+mod secrets;
 mod write;
 
 use std::path::PathBuf;
@@ -29,6 +30,7 @@ pub use self::read::{TranscriptError, TranscriptWarning};
 pub(crate) use self::redact::MIN_SECRET_LEN;
 pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;
+pub(crate) use self::secrets::{env_secret_names, secret_names};
 pub use self::write::TranscriptWriter;
 pub(crate) use self::write::encode_line_event;
 

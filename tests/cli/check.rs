@@ -206,7 +206,7 @@ fn a_changed_answer_fails_with_a_diff_and_bless_accepts_it() {
         .assert()
         .code(0)
         .stderr(predicate::str::contains(
-            "Blessed: transcripts/session.jsonl (1 response)",
+            "Blessed: transcripts/session.jsonl (1 difference)",
         ));
     // Only the changed answer differs; every other line is kept byte for
     // byte, so `git diff` shows exactly what the server now says.
@@ -248,6 +248,230 @@ fn bless_rewrites_the_server_side_of_a_session_that_changed_shape() {
     };
     assert_eq!(client(&blessed), client(&original));
     replay(dir.path(), &[], &[]).assert().code(0);
+}
+
+#[test]
+fn bless_accepts_a_session_whose_only_change_is_a_message_that_never_came() {
+    // The recording holds a notification the server does not send again,
+    // and every response is as recorded: no response differs, and the
+    // session still changed shape.
+    let (dir, path) = recorded(&[]);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let note = r#"{"t":0.5,"dir":"s2c","msg":{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}}"#;
+    let mut lines: Vec<&str> = original.lines().collect();
+    let after = lines
+        .iter()
+        .position(|line| line.contains("\"dir\":\"s2c\"") && line.contains("\"text\":\"hello\""))
+        .unwrap();
+    lines.insert(after + 1, note);
+    let edited = lines.join("\n") + "\n";
+    std::fs::write(&path, &edited).unwrap();
+    let note_line = after + 2;
+
+    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "300ms"], &[]), 1);
+    assert!(
+        stdout.contains(&format!(
+            "the recorded notification `notifications/tools/list_changed` (line {note_line}) did not come"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "hint: accept the live session with `mcp-replay check --bless transcripts/session.jsonl -- {}`",
+            fixture_server()
+        )),
+        "{stdout}"
+    );
+
+    replay(dir.path(), &["--timeout", "300ms", "--bless"], &[])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(
+            "Blessed: transcripts/session.jsonl (1 difference)",
+        ));
+    let blessed = std::fs::read_to_string(&path).unwrap();
+    assert!(!blessed.contains("list_changed"), "{blessed}");
+    assert_eq!(blessed.lines().count(), original.lines().count());
+    replay(dir.path(), &[], &[]).assert().code(0);
+}
+
+#[test]
+fn an_incomplete_replay_offers_no_bless() {
+    // The changed echo answer comes, then a malformed line ends the server
+    // before the last request is answered: the live session is incomplete,
+    // so `--bless` would refuse.
+    let (dir, path) = recorded(&[]);
+    let recorded_text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<&str> = recorded_text.lines().collect();
+    let ping = lines
+        .iter()
+        .position(|line| line.contains("\"method\":\"ping\""))
+        .unwrap();
+    lines.insert(ping, r#"{"t":0.9,"dir":"c2s","text":"garbage"}"#);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let server = ["--echo-suffix", "!", "--break", "parse-error-keeps-serving"];
+    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "300ms"], &server), 1);
+    assert!(stdout.contains("error[transcript-match]"), "{stdout}");
+    assert!(stdout.contains("error[request-answered-once]"), "{stdout}");
+    assert!(!stdout.contains("--bless"), "{stdout}");
+    let original = std::fs::read_to_string(&path).unwrap();
+    let stdout = stdout_with_code(
+        &mut replay(dir.path(), &["--timeout", "300ms", "--bless"], &server),
+        1,
+    );
+    assert!(
+        stdout.contains("not blessed: the live session is incomplete"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+}
+
+#[test]
+fn a_banner_fails_stdout_is_protocol_in_replay_and_probes_alike() {
+    let (dir, _) = recorded(&[]);
+    let server = format!("echo 'Server started on stdio'; exec {}", fixture_server());
+    let output = check(dir.path())
+        .args(["--profile", "spec", "--format", "json", "transcripts", "--"])
+        .args(["sh", "-c", &server])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let lines = json_lines(&output.stdout);
+    let law = lines
+        .iter()
+        .find(|line| line["type"] == "law" && line["law"] == "stdout-is-protocol")
+        .unwrap();
+    assert_eq!(law["status"], "fail");
+    let findings: Vec<&Value> = lines
+        .iter()
+        .filter(|line| line["type"] == "finding" && line["law"] == "stdout-is-protocol")
+        .collect();
+    assert!(
+        findings
+            .iter()
+            .all(|finding| finding["severity"] == "error"),
+        "{findings:?}"
+    );
+    let kinds: BTreeSet<&str> = findings
+        .iter()
+        .map(|finding| finding["location"]["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, BTreeSet::from(["probe", "transcript"]));
+}
+
+#[test]
+fn a_secret_only_the_checkers_environment_has_reaches_no_output() {
+    // The transcript was recorded without the secret; the server now
+    // prints it in a banner and appends it to every echo.
+    const SECRET: &str = "ghp_supersecretvalue123";
+    let (dir, path) = recorded(&[]);
+    let server = format!(
+        r#"echo "token $GITHUB_TOKEN"; exec {} --echo-suffix "$GITHUB_TOKEN""#,
+        fixture_server()
+    );
+    let run = |args: &[&str]| {
+        check(dir.path())
+            .env("GITHUB_TOKEN", SECRET)
+            // Shorter than the recorder's 6-byte floor: never redacted,
+            // or every `hello` would become a placeholder.
+            .env("SHORT_TOKEN", "hello")
+            .args(args)
+            .args(["transcripts", "--", "sh", "-c", &server])
+            .output()
+            .unwrap()
+    };
+    let clean = |what: &str, text: &str| {
+        assert!(!text.contains(SECRET), "{what}: {text}");
+        assert!(!text.contains("REDACTED:SHORT_TOKEN"), "{what}: {text}");
+    };
+
+    let human = run(&[]);
+    assert_eq!(human.status.code(), Some(1));
+    let stdout = stdout_of(&human);
+    clean("stdout", &stdout);
+    clean("stderr", &String::from_utf8_lossy(&human.stderr));
+    assert!(
+        stdout.contains("+        \"text\": \"hello[REDACTED:GITHUB_TOKEN]\","),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("`token [REDACTED:GITHUB_TOKEN]`"),
+        "{stdout}"
+    );
+
+    let junit = dir.path().join("report.xml");
+    let json = run(&["--format", "json", "--junit", junit.to_str().unwrap()]);
+    assert_eq!(json.status.code(), Some(1));
+    let stdout = stdout_of(&json);
+    clean("JSON", &stdout);
+    assert!(stdout.contains("[REDACTED:GITHUB_TOKEN]"), "{stdout}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    clean("JUnit", &xml);
+    assert!(xml.contains("[REDACTED:GITHUB_TOKEN]"), "{xml}");
+
+    let blessed = run(&["--no-probes", "--bless"]);
+    clean("bless stdout", &stdout_of(&blessed));
+    let text = std::fs::read_to_string(&path).unwrap();
+    clean("blessed transcript", &text);
+    assert!(
+        text.contains(r#""text":"hello[REDACTED:GITHUB_TOKEN]""#),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_recorded_value_that_is_a_secret_where_the_check_runs_still_matches() {
+    // Recorded where the value was no secret; where the check runs it is
+    // one, and both sides are compared redacted.
+    let suffix = ["--echo-suffix", " sk-live-0123456789"];
+    let (dir, _) = recorded(&suffix);
+    let stdout = stdout_with_code(
+        replay(dir.path(), &[], &suffix).env("API_TOKEN", "sk-live-0123456789"),
+        0,
+    );
+    assert!(!stdout.contains("sk-live-0123456789"), "{stdout}");
+}
+
+#[test]
+fn a_recorded_log_notification_that_never_comes_is_a_note_in_every_format() {
+    // A log line a server sent on a timer while the host sat idle: the
+    // replay neither waits for it nor fails without it.
+    let (dir, path) = recorded(&[]);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let log = r#"{"t":0.5,"dir":"s2c","msg":{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"tick"}}}"#;
+    let mut lines: Vec<&str> = original.lines().collect();
+    let after = lines
+        .iter()
+        .position(|line| line.contains("\"dir\":\"s2c\"") && line.contains("\"text\":\"hello\""))
+        .unwrap();
+    lines.insert(after + 1, log);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let note = format!(
+        "the recorded notification `notifications/message` (line {}) did not come; a replay does not wait for it",
+        after + 2
+    );
+
+    let stdout = stdout_with_code(&mut replay(dir.path(), &[], &[]), 0);
+    assert!(stdout.contains(&format!("note: {note}")), "{stdout}");
+    let junit = dir.path().join("report.xml");
+    let stdout = stdout_with_code(
+        &mut replay(
+            dir.path(),
+            &["--format", "json", "--junit", junit.to_str().unwrap()],
+            &[],
+        ),
+        0,
+    );
+    let lines = json_lines(stdout.as_bytes());
+    let transcript = lines
+        .iter()
+        .find(|line| line["type"] == "transcript")
+        .unwrap();
+    assert_eq!(transcript["notes"], json!([note]));
+    assert_eq!(transcript["status"], "pass");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("<system-out>"), "{xml}");
+    assert!(xml.contains("notifications/message"), "{xml}");
 }
 
 #[test]

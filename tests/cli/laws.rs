@@ -85,22 +85,26 @@ fn assert_failures(report: &ProbeReport, expected: &[(LawId, Severity)]) {
     }
 }
 
-/// `--break <law>` fails that law alone: with `core` in the core profile,
+/// `--break <law>` fails that law (and the laws in `also`, which the same
+/// misbehaviour breaks in both profiles): with `core` in the core profile,
 /// and with `spec` (or nothing, when spec does not see the break) in spec.
-fn caught_by_id(law: &str, core: Severity, spec: Option<Severity>) {
+fn caught_by_id(law: &str, core: Severity, spec: Option<Severity>, also: &[(LawId, Severity)]) {
     let id: LawId = law.parse().unwrap();
     let args = ["--break", law];
-    assert_failures(&probe(&args, Profile::Core), &[(id, core)]);
-    let expected: Vec<_> = spec.map(|severity| (id, severity)).into_iter().collect();
+    let mut expected = vec![(id, core)];
+    expected.extend_from_slice(also);
+    assert_failures(&probe(&args, Profile::Core), &expected);
+    let mut expected: Vec<_> = spec.map(|severity| (id, severity)).into_iter().collect();
+    expected.extend_from_slice(also);
     assert_failures(&probe(&args, Profile::Spec), &expected);
 }
 
 macro_rules! caught {
-    ($($test:ident: $law:literal, core $core:expr, spec $spec:expr;)*) => {
+    ($($test:ident: $law:literal, core $core:expr, spec $spec:expr $(, also $also:expr)?;)*) => {
         $(
             #[test]
             fn $test() {
-                caught_by_id($law, $core, $spec);
+                caught_by_id($law, $core, $spec, &[$($also)?]);
             }
         )*
 
@@ -115,7 +119,9 @@ macro_rules! caught {
 }
 
 caught! {
-    break_quiet_before_serving: "quiet-before-serving", core Error, spec Some(Warning);
+    // The fixture's banner is no message: it breaks stdout-is-protocol too.
+    break_quiet_before_serving: "quiet-before-serving", core Error, spec Some(Warning),
+        also (LawId::StdoutIsProtocol, Error);
     break_stdout_is_protocol: "stdout-is-protocol", core Error, spec Some(Error);
     break_notification_unanswered: "notification-unanswered", core Error, spec Some(Error);
     break_request_answered_once: "request-answered-once", core Error, spec Some(Error);
@@ -367,6 +373,46 @@ fn a_server_slower_to_start_than_three_steps_has_the_startup_timeout() {
 }
 
 #[test]
+fn a_banner_before_serving_breaks_stdout_is_protocol_once_per_session_in_both_profiles() {
+    let fixture = fixture_server();
+    let banner = sh(
+        &format!("echo 'Server started on stdio'; exec {fixture}"),
+        "banner",
+    );
+    for (profile, sessions, quiet) in [(Profile::Core, 5, Error), (Profile::Spec, 6, Warning)] {
+        let report = probes::run(&banner, &options(profile)).unwrap();
+        assert_failures(
+            &report,
+            &[
+                (LawId::QuietBeforeServing, quiet),
+                (LawId::StdoutIsProtocol, Error),
+            ],
+        );
+        let steps: Vec<&str> = report
+            .findings
+            .iter()
+            .filter(|f| f.law == LawId::StdoutIsProtocol)
+            .map(|f| {
+                assert_eq!(
+                    f.message,
+                    "a stdout line is no JSON-RPC message: not JSON (expected value): `Server started on stdio`"
+                );
+                match &f.location {
+                    Location::Probe { step, .. } => step.as_str(),
+                    other => panic!("{other:?}"),
+                }
+            })
+            .collect();
+        assert_eq!(steps.len(), sessions, "{profile:?}: {steps:?}");
+        assert!(
+            steps.contains(&"conversation session: the first 300 ms after start"),
+            "{steps:?}"
+        );
+        assert!(steps.contains(&"eof session: initialize"), "{steps:?}");
+    }
+}
+
+#[test]
 fn a_server_that_dies_at_start_is_named() {
     let report = probes::run(
         &sh("echo starting; exit 3", "dies"),
@@ -376,7 +422,11 @@ fn a_server_that_dies_at_start_is_named() {
     let failures = failures(&report);
     assert_eq!(
         failures.keys().copied().collect::<Vec<_>>(),
-        [LawId::QuietBeforeServing, LawId::Initialize],
+        [
+            LawId::QuietBeforeServing,
+            LawId::StdoutIsProtocol,
+            LawId::Initialize
+        ],
         "{report:#?}"
     );
     let initialize = report

@@ -109,19 +109,19 @@ type Probe = fn(Session<'_>) -> Ledger;
 /// [`SpawnError`] when the server cannot be started at all: that is no
 /// finding about the server, but a command to fix.
 pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
-    let mut probes: Vec<Probe> = vec![
-        conversation::run,
-        sessions::malformed,
-        sessions::eof,
-        sessions::sigterm,
-        sessions::version,
+    let mut probes: Vec<(&'static str, Probe)> = vec![
+        ("conversation", conversation::run),
+        ("malformed", sessions::malformed),
+        ("eof", sessions::eof),
+        ("sigterm", sessions::sigterm),
+        ("version", sessions::version),
     ];
     if options.profile == Profile::Spec {
-        probes.push(sessions::revision);
+        probes.push(("revision", sessions::revision));
     }
     let mut started = Vec::with_capacity(probes.len());
-    for probe in probes {
-        started.push((probe, Session::start(command, options)?));
+    for (name, probe) in probes {
+        started.push((probe, Session::start(name, command, options)?));
     }
     let ledgers: Vec<Ledger> = thread::scope(|scope| {
         let handles: Vec<_> = started

@@ -63,6 +63,9 @@ const STRING_ID_BASE: i64 = 1000;
 
 /// A client's view of one server process, with the ledger of what it found.
 pub(super) struct Session<'a> {
+    /// The session's name (`conversation`, `eof`, …), for findings that
+    /// every session can make alike.
+    name: &'static str,
     process: ServerProcess,
     options: &'a ProbeOptions,
     pub ledger: Ledger,
@@ -81,8 +84,9 @@ pub(super) struct Session<'a> {
     serving: bool,
     /// Lines that were no protocol message, read before the first response.
     pub pre_serving: Tally,
-    /// The first line that was no protocol message while serving, with the
-    /// step it arrived in, and how many such lines there were.
+    /// The first line that was no protocol message (before serving too: a
+    /// banner is no message either), with the step it arrived in, and how
+    /// many such lines there were.
     not_protocol: Option<(String, String)>,
     n_not_protocol: usize,
     /// Whether any protocol message arrived (so `stdout-is-protocol` was
@@ -99,13 +103,15 @@ pub(super) struct Session<'a> {
 }
 
 impl<'a> Session<'a> {
-    /// Starts a fresh server process.
+    /// Starts a fresh server process for the session `name`.
     pub fn start(
+        name: &'static str,
         command: &ServerCommand,
         options: &'a ProbeOptions,
     ) -> Result<Session<'a>, SpawnError> {
         let process = ServerProcess::spawn(command)?;
         Ok(Session {
+            name,
             process,
             options,
             ledger: Ledger::new(command.display(), options.profile),
@@ -290,22 +296,48 @@ impl<'a> Session<'a> {
 
     /// Watches stdout until `deadline` before anything is sent; returns the
     /// lines that arrived (nothing should), leaving out protocol messages
-    /// when `messages_allowed`.
+    /// when `messages_allowed`. A line that is no message also counts
+    /// against `stdout-is-protocol`.
     pub fn watch(&mut self, deadline: Instant, messages_allowed: bool) -> Tally {
         let mut lines = Tally::default();
         while let Recv::Output(Output::Line {
             bytes, eol, cut, ..
         }) = self.process.recv(deadline)
         {
-            let message = !cut && eol && wire::classify(&bytes, self.batches).is_ok();
-            if message {
-                self.saw_message = true;
-            }
+            let classified = if cut {
+                Err(wire::cut(&bytes))
+            } else {
+                wire::classify(&bytes, self.batches)
+            };
+            let message = match classified {
+                Ok(_) if eol => {
+                    self.saw_message = true;
+                    true
+                }
+                Ok(_) => {
+                    self.saw_message = true;
+                    self.not_protocol_line(|| "the last line ends without a newline".to_owned());
+                    false
+                }
+                Err(not) => {
+                    self.not_protocol_line(|| format!("{}: `{}`", not.reason, not.excerpt));
+                    false
+                }
+            };
             if !(message && messages_allowed) {
                 lines.add(|| wire::excerpt(&bytes));
             }
         }
         lines
+    }
+
+    /// Counts a stdout line that is no protocol message; the first is kept,
+    /// with its step, for the session's `stdout-is-protocol` finding.
+    fn not_protocol_line(&mut self, what: impl FnOnce() -> String) {
+        self.n_not_protocol += 1;
+        if self.not_protocol.is_none() {
+            self.not_protocol = Some((self.step.clone(), what()));
+        }
     }
 
     /// Sends `initialize` for `revision` and waits for the answer, which is
@@ -451,26 +483,18 @@ impl<'a> Session<'a> {
                 Ok(frame) => frame,
                 Err(not) => {
                     let what = || format!("{}: `{}`", not.reason, not.excerpt);
-                    if self.serving {
-                        self.n_not_protocol += 1;
-                        if self.not_protocol.is_none() {
-                            self.not_protocol = Some((self.step.clone(), what()));
-                        }
-                    } else {
+                    // Before the first response such a line is also part
+                    // of the start, which `quiet-before-serving` judges.
+                    if !self.serving {
                         self.pre_serving.add(what);
                     }
+                    self.not_protocol_line(what);
                     continue;
                 }
             };
             self.saw_message = true;
             if !eol {
-                self.n_not_protocol += 1;
-                self.not_protocol.get_or_insert_with(|| {
-                    (
-                        self.step.clone(),
-                        "the last line ends without a newline".to_owned(),
-                    )
-                });
+                self.not_protocol_line(|| "the last line ends without a newline".to_owned());
             }
             match frame {
                 Frame::Response { id, outcome } => {
@@ -500,6 +524,9 @@ impl<'a> Session<'a> {
     }
 
     /// Ends the session: records `stdout-is-protocol` and returns the ledger.
+    ///
+    /// Every session makes this finding alike (a banner starts them all), so
+    /// its step names the session: one finding per session, told apart.
     pub fn finish(mut self) -> Ledger {
         if let Some((step, what)) = self.not_protocol.take() {
             let more = match self.n_not_protocol {
@@ -508,7 +535,7 @@ impl<'a> Session<'a> {
             };
             self.ledger.fail(
                 LawId::StdoutIsProtocol,
-                &step,
+                &format!("{} session: {step}", self.name),
                 format!("a stdout line is no JSON-RPC message: {what}{more}"),
             );
         } else if self.saw_message {

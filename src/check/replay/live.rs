@@ -16,6 +16,7 @@ use crate::check::laws::LawId;
 use crate::check::wire;
 use crate::jsonrpc::{RequestId, Response, method};
 use crate::report::{ExchangeStatus, Finding};
+use crate::transcript::Redactor;
 
 impl Run<'_> {
     /// Takes in one stdout line: judges it, matches it, keeps it for
@@ -30,16 +31,21 @@ impl Run<'_> {
             wire::parse(&bytes, self.batches)
         };
         match parsed {
-            Err(not_protocol) => self.not_protocol(format!(
-                "a stdout line is not a JSON-RPC message ({}): `{}`",
-                not_protocol.reason, not_protocol.excerpt
-            )),
+            // The line is quoted with its secrets redacted, like every
+            // live line the report shows.
+            Err(not_protocol) => self.not_protocol(|redactor| {
+                format!(
+                    "a stdout line is not a JSON-RPC message ({}): `{}`",
+                    not_protocol.reason,
+                    wire::excerpt(&redactor.redact(&bytes))
+                )
+            }),
             Ok(value) => {
                 if !eol {
-                    self.not_protocol(
+                    self.not_protocol(|_| {
                         "the last stdout line has no newline: the message is cut short or unterminated"
-                            .to_owned(),
-                    );
+                            .to_owned()
+                    });
                 }
                 // The recorder redacted the recorded lines this way: compare
                 // like with like. Ids and methods are read from the line as
@@ -80,11 +86,13 @@ impl Run<'_> {
     /// A stdout line that is no message: the first is a `stdout-is-protocol`
     /// finding at the transcript line last sent, the others are counted in
     /// it, so that a server that floods stdout makes one finding, not one
-    /// per line.
-    fn not_protocol(&mut self, message: String) {
+    /// per line. `message` is only asked of the first; it quotes the line
+    /// with its secrets redacted, like every live line the report shows.
+    fn not_protocol(&mut self, message: impl FnOnce(&Redactor) -> String) {
         self.n_not_protocol += 1;
         if self.not_protocol_finding.is_none() {
             self.not_protocol_finding = Some(self.findings.len());
+            let message = message(&self.redactor);
             self.finding(LawId::StdoutIsProtocol, self.last_line.max(1), message);
         }
     }
@@ -209,9 +217,7 @@ impl Run<'_> {
         match &self.last_malformed {
             Some(malformed) if malformed_is_latest => {
                 let line = malformed.line;
-                self.reshaped = true;
-                self.finding(
-                    LawId::TranscriptMatch,
+                self.reshape_finding(
                     line,
                     format!(
                         "the malformed line {line} was answered, but the recording has no answer to it"
@@ -233,7 +239,7 @@ impl Run<'_> {
         let headers = || {
             (
                 format!("expected: {}:{line}", self.path.display()),
-                format!("actual: {}", self.server.command()),
+                format!("actual: {}", self.command),
             )
         };
         let Some(diff) = diff::compare(

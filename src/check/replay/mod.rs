@@ -1,17 +1,28 @@
 //! Replaying a transcript against a live server, in causal order.
 //!
 //! The client side of the recording is sent line by line, each line only
-//! once every server message that preceded it in the recording has arrived:
-//! responses are matched by id, server notifications and server→client
-//! requests by method and order of occurrence. Responses may arrive in any
-//! order and unsolicited notifications anywhere. Every wait has a deadline;
-//! nothing sleeps.
+//! once the server messages a host acts on that preceded it in the
+//! recording have arrived: the responses, the server→client requests and
+//! the `notifications/*/list_changed` (a host re-lists after one).
+//! Responses are matched by id, server notifications and server→client
+//! requests by method and order of occurrence. Other notifications
+//! (logging, progress, resource updates) are matched when they come but
+//! never waited for: servers send them on timers, and a replay does not
+//! reproduce the time a host sat idle. One that never comes is a note, not
+//! a finding. Responses may arrive in any order and unsolicited
+//! notifications anywhere. Every wait has a deadline; nothing sleeps.
 //!
 //! While it replays, the checker reads every stdout line as the stdio
 //! contract demands (`stdout-is-protocol`), counts the answers of every
 //! request (`request-answered-once`) and watches for answers to
 //! notifications (`notification-unanswered`). Each recorded response is
 //! compared with the live one after the ignore rules (`transcript-match`).
+//!
+//! Secrets are redacted on both sides before anything is compared or kept:
+//! the variables the transcript's header names, its patterns, and the
+//! variables of the checker's environment that look secret by the
+//! recorder's rule, since a secret set only where the check runs (in CI)
+//! must reach neither a report nor a blessed transcript.
 
 mod live;
 mod rewrite;
@@ -33,7 +44,7 @@ use crate::check::wire;
 use crate::jsonrpc::RequestId;
 use crate::process::{Output, Recv, ServerProcess, SpawnError, shell_status};
 use crate::report::{Exchange, ExchangeStatus, Finding, Location};
-use crate::transcript::{RedactError, Redactor, Transcript};
+use crate::transcript::{RedactError, Redactor, Transcript, env_secret_names};
 
 /// How a replay runs.
 #[derive(Debug, Clone)]
@@ -60,6 +71,11 @@ pub(crate) struct ReplayOptions {
 /// What a replay found.
 #[derive(Debug)]
 pub(crate) struct ReplayOutcome {
+    /// The server command, as a shell would show it, secrets redacted.
+    pub command: String,
+    /// Remarks that are no findings: recorded notifications that were not
+    /// waited for and never came.
+    pub notes: Vec<String>,
     /// Every client request, in transcript order.
     pub exchanges: Vec<Exchange>,
     /// The findings, in the order they were made.
@@ -128,12 +144,24 @@ pub(crate) fn replay_on(
     transcript: &Transcript,
     options: &ReplayOptions,
 ) -> Result<ReplayOutcome, ReplayError> {
-    let redactor =
-        Redactor::from_env(&transcript.header.redact).map_err(|source| ReplayError::Redact {
-            path: transcript.path.clone(),
-            source,
-        })?;
-    let mut script = Script::build(transcript);
+    // The names the header lists, and those of the checker's environment
+    // that look secret: a secret set only where the check runs (in CI) must
+    // not reach a diff, a report or a blessed transcript either.
+    let mut redaction = transcript.header.redact.clone();
+    for name in env_secret_names() {
+        if !redaction.env.contains(&name) {
+            redaction.env.push(name);
+        }
+    }
+    let redactor = Redactor::from_env(&redaction).map_err(|source| ReplayError::Redact {
+        path: transcript.path.clone(),
+        source,
+    })?;
+    // The command as the report shows it: the values put back into a
+    // recorded command are secrets too.
+    let command =
+        String::from_utf8_lossy(&redactor.redact(server.command().as_bytes())).into_owned();
+    let mut script = Script::build(transcript, &redactor);
     // Each recorded message is compared as the ignore rules leave it: apply
     // them once, rather than at every comparison.
     for expect in &mut script.expects {
@@ -141,6 +169,7 @@ pub(crate) fn replay_on(
     }
     let mut run = Run {
         path: &transcript.path,
+        command,
         options,
         server,
         redactor,
@@ -176,7 +205,16 @@ pub(crate) fn replay_on(
             .push_str(&format!(" ({more} more such line{s})"));
     }
     let exchanges = run.exchanges();
+    // Once the replay stopped early, what did not come might have come
+    // later: only a whole session notes what never came.
+    let notes = if complete {
+        run.missing_notifications()
+    } else {
+        Vec::new()
+    };
     Ok(ReplayOutcome {
+        notes,
+        command: run.command,
         exchanges,
         findings: run.findings,
         mismatches: run.mismatches,
@@ -199,6 +237,8 @@ struct Sent {
 /// A replay in progress.
 struct Run<'a> {
     path: &'a Path,
+    /// See [`ReplayOutcome::command`].
+    command: String,
     options: &'a ReplayOptions,
     server: ServerProcess,
     redactor: Redactor,
@@ -271,11 +311,50 @@ impl Run<'_> {
         true
     }
 
+    /// Whether every expectation before `limit` that gates the client is
+    /// met or missed.
     fn resolved_through(&mut self, limit: usize) -> bool {
-        while self.resolved < limit && self.expects[self.resolved].state != ExpectState::Waiting {
+        while self.resolved < limit
+            && (self.expects[self.resolved].state != ExpectState::Waiting
+                || !self.expects[self.resolved].gates)
+        {
             self.resolved += 1;
         }
         self.resolved >= limit
+    }
+
+    /// The recorded notifications that were not waited for and never came,
+    /// by method: notes, not findings.
+    fn missing_notifications(&self) -> Vec<String> {
+        let mut missing: Vec<(&str, Vec<usize>)> = Vec::new();
+        for expect in &self.expects {
+            let ExpectKind::Notification(method) = &expect.kind else {
+                continue;
+            };
+            if expect.gates || expect.state != ExpectState::Waiting {
+                continue;
+            }
+            match missing.iter_mut().find(|(known, _)| *known == method) {
+                Some((_, lines)) => lines.push(expect.line),
+                None => missing.push((method, vec![expect.line])),
+            }
+        }
+        missing
+            .into_iter()
+            .map(|(method, lines)| {
+                let lines: Vec<String> = lines.iter().map(ToString::to_string).collect();
+                match lines.as_slice() {
+                    [line] => format!(
+                        "the recorded notification `{method}` (line {line}) did not come; a replay does not wait for it"
+                    ),
+                    _ => format!(
+                        "{} recorded `{method}` notifications (lines {}) did not come; a replay does not wait for them",
+                        lines.len(),
+                        lines.join(", ")
+                    ),
+                }
+            })
+            .collect()
     }
 
     fn unanswered(&self) -> impl Iterator<Item = &Slot> {
@@ -331,7 +410,7 @@ impl Run<'_> {
                 match stderr.lines().rev().find(|line| !line.trim().is_empty()) {
                     Some(last) => format!(
                         "before the server closed stdout ({status}; stderr ends: {})",
-                        wire::excerpt(last.as_bytes())
+                        wire::excerpt(&self.redactor.redact(last.as_bytes()))
                     ),
                     None => format!("before the server closed stdout ({status})"),
                 }
@@ -339,7 +418,7 @@ impl Run<'_> {
         };
         let mut fatal = matches!(stop, Stop::Closed);
         for index in self.resolved..limit {
-            if self.expects[index].state != ExpectState::Waiting {
+            if self.expects[index].state != ExpectState::Waiting || !self.expects[index].gates {
                 continue;
             }
             self.expects[index].state = ExpectState::Missed;
@@ -357,21 +436,18 @@ impl Run<'_> {
                     continue;
                 }
                 ExpectKind::NoId => {
-                    self.reshaped = true;
                     format!("the recorded response without an id (line {line}) did not come {why}")
                 }
                 ExpectKind::Notification(method) => {
-                    self.reshaped = true;
                     format!("the recorded notification `{method}` (line {line}) did not come {why}")
                 }
                 ExpectKind::ServerRequest { method, .. } => {
-                    self.reshaped = true;
                     format!(
                         "the recorded server request `{method}` (line {line}) did not come {why}"
                     )
                 }
             };
-            self.finding(LawId::TranscriptMatch, line, message);
+            self.reshape_finding(line, message);
         }
         if limit == self.expects.len() {
             let unanswered: Vec<(usize, String)> = self
@@ -539,6 +615,26 @@ impl Run<'_> {
         self.findings.push(finding);
     }
 
+    /// A `transcript-match` finding about the session's shape (a recorded
+    /// message that never came, an answer the recording lacks): `--bless`
+    /// accepts it by rewriting the server side, so it says how.
+    fn reshape_finding(&mut self, line: usize, message: String) {
+        self.reshaped = true;
+        let finding = Finding::new(
+            LawId::TranscriptMatch,
+            self.options.profile,
+            self.location(line),
+            message,
+        )
+        .with_hint(self.bless_hint());
+        self.findings.push(finding);
+    }
+
+    /// The hint of a finding `--bless` can accept.
+    fn bless_hint(&self) -> String {
+        format!("accept the live session with `{}`", self.options.bless_hint)
+    }
+
     fn exchanges(&self) -> Vec<Exchange> {
         self.slots
             .iter()
@@ -701,8 +797,8 @@ mod tests {
     }
 
     #[test]
-    fn a_recorded_notification_that_never_comes_is_a_mismatch_and_replay_goes_on() {
-        let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#;
+    fn a_recorded_list_change_that_never_comes_is_a_mismatch_and_replay_goes_on() {
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
         let events = [
             ("c2s", INIT),
             ("s2c", note),
@@ -726,11 +822,71 @@ mod tests {
             laws(&outcome),
             vec![(
                 LawId::TranscriptMatch,
-                "the recorded notification `notifications/message` (line 3) did not come within 300ms".to_owned()
+                "the recorded notification `notifications/tools/list_changed` (line 3) did not come within 300ms".to_owned()
             )]
         );
+        assert_eq!(
+            outcome.findings[0].hint.as_deref(),
+            Some("accept the live session with `mcp-replay check --bless t.jsonl`")
+        );
+        assert!(outcome.reshaped);
         assert!(outcome.complete);
         assert_eq!(outcome.exchanges[1].status, ExchangeStatus::Passed);
+    }
+
+    #[test]
+    fn other_notifications_do_not_hold_back_the_next_client_line() {
+        // The server sends its log line only once the next request came:
+        // a replay that waited for it before sending would wait in vain
+        // until the step's deadline, and then miss it.
+        let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#;
+        let events = [
+            ("c2s", INIT),
+            ("s2c", INIT_OK),
+            ("s2c", log),
+            ("c2s", LIST),
+            ("s2c", LIST_OK),
+        ];
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; echo '{INIT_OK}'; read b; echo '{log}'; echo '{LIST_OK}'; cat >/dev/null"
+            ),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        assert_eq!(outcome.notes, Vec::<String>::new());
+        assert!(!outcome.reshaped);
+    }
+
+    #[test]
+    fn notifications_that_never_come_are_notes_by_method() {
+        let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#;
+        let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#;
+        let events = [
+            ("c2s", INIT),
+            ("s2c", log),
+            ("s2c", INIT_OK),
+            ("s2c", log),
+            ("s2c", progress),
+            ("c2s", LIST),
+            ("s2c", LIST_OK),
+            ("s2c", log),
+        ];
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; echo '{INIT_OK}'; read b; echo '{log}'; echo '{LIST_OK}'; cat >/dev/null"
+            ),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        assert!(outcome.complete);
+        assert_eq!(
+            outcome.notes,
+            vec![
+                "2 recorded `notifications/message` notifications (lines 5, 9) did not come; a replay does not wait for them".to_owned(),
+                "the recorded notification `notifications/progress` (line 6) did not come; a replay does not wait for it".to_owned(),
+            ]
+        );
     }
 
     #[test]

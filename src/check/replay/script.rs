@@ -1,13 +1,14 @@
 //! The transcript read as a script: the client lines to send, and the
 //! recorded server messages each of them waits for.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::Value;
 
 use crate::jsonrpc::{Frame, RequestId, method};
 use crate::report::ExchangeStatus;
-use crate::transcript::{Direction, EventKind, Payload, Transcript};
+use crate::transcript::{Direction, EventKind, Payload, Redactor, Transcript};
 
 /// The transcript read as a script: what to send, what to wait for.
 #[derive(Debug, Default)]
@@ -72,6 +73,9 @@ pub(super) struct Slot {
 pub(super) struct Expect {
     pub(super) line: usize,
     pub(super) kind: ExpectKind,
+    /// Whether the client lines after it wait for it: see
+    /// [`gates_the_client`].
+    pub(super) gates: bool,
     pub(super) value: Value,
     pub(super) state: ExpectState,
 }
@@ -101,7 +105,11 @@ pub(super) enum ExpectState {
 }
 
 impl Script {
-    pub(super) fn build(transcript: &Transcript) -> Script {
+    /// The script of `transcript`, its recorded server messages redacted
+    /// by `redactor` as the live ones will be: a value the recording holds
+    /// in clear that is a secret where the check runs is compared (and
+    /// shown) as a placeholder on both sides.
+    pub(super) fn build(transcript: &Transcript, redactor: &Redactor) -> Script {
         let mut script = Script::default();
         // The latest request of each recorded id, and the latest server
         // request of each recorded id, to pair responses with.
@@ -129,7 +137,11 @@ impl Script {
                     }));
                 }
                 Direction::ServerToClient => {
-                    let values = match payload.to_json() {
+                    let parsed = match redactor.redact(payload.as_bytes()) {
+                        Cow::Borrowed(_) => payload.to_json(),
+                        Cow::Owned(redacted) => serde_json::from_slice(&redacted).ok(),
+                    };
+                    let values = match parsed {
                         Some(Value::Array(items)) => items,
                         Some(value) => vec![value],
                         None => Vec::new(),
@@ -251,10 +263,26 @@ impl Script {
         self.steps.push(Step::Expect(self.expects.len()));
         self.expects.push(Expect {
             line,
+            gates: gates_the_client(&kind),
             kind,
             value,
             state: ExpectState::Waiting,
         });
+    }
+}
+
+/// Whether a host waits for a recorded server message before its next
+/// line: it acts on answers, on server requests, and on list changes (it
+/// re-lists after `notifications/*/list_changed`). Servers send other
+/// notifications (logging, progress, resource updates) on timers of their
+/// own, which a replay that does not reproduce the host's idle time cannot
+/// bring about, so the replay does not wait for them.
+fn gates_the_client(kind: &ExpectKind) -> bool {
+    match kind {
+        ExpectKind::Notification(method) => {
+            method.starts_with("notifications/") && method.ends_with("/list_changed")
+        }
+        ExpectKind::Response(_) | ExpectKind::NoId | ExpectKind::ServerRequest { .. } => true,
     }
 }
 

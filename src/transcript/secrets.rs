@@ -5,7 +5,7 @@
 //! long ones (`APIKEY`, `ACCESSTOKEN`). Whole words keep `KEYBOARD` or
 //! `AUTHOR` out; the suffix rule catches names written without separators.
 
-use crate::transcript::MIN_SECRET_LEN;
+use super::MIN_SECRET_LEN;
 
 /// Words that make a variable name secret when they appear as a whole word.
 const SECRET_WORDS: &[&str] = &[
@@ -69,6 +69,23 @@ pub(crate) fn secret_names<'a>(
     names.sort();
     names.dedup();
     names
+}
+
+/// The names of the variables of this process's environment that look
+/// secret, with values of at least [`MIN_SECRET_LEN`] bytes: what `record`
+/// would redact if it ran here. `check` redacts them too, since a secret
+/// set where a transcript is checked (in CI) is often one that was not set
+/// where it was recorded.
+pub(crate) fn env_secret_names() -> Vec<String> {
+    let env: Vec<(String, String)> = std::env::vars_os()
+        .map(|(name, value)| {
+            (
+                name.to_string_lossy().into_owned(),
+                value.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    secret_names(env.iter().map(|(n, v)| (n.as_str(), v.as_str())), &[])
 }
 
 #[cfg(test)]
