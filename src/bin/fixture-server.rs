@@ -69,6 +69,10 @@ struct Flags {
     /// Behave like an official SDK over stdio.
     #[arg(long, value_name = "SDK")]
     like: Option<Like>,
+    /// Append `start` to FILE at start and `answered` after the first line
+    /// written to stdout, to show how a client staggers its servers.
+    #[arg(long, value_name = "FILE")]
+    start_log: Option<std::path::PathBuf>,
 }
 
 /// The official SDKs whose stdio behaviour can be imitated
@@ -175,6 +179,7 @@ fn main() -> ExitCode {
         tools_list_calls: 0,
         held: Vec::new(),
         out: io::stdout().lock(),
+        wrote: false,
     };
     match fixture.serve(BufReader::new(io::stdin().lock())) {
         // A dead stdout is a closed channel: there is nobody left to tell.
@@ -222,10 +227,25 @@ fn prepare(flags: &Flags) -> io::Result<()> {
         out.write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n")?;
         out.flush()?;
     }
+    log_start(flags, "start")?;
     if flags.slow_start > 0 {
         // The one place a fixed wait is the point: a server that takes its
         // time to start.
         std::thread::sleep(Duration::from_millis(flags.slow_start));
+    }
+    Ok(())
+}
+
+/// Appends `event` to the `--start-log` file, if there is one.
+fn log_start(flags: &Flags, event: &str) -> io::Result<()> {
+    if let Some(path) = &flags.start_log {
+        // One append of a whole line, so lines of servers writing at once
+        // never mix.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?
+            .write_all(format!("{event}\n").as_bytes())?;
     }
     Ok(())
 }
@@ -254,6 +274,8 @@ struct Fixture {
     tools_list_calls: usize,
     held: Vec<Held>,
     out: io::StdoutLock<'static>,
+    /// Whether a line has been written to stdout yet.
+    wrote: bool,
 }
 
 impl Fixture {
@@ -329,6 +351,10 @@ impl Fixture {
         self.out.write_all(line.as_bytes())?;
         self.out.write_all(b"\n")?;
         self.out.flush()?;
+        if !self.wrote {
+            self.wrote = true;
+            log_start(&self.flags, "answered")?;
+        }
         Ok(())
     }
 

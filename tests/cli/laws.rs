@@ -373,6 +373,24 @@ fn a_server_slower_to_start_than_three_steps_has_the_startup_timeout() {
 }
 
 #[test]
+fn the_other_sessions_start_once_the_first_server_has_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("starts.log");
+    let log_arg = log.to_str().unwrap();
+    let report = probe(
+        &["--slow-start", "200", "--start-log", log_arg],
+        Profile::Core,
+    );
+    assert_failures(&report, &[]);
+    let log = std::fs::read_to_string(&log).unwrap();
+    let events: Vec<&str> = log.lines().collect();
+    // One server starts and answers; only then do the four others start
+    // (malformed input, end of input, SIGTERM, an unsupported revision).
+    assert_eq!(events[..2], ["start", "answered"], "{log}");
+    assert_eq!(events.iter().filter(|e| **e == "start").count(), 5, "{log}");
+}
+
+#[test]
 fn a_banner_before_serving_breaks_stdout_is_protocol_once_per_session_in_both_profiles() {
     let fixture = fixture_server();
     let banner = sh(

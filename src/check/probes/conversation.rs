@@ -42,7 +42,9 @@ const AFTER_INITIALIZE: &[LawId] = &[
 
 pub(super) fn run(mut s: Session<'_>) -> Ledger {
     quiet_start(&mut s);
-    let Some(init) = initialize(&mut s) else {
+    let init = initialize(&mut s);
+    s.first_request_done();
+    let Some(init) = init else {
         let reason = s.dead().unwrap_or("initialize failed").to_owned();
         for law in AFTER_INITIALIZE {
             s.ledger.skip(*law, reason.clone());

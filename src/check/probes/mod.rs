@@ -2,9 +2,12 @@
 //! set per distinct server command.
 //!
 //! Each session is a process of its own, so a crash in one cannot hide what
-//! the others would find, and the sessions run in parallel, so the whole
-//! suite takes about the settle window of `quiet-before-serving` plus a few
-//! round trips:
+//! the others would find. The conversation starts first; the other sessions
+//! start once its server has answered its first request (or its session has
+//! ended without an answer), so a server slow to start (through `npx` or
+//! `uv run`) is not started seven times at once, and then run in parallel
+//! with it. The whole suite takes about the settle window of
+//! `quiet-before-serving` plus a few round trips:
 //!
 //! - the conversation: quiet start, `initialize`, `ping`, notifications,
 //!   unknown methods, the tool list and calls, a string id, cancellations;
@@ -24,6 +27,7 @@ mod sessions;
 mod tools;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
@@ -101,8 +105,10 @@ type Probe = fn(Session<'_>) -> Ledger;
 
 /// Runs every law probe against fresh processes of `command`.
 ///
-/// The sessions' processes are all started first, then probed in parallel;
-/// every process is killed and reaped before `run` returns.
+/// The conversation starts first, and the other sessions once its server
+/// has answered its first request or its session has ended; all of them are
+/// probed in parallel, and every process is killed and reaped before `run`
+/// returns.
 ///
 /// # Errors
 ///
@@ -110,7 +116,6 @@ type Probe = fn(Session<'_>) -> Ledger;
 /// finding about the server, but a command to fix.
 pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
     let mut probes: Vec<(&'static str, Probe)> = vec![
-        ("conversation", conversation::run),
         ("malformed", sessions::malformed),
         ("eof", sessions::eof),
         ("sigterm", sessions::sigterm),
@@ -119,24 +124,35 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     if options.profile == Profile::Spec {
         probes.push(("revision", sessions::revision));
     }
-    let mut started = Vec::with_capacity(probes.len());
-    for (name, probe) in probes {
-        started.push((probe, Session::start(name, command, options)?));
-    }
-    let ledgers: Vec<Ledger> = thread::scope(|scope| {
-        let handles: Vec<_> = started
-            .into_iter()
-            .map(|(probe, session)| scope.spawn(move || probe(session)))
-            .collect();
-        handles
+    let mut first = Session::start("conversation", command, options)?;
+    let (answered, first_response) = mpsc::channel();
+    first.on_first_response(answered);
+    let (ledgers, spawned) = thread::scope(|scope| {
+        let mut handles = vec![scope.spawn(move || conversation::run(first))];
+        // Either a first answer, or the conversation's session is gone
+        // (dropping the sender) and waiting longer finds nothing.
+        let _ = first_response.recv();
+        let mut spawned = Ok(());
+        for (name, probe) in probes {
+            match Session::start(name, command, options) {
+                Ok(session) => handles.push(scope.spawn(move || probe(session))),
+                Err(err) => {
+                    spawned = Err(err);
+                    break;
+                }
+            }
+        }
+        let ledgers: Vec<Ledger> = handles
             .into_iter()
             .map(|handle| {
                 handle
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
-            .collect()
+            .collect();
+        (ledgers, spawned)
     });
+    spawned?;
     let mut all = Ledger::new(command.display(), options.profile);
     for ledger in ledgers {
         all.merge(ledger);

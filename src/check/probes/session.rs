@@ -10,6 +10,7 @@
 //! answers that line, elsewhere it is unsolicited.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -100,6 +101,9 @@ pub(super) struct Session<'a> {
     dead: Option<String>,
     /// The session is opening: a failure is a reason to skip, not a finding.
     prologue: bool,
+    /// Told once the first response arrives; dropped with the session, which
+    /// tells the receiver as much when none ever does.
+    first_response: Option<mpsc::Sender<()>>,
 }
 
 impl<'a> Session<'a> {
@@ -130,7 +134,20 @@ impl<'a> Session<'a> {
             batches: false,
             dead: None,
             prologue: false,
+            first_response: None,
         })
+    }
+
+    /// Tells `first_response` when the server answers its first request, or
+    /// drops it when the session ends without an answer.
+    pub fn on_first_response(&mut self, first_response: mpsc::Sender<()>) {
+        self.first_response = Some(first_response);
+    }
+
+    /// Lets go of whoever waits for the first response: the first request
+    /// has been answered or given up on.
+    pub fn first_request_done(&mut self) {
+        self.first_response = None;
     }
 
     /// Names the step under way.
@@ -499,6 +516,10 @@ impl<'a> Session<'a> {
             match frame {
                 Frame::Response { id, outcome } => {
                     self.serving = true;
+                    if let Some(first_response) = self.first_response.take() {
+                        // The receiver may have gone; nothing waits then.
+                        let _ = first_response.send(());
+                    }
                     return Next::Response(id, outcome);
                 }
                 Frame::Notification { method, .. } => {
