@@ -895,6 +895,24 @@ fn usage_errors_exit_2_with_a_hint() {
 }
 
 #[test]
+fn a_missing_working_directory_is_named_once_with_the_header_line() {
+    let (dir, path) = recorded(&[]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let header = header.replacen('{', r#"{"cwd":"no/such/dir","#, 1);
+    std::fs::write(&path, format!("{header}\n{rest}")).unwrap();
+    let stdout = stdout_with_code(&mut check(dir.path()), 2);
+    assert_eq!(stdout.matches("cannot start server").count(), 1, "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "transcripts/session.jsonl:1: cannot start server `{}`: its working directory `transcripts/no/such/dir` (the header's `cwd`) does not exist",
+            fixture_server()
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn colour_only_when_asked_or_on_a_terminal() {
     let (dir, _) = recorded(&[]);
     let plain = check(dir.path()).arg("--no-probes").output().unwrap();
