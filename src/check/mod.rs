@@ -608,13 +608,16 @@ fn run_replay(plan: &Planned, bless: bool) -> Replayed {
             "the replay stopped early: the exchanges after the failure were not sent".to_owned(),
         );
     }
-    if !outcome.complete {
-        // An incomplete live session cannot be blessed: no finding may say
-        // it can.
-        for graded in &mut result.findings {
-            if graded.finding.law == LawId::TranscriptMatch {
+    // An incomplete live session cannot be blessed: no finding may say it
+    // can. Otherwise one command accepts them all, so the first finding
+    // says it, and the others do not repeat it.
+    let mut hinted = !outcome.complete;
+    for graded in &mut result.findings {
+        if graded.finding.law == LawId::TranscriptMatch && graded.finding.hint.is_some() {
+            if hinted {
                 graded.finding.hint = None;
             }
+            hinted = true;
         }
     }
     // A session that only changed shape (a recorded message that never

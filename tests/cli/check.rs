@@ -475,6 +475,26 @@ fn a_recorded_log_notification_that_never_comes_is_a_note_in_every_format() {
 }
 
 #[test]
+fn a_transcript_gets_one_bless_hint_however_many_findings_it_accepts() {
+    // A changed answer and a list change that never comes: two findings,
+    // one command accepts both.
+    let (dir, path) = recorded(&[]);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let note = r#"{"t":0.5,"dir":"s2c","msg":{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}}"#;
+    let mut lines: Vec<&str> = original.lines().collect();
+    lines.insert(lines.len() - 1, note);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "300ms"], CHANGED), 1);
+    assert_eq!(
+        stdout.matches("error[transcript-match]").count(),
+        2,
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("hint:").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("--bless").count(), 1, "{stdout}");
+}
+
+#[test]
 fn hard_but_correct_servers_replay_green() {
     let stresses: [&[&str]; 5] = [
         &["--pad", "4194304"],
