@@ -933,6 +933,31 @@ fn a_missing_working_directory_is_named_once_with_the_header_line() {
 }
 
 #[test]
+fn a_server_that_cannot_start_is_a_junit_error_not_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("report.xml");
+    check(dir.path())
+        .args([
+            "--junit",
+            junit.to_str().unwrap(),
+            "--",
+            "/nonexistent/server",
+        ])
+        .assert()
+        .code(2);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains(r#"<testsuites name="mcp-replay" tests="1" failures="0" errors="1" "#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<error message="cannot start server `/nonexistent/server`: "#),
+        "{xml}"
+    );
+    assert!(!xml.contains("<failure"), "{xml}");
+}
+
+#[test]
 fn colour_only_when_asked_or_on_a_terminal() {
     let (dir, _) = recorded(&[]);
     let plain = check(dir.path()).arg("--no-probes").output().unwrap();
