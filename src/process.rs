@@ -101,10 +101,27 @@ pub fn shell_quote(arg: &str) -> String {
 pub struct SpawnError {
     /// The command, as a shell would show it.
     pub command: String,
-    /// What the OS said.
+    /// What the OS said, or that the working directory does not exist.
     #[source]
     pub source: io::Error,
 }
+
+impl SpawnError {
+    /// The working directory the server was to run in, when the start
+    /// failed because it does not exist (rather than the program).
+    pub(crate) fn missing_dir(&self) -> Option<&Path> {
+        self.source
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<MissingDir>())
+            .map(|missing| missing.0.as_path())
+    }
+}
+
+/// The cause of a [`SpawnError`] whose working directory does not exist:
+/// the OS reports it as a missing file, which reads as a missing program.
+#[derive(Debug, thiserror::Error)]
+#[error("the working directory `{}` does not exist", .0.display())]
+struct MissingDir(PathBuf);
 
 /// The longest stdout line taken in whole, newline excluded: 64 MiB.
 ///
@@ -231,7 +248,15 @@ impl ServerProcess {
         if let Some(cwd) = &command.cwd {
             cmd.current_dir(cwd);
         }
-        ServerProcess::spawn_command(cmd, command.display())
+        ServerProcess::spawn_command(cmd, command.display()).map_err(|mut err| {
+            if let Some(cwd) = &command.cwd
+                && err.source.kind() == io::ErrorKind::NotFound
+                && !cwd.is_dir()
+            {
+                err.source = io::Error::new(io::ErrorKind::NotFound, MissingDir(cwd.clone()));
+            }
+            err
+        })
     }
 
     /// Starts a prepared [`Command`] the same way (stdio piped, own process
@@ -1097,6 +1122,26 @@ mod tests {
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(output.status.success(), "{stdout}");
         assert!(stdout.contains("1 passed"), "{stdout}");
+    }
+
+    #[test]
+    fn a_missing_working_directory_is_named_as_such() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("no/such/dir");
+        let command =
+            ServerCommand::new(vec!["sh".into(), "-c".into(), "true".into()]).in_dir(&missing);
+        let err = ServerProcess::spawn(&command).unwrap_err();
+        assert_eq!(err.missing_dir(), Some(missing.as_path()));
+        assert_eq!(
+            err.source.to_string(),
+            format!(
+                "the working directory `{}` does not exist",
+                missing.display()
+            )
+        );
+        let err = ServerProcess::spawn(&ServerCommand::new(vec!["/nonexistent/server".into()]))
+            .unwrap_err();
+        assert_eq!(err.missing_dir(), None);
     }
 
     #[test]

@@ -218,8 +218,18 @@ impl CheckError {
 
 /// What one job produced.
 enum Done {
-    Replay(Option<TranscriptResult>, Vec<InputError>),
+    Replay(Replayed),
     Probe(Result<ProbeResult, InputError>),
+}
+
+/// What one replay job produced.
+struct Replayed {
+    /// `None` when the transcript could not be read or replayed at all,
+    /// with the reason among the errors.
+    result: Option<TranscriptResult>,
+    errors: Vec<InputError>,
+    /// Its server could not be started.
+    unstartable: bool,
 }
 
 /// Runs the check `options` describe. `progress` hears `(done, total)`
@@ -254,23 +264,41 @@ pub fn run(
     };
     let mut transcripts: Vec<(TranscriptResult, &BTreeSet<LawId>)> = Vec::new();
     let mut probed = Vec::new();
+    let mut unprobed = Vec::new();
+    let mut unstartable = Vec::new();
     for (index, result) in done.into_iter().enumerate() {
         match result {
-            Done::Replay(mut result, errors) => {
+            Done::Replay(Replayed {
+                mut result,
+                errors,
+                unstartable: failed,
+            }) => {
                 report.errors.extend(errors);
                 if let Some(result) = &mut result {
                     scrub.transcript(result);
                 }
                 let plan = &plan.transcripts[index - plan.probes.len()];
+                if failed {
+                    unstartable.push(&plan.command);
+                }
                 transcripts.extend(result.map(|result| (result, &plan.waive)));
             }
             Done::Probe(Ok(mut result)) => {
                 scrub.probe(&mut result);
                 probed.push((result, &plan.probes[index]));
             }
-            Done::Probe(Err(error)) => report.errors.push(error),
+            Done::Probe(Err(error)) => unprobed.push((error, &plan.probes[index].command)),
         }
     }
+    // A server that cannot start is reported once: by the replays of its
+    // transcripts, which name the transcript, rather than again by its
+    // probe run.
+    report.errors.extend(
+        unprobed
+            .into_iter()
+            .filter(|(_, command)| !unstartable.contains(command))
+            .map(|(error, _)| error),
+    );
     for error in &mut report.errors {
         scrub.text(&mut error.message);
     }
@@ -462,11 +490,7 @@ fn run_jobs(
             }
             let done = match probes.get(index) {
                 Some(probe) => Done::Probe(run_probe(probe)),
-                None => {
-                    let (result, errors) =
-                        run_replay(&planned[index - probes.len()], options.bless);
-                    Done::Replay(result, errors)
-                }
+                None => Done::Replay(run_replay(&planned[index - probes.len()], options.bless)),
             };
             *results[index]
                 .lock()
@@ -520,9 +544,8 @@ fn run_probe(plan: &PlannedProbe) -> Result<ProbeResult, InputError> {
     })
 }
 
-/// Reads and replays one transcript; `None` when it cannot be read or
-/// replayed at all, with the reason among the errors.
-fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<InputError>) {
+/// Reads and replays one transcript.
+fn run_replay(plan: &Planned, bless: bool) -> Replayed {
     let started = Instant::now();
     let error = |message: String| InputError {
         path: Some(plan.path.clone()),
@@ -533,18 +556,36 @@ fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<Inp
     // that cannot be read is still the error reported, and its server is
     // stopped at once.
     let server = ServerProcess::spawn(&plan.command);
+    let failed = |message: String, unstartable: bool| Replayed {
+        result: None,
+        errors: vec![error(message)],
+        unstartable,
+    };
     let transcript = match Transcript::read(&plan.path) {
         Ok(transcript) => transcript,
-        Err(err) => return (None, vec![error(chain(&err))]),
+        Err(err) => return failed(chain(&err), false),
     };
     let outcome = match server
         .map_err(ReplayError::from)
         .and_then(|server| replay_on(server, &transcript, &plan.replay))
     {
         Ok(outcome) => outcome,
+        Err(ReplayError::Spawn(err)) => {
+            // The OS reports a missing working directory as a missing
+            // file, which reads as a missing program: say which it is.
+            let message = match err.missing_dir() {
+                Some(dir) => format!(
+                    "{}:1: cannot start server `{}`: its working directory `{}` (the header's `cwd`) does not exist",
+                    plan.path.display(),
+                    err.command,
+                    dir.display()
+                ),
+                None => format!("{}: {}", plan.path.display(), chain(&err)),
+            };
+            return failed(message, true);
+        }
         Err(err) => {
-            let message = format!("{}: {}", plan.path.display(), chain(&err));
-            return (None, vec![error(message)]);
+            return failed(format!("{}: {}", plan.path.display(), chain(&err)), false);
         }
     };
     let mut result = TranscriptResult {
@@ -571,13 +612,16 @@ fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<Inp
             "the replay stopped early: the exchanges after the failure were not sent".to_owned(),
         );
     }
-    if !outcome.complete {
-        // An incomplete live session cannot be blessed: no finding may say
-        // it can.
-        for graded in &mut result.findings {
-            if graded.finding.law == LawId::TranscriptMatch {
+    // An incomplete live session cannot be blessed: no finding may say it
+    // can. Otherwise one command accepts them all, so the first finding
+    // says it, and the others do not repeat it.
+    let mut hinted = !outcome.complete;
+    for graded in &mut result.findings {
+        if graded.finding.law == LawId::TranscriptMatch && graded.finding.hint.is_some() {
+            if hinted {
                 graded.finding.hint = None;
             }
+            hinted = true;
         }
     }
     // A session that only changed shape (a recorded message that never
@@ -605,7 +649,11 @@ fn run_replay(plan: &Planned, bless: bool) -> (Option<TranscriptResult>, Vec<Inp
         }
     }
     result.elapsed = started.elapsed();
-    (Some(result), errors)
+    Replayed {
+        result: Some(result),
+        errors,
+        unstartable: false,
+    }
 }
 
 /// An error and its causes, in one line.

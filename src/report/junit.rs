@@ -3,7 +3,9 @@
 //! A `<testsuite>` per transcript, with a `<testcase>` per exchange (and one
 //! per finding that belongs to no exchange); a `<testsuite>` per probed
 //! server command, with a `<testcase>` per law. Failures carry the finding's
-//! message, citation and plain diff; warnings go to `<system-out>`.
+//! message, citation and plain diff; warnings go to `<system-out>`. Input
+//! that could not be checked (a malformed transcript, a server that cannot
+//! start) is an `<error>`: no law was judged, so nothing failed.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -25,6 +27,8 @@ struct Case {
     name: String,
     classname: String,
     failures: Vec<String>,
+    /// Why the case could not run at all.
+    error: Option<String>,
     skipped: Option<String>,
     output: Vec<String>,
 }
@@ -35,6 +39,7 @@ impl Case {
             name,
             classname: classname.to_owned(),
             failures: Vec::new(),
+            error: None,
             skipped: None,
             output: Vec::new(),
         }
@@ -81,7 +86,7 @@ fn to_xml(report: &Report) -> String {
                     .as_ref()
                     .map_or_else(|| "input".to_owned(), |path| path.display().to_string());
                 let mut case = Case::new(name, "inputs");
-                case.failures.push(error.message.clone());
+                case.error = Some(error.message.clone());
                 case
             })
             .collect();
@@ -186,19 +191,21 @@ fn to_xml(report: &Report) -> String {
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         xml,
-        "<testsuites name=\"mcp-replay\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{}\">",
+        "<testsuites name=\"mcp-replay\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\">",
         all.len(),
         all.iter().filter(|c| !c.failures.is_empty()).count(),
+        all.iter().filter(|c| c.error.is_some()).count(),
         all.iter().filter(|c| c.skipped.is_some()).count(),
         seconds(report.elapsed)
     );
     for (name, time, cases) in &suites {
         let _ = write!(
             xml,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\"",
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\"",
             escape(name),
             cases.len(),
             count(cases, |c| !c.failures.is_empty()),
+            count(cases, |c| c.error.is_some()),
             count(cases, |c| c.skipped.is_some()),
         );
         if let Some(time) = time {
@@ -221,7 +228,11 @@ fn write_case(xml: &mut String, case: &Case) {
         escape(&case.name),
         escape(&case.classname)
     );
-    if case.failures.is_empty() && case.skipped.is_none() && case.output.is_empty() {
+    if case.failures.is_empty()
+        && case.error.is_none()
+        && case.skipped.is_none()
+        && case.output.is_empty()
+    {
         xml.push_str("/>\n");
         return;
     }
@@ -233,6 +244,14 @@ fn write_case(xml: &mut String, case: &Case) {
             "      <failure message=\"{}\" type=\"finding\">{}</failure>",
             escape(message),
             escape(failure)
+        );
+    }
+    if let Some(error) = &case.error {
+        let _ = writeln!(
+            xml,
+            "      <error message=\"{}\" type=\"input\">{}</error>",
+            escape(error),
+            escape(error)
         );
     }
     if let Some(reason) = &case.skipped {

@@ -475,6 +475,26 @@ fn a_recorded_log_notification_that_never_comes_is_a_note_in_every_format() {
 }
 
 #[test]
+fn a_transcript_gets_one_bless_hint_however_many_findings_it_accepts() {
+    // A changed answer and a list change that never comes: two findings,
+    // one command accepts both.
+    let (dir, path) = recorded(&[]);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let note = r#"{"t":0.5,"dir":"s2c","msg":{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}}"#;
+    let mut lines: Vec<&str> = original.lines().collect();
+    lines.insert(lines.len() - 1, note);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "300ms"], CHANGED), 1);
+    assert_eq!(
+        stdout.matches("error[transcript-match]").count(),
+        2,
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("hint:").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("--bless").count(), 1, "{stdout}");
+}
+
+#[test]
 fn hard_but_correct_servers_replay_green() {
     let stresses: [&[&str]; 5] = [
         &["--pad", "4194304"],
@@ -975,6 +995,49 @@ fn usage_errors_exit_2_with_a_hint() {
     fails(&["--", "/nonexistent/server"]).stdout(predicate::str::contains(
         "ERROR cannot start server `/nonexistent/server`",
     ));
+}
+
+#[test]
+fn a_missing_working_directory_is_named_once_with_the_header_line() {
+    let (dir, path) = recorded(&[]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let header = header.replacen('{', r#"{"cwd":"no/such/dir","#, 1);
+    std::fs::write(&path, format!("{header}\n{rest}")).unwrap();
+    let stdout = stdout_with_code(&mut check(dir.path()), 2);
+    assert_eq!(stdout.matches("cannot start server").count(), 1, "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "transcripts/session.jsonl:1: cannot start server `{}`: its working directory `transcripts/no/such/dir` (the header's `cwd`) does not exist",
+            fixture_server()
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_server_that_cannot_start_is_a_junit_error_not_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("report.xml");
+    check(dir.path())
+        .args([
+            "--junit",
+            junit.to_str().unwrap(),
+            "--",
+            "/nonexistent/server",
+        ])
+        .assert()
+        .code(2);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains(r#"<testsuites name="mcp-replay" tests="1" failures="0" errors="1" "#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<error message="cannot start server `/nonexistent/server`: "#),
+        "{xml}"
+    );
+    assert!(!xml.contains("<failure"), "{xml}");
 }
 
 #[test]
