@@ -237,13 +237,19 @@ fn write_case(xml: &mut String, case: &Case) {
         return;
     }
     xml.push_str(">\n");
-    for failure in &case.failures {
-        let message = failure.lines().next().unwrap_or_default();
+    // One <failure> per test case, whatever the number of findings: many
+    // readers show only the first element, or reject a second one.
+    if let Some(first) = case.failures.first() {
+        let first = first.lines().next().unwrap_or_default();
+        let message = match case.failures.len() {
+            1 => first.to_owned(),
+            n => format!("{n} findings, the first: {first}"),
+        };
         let _ = writeln!(
             xml,
             "      <failure message=\"{}\" type=\"finding\">{}</failure>",
-            escape(message),
-            escape(failure)
+            escape(&message),
+            escape(&case.failures.join("\n\n"))
         );
     }
     if let Some(error) = &case.error {

@@ -1041,6 +1041,31 @@ fn a_server_that_cannot_start_is_a_junit_error_not_a_failure() {
 }
 
 #[test]
+fn a_law_with_several_findings_is_one_junit_failure_listing_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("report.xml");
+    // A banner before serving: every probe session finds it.
+    check(dir.path())
+        .args(["--junit", junit.to_str().unwrap(), "--no-replay", "--"])
+        .args([fixture_server(), "--break", "quiet-before-serving"])
+        .assert()
+        .code(1);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let case = xml
+        .split("<testcase ")
+        .find(|case| case.starts_with(r#"name="stdout-is-protocol""#))
+        .unwrap_or_else(|| panic!("no stdout-is-protocol case in {xml}"));
+    let case = &case[..case.find("</testcase>").unwrap()];
+    assert_eq!(case.matches("<failure ").count(), 1, "{case}");
+    assert!(
+        case.contains(r#"<failure message="5 findings, the first: "#),
+        "{case}"
+    );
+    // The body lists each finding, with its citation.
+    assert_eq!(case.matches("\ncites: ").count(), 5, "{case}");
+}
+
+#[test]
 fn colour_only_when_asked_or_on_a_terminal() {
     let (dir, _) = recorded(&[]);
     let plain = check(dir.path()).arg("--no-probes").output().unwrap();
