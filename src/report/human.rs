@@ -48,7 +48,16 @@ fn render_dyn(report: &Report, palette: &Palette, out: &mut dyn Write) -> io::Re
             ),
         )?;
     }
-    writeln!(out, "{}", summary_line(&report.summary(), report.elapsed))
+    let summary = report.summary();
+    writeln!(out, "{}", summary_line(&summary, report.elapsed))?;
+    if summary.errors > 0 {
+        writeln!(
+            out,
+            "hint: each ERROR line names input that was not checked: fix a transcript where the line points, \
+             or run a server command that does not start by hand to see why"
+        )?;
+    }
+    Ok(())
 }
 
 fn status_line(
@@ -171,7 +180,7 @@ pub(crate) fn summary_line(summary: &Summary, elapsed: Duration) -> String {
     add(summary.skipped, "skipped");
     add(summary.waived, "waived");
     add(summary.stale, "stale");
-    add(summary.errors, "unreadable");
+    add(summary.errors, "not checked");
     format!(
         "Summary: {} transcript{}, {} law{}: {} in {}",
         summary.transcripts,

@@ -584,7 +584,11 @@ fn a_malformed_transcript_is_named_and_the_others_still_run() {
         stdout.contains("  PASS transcripts/session.jsonl"),
         "{stdout}"
     );
-    assert!(stdout.contains("1 unreadable"), "{stdout}");
+    assert!(stdout.contains(", 1 not checked in "), "{stdout}");
+    assert!(
+        stdout.contains("\nhint: each ERROR line names input that was not checked"),
+        "{stdout}"
+    );
 }
 
 /// A corpus of `n` copies of one recording, in two directories.
