@@ -156,7 +156,7 @@ fn tools_served_without_the_tools_capability_break_initialize_in_both_profiles()
             "serves 3 tools in tools/list, but its initialize result declares no tools capability"
         );
         assert!(
-            matches!(&finding.location, Location::Probe { step, .. } if step == "tools/list"),
+            matches!(&finding.location, Location::Probe { step, .. } if step == "conversation session: tools/list"),
             "{finding:?}"
         );
     }
@@ -298,7 +298,7 @@ fn findings_name_their_step_and_cite_the_profile() {
                 command.ends_with("fixture-server --break ping"),
                 "{command}"
             );
-            assert_eq!(step, "ping");
+            assert_eq!(step, "conversation session: ping");
         }
         other => panic!("{other:?}"),
     }
@@ -330,10 +330,10 @@ fn a_silent_server_is_a_timeout_finding_not_a_hang() {
     assert_eq!(
         steps,
         [
-            (LawId::Initialize, "initialize"),
+            (LawId::Initialize, "conversation session: initialize"),
             (
                 LawId::Initialize,
-                "initialize with the unsupported revision 1900-01-01"
+                "version session: initialize with the unsupported revision 1900-01-01"
             ),
         ]
     );
@@ -523,7 +523,7 @@ fn a_server_that_ignores_end_of_input_and_sigterm_is_stopped() {
 #[test]
 fn refusing_an_unsupported_revision_is_an_error_in_core_and_a_warning_in_spec() {
     let args = ["--refuse-unknown-revision"];
-    let step = "initialize with the unsupported revision 1900-01-01";
+    let step = "version session: initialize with the unsupported revision 1900-01-01";
     for (profile, severity) in [(Profile::Core, Error), (Profile::Spec, Warning)] {
         let report = probe(&args, profile);
         let found: Vec<_> = report

@@ -153,7 +153,7 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         (ledgers, spawned)
     });
     spawned?;
-    let mut all = Ledger::new(command.display(), options.profile);
+    let mut all = Ledger::new(command.display(), options.profile, "");
     for ledger in ledgers {
         all.merge(ledger);
     }
@@ -166,19 +166,29 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
 pub(crate) struct Ledger {
     command: String,
     profile: Profile,
+    /// The session's name, which each finding's step starts with (`eof
+    /// session: …`); empty for the ledger that merges them.
+    session: &'static str,
     held: BTreeSet<LawId>,
     skipped: BTreeMap<LawId, String>,
     findings: Vec<Finding>,
+    /// For each finding, the step that tells it apart from another
+    /// session's: the step without the session's name, for findings that
+    /// sessions repeat alike (one answered `notifications/initialized` is
+    /// one finding, whichever sessions sent it).
+    keys: Vec<String>,
 }
 
 impl Ledger {
-    fn new(command: String, profile: Profile) -> Ledger {
+    fn new(command: String, profile: Profile, session: &'static str) -> Ledger {
         Ledger {
             command,
             profile,
+            session,
             held: BTreeSet::new(),
             skipped: BTreeMap::new(),
             findings: Vec::new(),
+            keys: Vec::new(),
         }
     }
 
@@ -197,18 +207,37 @@ impl Ledger {
         self.skipped.entry(law).or_insert_with(|| reason.into());
     }
 
-    /// A finding of `law` at `step`, with the catalog's severity.
+    /// A finding of `law` at `step`, with the catalog's severity; kept
+    /// once when other sessions make it alike.
     fn fail(&mut self, law: LawId, step: &str, message: impl Into<String>) {
+        self.fail_keyed(law, step, step.to_owned(), message);
+    }
+
+    /// A finding of `law` at `step` that each session makes on its own, and
+    /// that is kept once per session.
+    fn fail_per_session(&mut self, law: LawId, step: &str, message: impl Into<String>) {
+        let key = format!("{}: {step}", self.session);
+        self.fail_keyed(law, step, key, message);
+    }
+
+    fn fail_keyed(&mut self, law: LawId, step: &str, key: String, message: impl Into<String>) {
+        let step = if self.session.is_empty() {
+            step.to_owned()
+        } else {
+            format!("{} session: {step}", self.session)
+        };
         let location = Location::Probe {
             command: self.command.clone(),
-            step: step.to_owned(),
+            step,
         };
         self.findings
             .push(Finding::new(law, self.profile, location, message));
+        self.keys.push(key);
     }
 
     /// A finding of `law` at `step` with a severity of its own (the
-    /// catalog's nuances: what one profile only warns about).
+    /// catalog's nuances: what one profile only warns about), kept once
+    /// like [`Ledger::fail`]'s.
     fn fail_as(&mut self, law: LawId, severity: Severity, step: &str, message: impl Into<String>) {
         self.fail(law, step, message);
         if let Some(finding) = self.findings.pop() {
@@ -222,15 +251,26 @@ impl Ledger {
     }
 
     /// Adds another session's ledger; a finding already made (the same law,
-    /// step and message, as sessions that share a start make) is kept once.
+    /// message and step, whichever session made it, as sessions that share
+    /// a start make) is kept once, as the first session made it.
     fn merge(&mut self, other: Ledger) {
         self.held.extend(other.held);
         for (law, reason) in other.skipped {
             self.skip(law, reason);
         }
-        for finding in other.findings {
-            if !self.findings.contains(&finding) {
+        for (finding, key) in other.findings.into_iter().zip(other.keys) {
+            let made = self
+                .findings
+                .iter()
+                .zip(&self.keys)
+                .any(|(known, known_key)| {
+                    known.law == finding.law
+                        && known.message == finding.message
+                        && *known_key == key
+                });
+            if !made {
                 self.findings.push(finding);
+                self.keys.push(key);
             }
         }
     }
@@ -269,7 +309,7 @@ mod tests {
 
     #[test]
     fn a_finding_fails_its_law_whatever_else_held() {
-        let mut ledger = Ledger::new("server".to_owned(), Profile::Spec);
+        let mut ledger = Ledger::new("server".to_owned(), Profile::Spec, "");
         ledger.held(LawId::Ping);
         ledger.fail(LawId::Ping, "ping", "ping answered {\"pong\":true}");
         ledger.held(LawId::UnknownMethod);
@@ -298,7 +338,7 @@ mod tests {
 
     #[test]
     fn outcomes_follow_the_catalog() {
-        let report = Ledger::new("server".to_owned(), Profile::Core).into_report();
+        let report = Ledger::new("server".to_owned(), Profile::Core, "").into_report();
         let laws: Vec<LawId> = report.outcomes.iter().map(|o| o.law).collect();
         let expected: Vec<LawId> = LawId::ALL
             .iter()
@@ -310,13 +350,45 @@ mod tests {
     }
 
     #[test]
-    fn merged_sessions_keep_a_shared_finding_once() {
-        let mut one = Ledger::new("server".to_owned(), Profile::Core);
-        one.fail(LawId::StdoutIsProtocol, "initialize", "banner");
-        let mut two = Ledger::new("server".to_owned(), Profile::Core);
-        two.fail(LawId::StdoutIsProtocol, "initialize", "banner");
-        two.fail(LawId::StdoutIsProtocol, "ping", "banner");
-        one.merge(two);
-        assert_eq!(one.findings.len(), 2);
+    fn merged_sessions_keep_a_shared_finding_once_and_name_its_session() {
+        let mut all = Ledger::new("server".to_owned(), Profile::Core, "");
+        let mut one = Ledger::new("server".to_owned(), Profile::Core, "one");
+        one.fail(LawId::NotificationUnanswered, "initialize", "answered");
+        one.fail_per_session(LawId::StdoutIsProtocol, "initialize", "banner");
+        let mut two = Ledger::new("server".to_owned(), Profile::Core, "two");
+        two.fail(LawId::NotificationUnanswered, "initialize", "answered");
+        two.fail(LawId::NotificationUnanswered, "ping", "answered");
+        two.fail_per_session(LawId::StdoutIsProtocol, "initialize", "banner");
+        all.merge(one);
+        all.merge(two);
+        let found: Vec<(LawId, String)> = all
+            .findings
+            .iter()
+            .map(|finding| match &finding.location {
+                Location::Probe { step, .. } => (finding.law, step.clone()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    LawId::NotificationUnanswered,
+                    "one session: initialize".to_owned()
+                ),
+                (
+                    LawId::StdoutIsProtocol,
+                    "one session: initialize".to_owned()
+                ),
+                (
+                    LawId::NotificationUnanswered,
+                    "two session: ping".to_owned()
+                ),
+                (
+                    LawId::StdoutIsProtocol,
+                    "two session: initialize".to_owned()
+                ),
+            ]
+        );
     }
 }

@@ -64,11 +64,9 @@ const STRING_ID_BASE: i64 = 1000;
 
 /// A client's view of one server process, with the ledger of what it found.
 pub(super) struct Session<'a> {
-    /// The session's name (`conversation`, `eof`, …), for findings that
-    /// every session can make alike.
-    name: &'static str,
     process: ServerProcess,
     options: &'a ProbeOptions,
+    /// What the session found; its findings name the session.
     pub ledger: Ledger,
     /// The step under way, for findings made while reading.
     step: String,
@@ -115,10 +113,9 @@ impl<'a> Session<'a> {
     ) -> Result<Session<'a>, SpawnError> {
         let process = ServerProcess::spawn(command)?;
         Ok(Session {
-            name,
             process,
             options,
-            ledger: Ledger::new(command.display(), options.profile),
+            ledger: Ledger::new(command.display(), options.profile, name),
             step: "start".to_owned(),
             next_id: 0,
             pending: Vec::new(),
@@ -546,17 +543,17 @@ impl<'a> Session<'a> {
 
     /// Ends the session: records `stdout-is-protocol` and returns the ledger.
     ///
-    /// Every session makes this finding alike (a banner starts them all), so
-    /// its step names the session: one finding per session, told apart.
+    /// Every session makes this finding alike (a banner starts them all), and
+    /// each keeps its own: one finding per session, told apart by its name.
     pub fn finish(mut self) -> Ledger {
         if let Some((step, what)) = self.not_protocol.take() {
             let more = match self.n_not_protocol {
                 0 | 1 => String::new(),
                 n => format!(" ({} more such lines)", n - 1),
             };
-            self.ledger.fail(
+            self.ledger.fail_per_session(
                 LawId::StdoutIsProtocol,
-                &format!("{} session: {step}", self.name),
+                &step,
                 format!("a stdout line is no JSON-RPC message: {what}{more}"),
             );
         } else if self.saw_message {

@@ -346,7 +346,7 @@ mod tests {
 
     /// The severities and messages `grade_parse_replies` finds in `profile`.
     fn graded(profile: Profile, strays: &[Stray]) -> Vec<(Severity, String)> {
-        let mut ledger = Ledger::new("server".into(), profile);
+        let mut ledger = Ledger::new("server".into(), profile, "");
         grade_parse_replies(&mut ledger, "step", strays);
         ledger
             .findings
