@@ -96,6 +96,8 @@ struct Wire {
     waive: Vec<String>,
     #[serde(default)]
     ignore: Vec<String>,
+    #[serde(default)]
+    mask: Vec<String>,
     timeout: Option<Value>,
     startup_timeout: Option<Value>,
     settle: Option<Value>,
@@ -150,7 +152,9 @@ impl Config {
                 .collect::<Result<_, _>>()
                 .map_err(|err| invalid(format!("`waive`: {err}")))?,
             ignore: IgnoreRules::parse(wire.ignore.iter().map(String::as_str))
-                .map_err(|err| invalid(format!("`ignore`: {err}")))?,
+                .map_err(|err| invalid(format!("`ignore`: {err}")))?
+                .with_masks(wire.mask.iter().map(String::as_str))
+                .map_err(|err| invalid(format!("`mask`: {err}")))?,
             timeout: duration("timeout", wire.timeout)?,
             startup_timeout: duration("startupTimeout", wire.startup_timeout)?,
             settle: duration("settle", wire.settle)?,

@@ -1,9 +1,11 @@
 //! Comparing a replayed response with the recorded one.
 //!
 //! Both sides first lose the fields the ignore rules name (volatile values
-//! such as timestamps or versions), then are rendered as pretty JSON with
-//! sorted keys, so that equal messages give equal text and unequal ones a
-//! readable line diff.
+//! such as timestamps or versions) and have the parts of their strings that
+//! the masks match replaced (a timestamp inside a tool's text, which most
+//! servers return as JSON in a string), then are rendered as pretty JSON
+//! with sorted keys, so that equal messages give equal text and unequal
+//! ones a readable line diff.
 
 use std::fmt;
 use std::time::Duration;
@@ -148,9 +150,45 @@ fn retain_children(value: &mut Value, mut matched: impl FnMut(&mut Value) -> boo
 }
 
 /// The ignore rules of one transcript: its header's and its directory
-/// config's.
+/// config's, with the config's masks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct IgnoreRules(Vec<IgnoreRule>);
+pub struct IgnoreRules(Vec<IgnoreRule>, Vec<Mask>);
+
+/// A regular expression whose matches in any string value are replaced by
+/// [`Mask::MASKED`] on both sides of a comparison.
+#[derive(Debug, Clone)]
+struct Mask {
+    pattern: String,
+    regex: regex::Regex,
+}
+
+impl Mask {
+    /// What a match becomes.
+    const MASKED: &str = "<masked>";
+
+    /// Replaces every match in the strings of `value`, keys excepted.
+    fn apply(&self, value: &mut Value) {
+        match value {
+            Value::String(text) => {
+                if let std::borrow::Cow::Owned(masked) = self.regex.replace_all(text, Mask::MASKED)
+                {
+                    *text = masked;
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| self.apply(item)),
+            Value::Object(map) => map.values_mut().for_each(|item| self.apply(item)),
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+}
+
+impl PartialEq for Mask {
+    fn eq(&self, other: &Mask) -> bool {
+        self.pattern == other.pattern
+    }
+}
+
+impl Eq for Mask {}
 
 impl IgnoreRules {
     /// Parses every pattern.
@@ -163,18 +201,45 @@ impl IgnoreRules {
             .into_iter()
             .map(IgnoreRule::parse)
             .collect::<Result<_, _>>()
-            .map(IgnoreRules)
+            .map(|rules| IgnoreRules(rules, Vec::new()))
     }
 
-    /// Adds the rules of `other` after these.
+    /// Adds masks: regular expressions (the syntax of the regex crate) whose
+    /// matches inside string values are replaced by `<masked>` before
+    /// comparing.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the first pattern that does not parse, and why.
+    pub fn with_masks<'a>(
+        mut self,
+        patterns: impl IntoIterator<Item = &'a str>,
+    ) -> Result<IgnoreRules, String> {
+        for pattern in patterns {
+            let regex = regex::Regex::new(pattern)
+                .map_err(|err| format!("mask `{pattern}` is no regular expression: {err}"))?;
+            self.1.push(Mask {
+                pattern: pattern.to_owned(),
+                regex,
+            });
+        }
+        Ok(self)
+    }
+
+    /// Adds the rules and masks of `other` after these.
     pub fn extend(&mut self, other: &IgnoreRules) {
         self.0.extend(other.0.iter().cloned());
+        self.1.extend(other.1.iter().cloned());
     }
 
-    /// Removes everything the rules match from `value`.
+    /// Removes everything the rules match from `value`, then masks what the
+    /// masks match in what is left.
     pub fn apply(&self, value: &mut Value) {
         for rule in &self.0 {
             rule.apply(value);
+        }
+        for mask in &self.1 {
+            mask.apply(value);
         }
     }
 }
@@ -294,6 +359,36 @@ mod tests {
             "ignore rule `result/x` is not a JSON pointer: it must start with `/`"
         );
         assert!(IgnoreRule::parse("/a~2").unwrap_err().contains("`~0`"));
+    }
+
+    #[test]
+    fn masks_replace_matches_inside_strings_on_both_sides() {
+        let rules = IgnoreRules::default()
+            .with_masks([r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"])
+            .unwrap();
+        let text = |at: &str, zone: &str| json!({"content":[{"type":"text","text":format!("{{\"now\":\"{at}{zone}\"}}")}]});
+        let mut expected = json!({"id":1,"result":text("2026-01-01T10:00:00", "+01:00")});
+        rules.apply(&mut expected);
+        assert_eq!(
+            expected["result"]["content"][0]["text"],
+            "{\"now\":\"<masked>+01:00\"}"
+        );
+        let same = json!({"id":1,"result":text("2026-11-29T22:07:13", "+01:00")});
+        let headers = || -> (String, String) { panic!("no headers for a match") };
+        assert_eq!(compare(&expected, same, &rules, headers), None);
+        // What the mask does not match is still compared.
+        let other = json!({"id":1,"result":text("2026-11-29T22:07:13", "+02:00")});
+        let headers = || ("expected".to_owned(), "actual".to_owned());
+        assert!(compare(&expected, other, &rules, headers).is_some());
+        assert_eq!(
+            IgnoreRules::default()
+                .with_masks(["("])
+                .unwrap_err()
+                .lines()
+                .next()
+                .unwrap(),
+            "mask `(` is no regular expression: regex parse error:"
+        );
     }
 
     #[test]

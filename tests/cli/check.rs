@@ -942,6 +942,19 @@ fn a_directory_config_waives_and_ignores() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("waived[transcript-match]"));
+    // A mask hides the changed part of a string, and only that part.
+    std::fs::write(&config, r#"{"mask": ["^hello!?$"]}"#).unwrap();
+    replay(dir.path(), &[], CHANGED).assert().code(0);
+    replay(dir.path(), &[], &["--echo-suffix", "?"])
+        .assert()
+        .code(1);
+    std::fs::write(&config, r#"{"mask": ["("]}"#).unwrap();
+    replay(dir.path(), &[], CHANGED)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "mcp-replay.json:1:1: `mask`: mask `(` is no regular expression",
+        ));
     std::fs::write(&config, r#"{"waive": ["no-such-law"]}"#).unwrap();
     replay(dir.path(), &[], CHANGED)
         .assert()
