@@ -267,11 +267,47 @@ pub fn compare(
         return None;
     }
     let (expected_header, actual_header) = headers();
-    Some(unified_diff(
-        &canonical(expected),
+    // A tool's result is often JSON inside one text string: shown as it
+    // is, a change anywhere in it is one long changed line.
+    let mut expected = expected.clone();
+    let expanded = expand_json_strings(&mut expected) | expand_json_strings(&mut actual);
+    let mut diff = unified_diff(
+        &canonical(&expected),
         &canonical(&actual),
         (&expected_header, &actual_header),
-    ))
+    );
+    if expanded {
+        diff.push_str("(strings that hold a JSON object or array are shown parsed)\n");
+    }
+    Some(diff)
+}
+
+/// Replaces every string of `value` that holds a JSON object or array by
+/// the value it holds; returns whether any was.
+fn expand_json_strings(value: &mut Value) -> bool {
+    match value {
+        Value::String(text) => {
+            let trimmed = text.trim_start();
+            if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+                return false;
+            }
+            match serde_json::from_str::<Value>(text) {
+                Ok(mut parsed) => {
+                    expand_json_strings(&mut parsed);
+                    *value = parsed;
+                    true
+                }
+                Err(_) => false,
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |any, item| expand_json_strings(item) | any),
+        Value::Object(map) => map
+            .values_mut()
+            .fold(false, |any, item| expand_json_strings(item) | any),
+        Value::Null | Value::Bool(_) | Value::Number(_) => false,
+    }
 }
 
 /// A plain unified diff of two texts (three lines of context), for files
@@ -389,6 +425,35 @@ mod tests {
                 .unwrap(),
             "mask `(` is no regular expression: regex parse error:"
         );
+    }
+
+    #[test]
+    fn json_inside_a_string_is_diffed_parsed() {
+        let env = |home: &str| {
+            let text =
+                json!({"HOME": home, "PATH": "/usr/bin", "SHELL": "/bin/sh", "TERM": "xterm"});
+            json!({"id": 1, "result": {"content": [{"type": "text", "text": text.to_string()}]}})
+        };
+        let headers = || ("expected".to_owned(), "actual".to_owned());
+        let diff = compare(
+            &env("/root"),
+            env("/home/ci"),
+            &IgnoreRules::default(),
+            headers,
+        )
+        .unwrap();
+        assert!(
+            diff.contains("\n-          \"HOME\": \"/root\",\n"),
+            "{diff}"
+        );
+        assert!(
+            diff.contains("\n+          \"HOME\": \"/home/ci\",\n"),
+            "{diff}"
+        );
+        // One changed line each way, not the whole string.
+        let changed = |sign: char| diff.lines().filter(|l| l.starts_with(sign)).count();
+        assert_eq!((changed('-'), changed('+')), (2, 2), "{diff}");
+        assert!(diff.ends_with("(strings that hold a JSON object or array are shown parsed)\n"));
     }
 
     #[test]
