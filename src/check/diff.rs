@@ -269,17 +269,25 @@ pub fn compare(
     let (expected_header, actual_header) = headers();
     // A tool's result is often JSON inside one text string: shown as it
     // is, a change anywhere in it is one long changed line.
-    let mut expected = expected.clone();
-    let expanded = expand_json_strings(&mut expected) | expand_json_strings(&mut actual);
-    let mut diff = unified_diff(
-        &canonical(&expected),
+    let mut shown = expected.clone();
+    let mut actual_shown = actual.clone();
+    let expanded = expand_json_strings(&mut shown) | expand_json_strings(&mut actual_shown);
+    // Strings that differ only in how their JSON is written (spacing, key
+    // order) are shown as they are, or the diff would show no change.
+    if expanded && shown != actual_shown {
+        let mut diff = unified_diff(
+            &canonical(&shown),
+            &canonical(&actual_shown),
+            (&expected_header, &actual_header),
+        );
+        diff.push_str("(strings that hold a JSON object or array are shown parsed)\n");
+        return Some(diff);
+    }
+    Some(unified_diff(
+        &canonical(expected),
         &canonical(&actual),
         (&expected_header, &actual_header),
-    );
-    if expanded {
-        diff.push_str("(strings that hold a JSON object or array are shown parsed)\n");
-    }
-    Some(diff)
+    ))
 }
 
 /// Replaces every string of `value` that holds a JSON object or array by
@@ -454,6 +462,18 @@ mod tests {
         let changed = |sign: char| diff.lines().filter(|l| l.starts_with(sign)).count();
         assert_eq!((changed('-'), changed('+')), (2, 2), "{diff}");
         assert!(diff.ends_with("(strings that hold a JSON object or array are shown parsed)\n"));
+        // The same JSON written otherwise is shown as written.
+        let spaced =
+            json!({"id": 1, "result": {"content": [{"type": "text", "text": "{ \"a\": 1 }"}]}});
+        let tight =
+            json!({"id": 1, "result": {"content": [{"type": "text", "text": "{\"a\":1}"}]}});
+        let headers = || ("expected".to_owned(), "actual".to_owned());
+        let diff = compare(&spaced, tight, &IgnoreRules::default(), headers).unwrap();
+        assert!(
+            diff.contains("+        \"text\": \"{\\\"a\\\":1}\","),
+            "{diff}"
+        );
+        assert!(!diff.contains("shown parsed"), "{diff}");
     }
 
     #[test]
