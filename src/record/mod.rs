@@ -404,14 +404,15 @@ fn start_streams(
         let recording = Arc::clone(recording);
         let done_tx = done_tx.clone();
         thread::spawn(move || {
-            // The host is gone: close the server's stdin so it ends, and keep
+            // The host is gone: close the server's stdin, once what the host
+            // sent before is forwarded, so the server ends, and keep
             // recording what it still says.
             pump(
                 server_stdout,
                 Direction::ServerToClient,
                 Sink::Host(host_stdout),
                 &recording,
-                || server_stdin.close(),
+                || server_stdin.host_left(io::stdin()),
             );
             let _ = done_tx.send(());
         });

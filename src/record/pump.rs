@@ -185,6 +185,9 @@ impl InitializeWatch {
 pub(crate) struct ServerStdin {
     pipe: Mutex<Option<ChildStdin>>,
     close: AtomicBool,
+    /// The host stopped reading: the pipe closes once the host's stdin has
+    /// nothing more pending.
+    host_gone: AtomicBool,
 }
 
 impl ServerStdin {
@@ -192,14 +195,19 @@ impl ServerStdin {
         ServerStdin {
             pipe: Mutex::new(Some(pipe)),
             close: AtomicBool::new(false),
+            host_gone: AtomicBool::new(false),
         }
     }
 
-    /// Writes `bytes`; `false` once the pipe is closed.
-    fn write(&self, bytes: &[u8]) -> bool {
+    /// Records `bytes` with `record` and writes them, both under the pipe's
+    /// lock, so that a line is recorded only while the pipe is open to take
+    /// it; `false` once the pipe is closed or the recording is finished.
+    fn deliver(&self, bytes: &[u8], record: impl FnOnce() -> bool) -> bool {
         let mut pipe = lock(&self.pipe);
         let open = match pipe.as_mut() {
-            Some(stdin) if !self.close.load(Ordering::Acquire) => stdin.write_all(bytes).is_ok(),
+            Some(stdin) if !self.close.load(Ordering::Acquire) => {
+                record() && stdin.write_all(bytes).is_ok()
+            }
             _ => false,
         };
         if !open || self.close.load(Ordering::Acquire) {
@@ -207,6 +215,16 @@ impl ServerStdin {
             return false;
         }
         true
+    }
+
+    /// The host stopped reading its stdout. What it sent before is still
+    /// forwarded: the pipe closes now if the host's stdin (`host_stdin`) has
+    /// nothing pending, else once the stream thread has read what is.
+    pub(crate) fn host_left(&self, host_stdin: impl AsFd) {
+        self.host_gone.store(true, Ordering::Release);
+        if !pending(host_stdin) {
+            self.close();
+        }
     }
 
     /// Closes the pipe, so the server reads end of input. When the stream
@@ -230,12 +248,15 @@ pub(crate) enum Sink<'a> {
     Host(File),
 }
 
-impl Sink<'_> {
-    /// Writes `bytes`; `false` once the other side is gone.
-    fn write(&mut self, bytes: &[u8]) -> bool {
-        match self {
-            Sink::Server(stdin) => stdin.write(bytes),
-            Sink::Host(file) => file.write_all(bytes).is_ok(),
+/// Whether `fd` can be read without blocking: data, or the end of the
+/// stream, is pending.
+fn pending(fd: impl AsFd) -> bool {
+    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+    loop {
+        match rustix::event::poll(&mut fds, Some(&rustix::event::Timespec::default())) {
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return false,
+            Ok(n) => return n > 0,
         }
     }
 }
@@ -265,7 +286,7 @@ pub(crate) fn pump(
         if forwarding
             && dir == Direction::ServerToClient
             && let Sink::Host(host) = &sink
-            && host_left(&source, host)
+            && host_stopped_reading(&source, host)
         {
             forwarding = false;
             if let Some(on_gone) = on_gone.take() {
@@ -294,6 +315,16 @@ pub(crate) fn pump(
             forwarding,
             &mut on_gone,
         );
+        if forwarding
+            && let Sink::Server(stdin) = &sink
+            && stdin.host_gone.load(Ordering::Acquire)
+            && !pending(&source)
+        {
+            // The host has stopped reading, and what it had sent is
+            // forwarded.
+            stdin.close();
+            forwarding = false;
+        }
         if dir == Direction::ClientToServer && !forwarding {
             // The server's stdin is closed. What the host still sends is read
             // and dropped, unrecorded since it never reached the server, so
@@ -336,10 +367,13 @@ pub(crate) fn pump(
 /// reader left, and says whether it has none.
 ///
 /// The host's end is polled for no event at all: the kernel always reports
-/// an error or a hang-up, which is how a pipe whose reader is gone, a socket
-/// the peer closed and a terminal that hung up show on a descriptor written
-/// to; a regular file or `/dev/null` reports neither, ever.
-fn host_left(source: &impl AsFd, host: &File) -> bool {
+/// an error or a hang-up, which is how a pipe whose reader is gone, a Unix
+/// socket whose peer closed both directions and a terminal that hung up
+/// show on a descriptor written to; a regular file or `/dev/null` reports
+/// neither, ever. A host that only shuts down its side of a shared socket
+/// (or a TCP peer's FIN) is not reported: it may still read, and a write
+/// that fails tells when it does not.
+fn host_stopped_reading(source: &impl AsFd, host: &File) -> bool {
     let mut fds = [
         PollFd::new(source, PollFlags::IN),
         PollFd::new(host, PollFlags::empty()),
@@ -372,10 +406,16 @@ fn deliver(
 ) -> bool {
     let recorded = match dir {
         Direction::ClientToServer => {
-            let recorded = recording.lines(dir, batch, eol);
-            // Before forwarding, so the answer cannot come back first.
-            recording.initialize.client_lines(batch, eol);
-            recorded
+            let record = || {
+                let recorded = recording.lines(dir, batch, eol);
+                // Before forwarding, so the answer cannot come back first.
+                recording.initialize.client_lines(batch, eol);
+                recorded
+            };
+            match sink {
+                Sink::Server(stdin) => return forwarding && stdin.deliver(batch, record),
+                Sink::Host(_) => record(),
+            }
         }
         Direction::ServerToClient => {
             // The protocol event goes right after the answer that names it.
@@ -393,7 +433,11 @@ fn deliver(
     if !forwarding || !recorded {
         return false;
     }
-    if sink.write(batch) {
+    let written = match sink {
+        Sink::Server(stdin) => stdin.deliver(batch, || true),
+        Sink::Host(file) => file.write_all(batch).is_ok(),
+    };
+    if written {
         return true;
     }
     if let Some(on_gone) = on_gone.take() {

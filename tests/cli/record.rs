@@ -750,6 +750,43 @@ fn a_host_that_goes_away_gets_the_server_stdin_closed() {
     assert_eq!(transcript.exit(), Some(Exit::Code(4)));
 }
 
+#[test]
+fn a_host_that_sends_and_leaves_has_every_recorded_line_delivered() {
+    // The host writes a line and closes both of its pipes at once: the
+    // recorder sees its stdout go and its stdin end together, and must
+    // neither record a line it did not forward nor drop one the host sent.
+    let dir = tempfile::tempdir().unwrap();
+    for round in 0..20 {
+        let got = dir.path().join(format!("got-{round}"));
+        let transcript = dir.path().join(format!("t-{round}.jsonl"));
+        let mut child = Command::new(crate::util::bin())
+            .args(["record", "-o"])
+            .arg(&transcript)
+            .args(["--", "sh", "-c", "exec cat > \"$0\""])
+            .arg(&got)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        use std::io::Write;
+        stdin.write_all(b"ping\n").unwrap();
+        drop(stdout);
+        drop(stdin);
+        let mut host = crate::util::Waiter::new(child);
+        assert_eq!(shell_status(host.wait()), 0, "round {round}");
+        let recorded = stream(
+            &Transcript::read(&transcript).unwrap(),
+            Direction::ClientToServer,
+        );
+        assert_eq!(recorded, [b"ping".to_vec()], "round {round}");
+        assert_eq!(std::fs::read(&got).unwrap(), b"ping\n", "round {round}");
+    }
+}
+
 /// Closes its stdin, says `closed`, and exits 0 on SIGTERM (or when its
 /// stdout has no reader left).
 const CLOSES_STDIN: &str = r#"
