@@ -420,6 +420,34 @@ fn a_secret_only_the_checkers_environment_has_reaches_no_output() {
 }
 
 #[test]
+fn a_secret_cut_by_a_quoted_excerpt_leaks_no_part_of_itself() {
+    // The banner puts the secret across the 80 characters a finding quotes
+    // of a line: redacting the finding's text would miss the cut secret.
+    const SECRET: &str = "ghp_0123456789abcdefghijklmnopqrstuvwxyz";
+    let dir = tempfile::tempdir().unwrap();
+    let server = format!(
+        r#"echo "{} $GITHUB_TOKEN"; exec {}"#,
+        "a".repeat(70),
+        fixture_server()
+    );
+    let output = check(dir.path())
+        .env("GITHUB_TOKEN", SECRET)
+        .args(["--format", "json", "--no-replay", "--", "sh", "-c", &server])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = stdout_of(&output);
+    assert!(
+        stdout.contains("error") && stdout.contains("stdout-is-protocol"),
+        "{stdout}"
+    );
+    for start in 0..SECRET.len() - 6 {
+        let part = &SECRET[start..start + 6];
+        assert!(!stdout.contains(part), "`{part}` of the secret in {stdout}");
+    }
+}
+
+#[test]
 fn a_recorded_value_that_is_a_secret_where_the_check_runs_still_matches() {
     // Recorded where the value was no secret; where the check runs it is
     // one, and both sides are compared redacted.

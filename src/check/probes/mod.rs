@@ -34,6 +34,7 @@ use std::time::Duration;
 use crate::check::laws::{CATALOG, LawId, Profile, Severity};
 use crate::process::{ServerCommand, SpawnError};
 use crate::report::{Finding, LawOutcome, LawStatus, Location};
+use crate::transcript::{Redaction, Redactor, env_secret_names};
 
 use self::session::Session;
 
@@ -124,7 +125,15 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     if options.profile == Profile::Spec {
         probes.push(("revision", sessions::revision));
     }
-    let mut first = Session::start("conversation", command, options)?;
+    // A secret set where the check runs (in CI) must not reach a finding
+    // that quotes what the server wrote.
+    let redactor = Redactor::from_env(&Redaction {
+        env: env_secret_names(),
+        patterns: Vec::new(),
+    })
+    .unwrap_or_default();
+    let redactor = &redactor;
+    let mut first = Session::start("conversation", command, options, redactor)?;
     let (answered, first_response) = mpsc::channel();
     first.on_first_response(answered);
     let (ledgers, spawned) = thread::scope(|scope| {
@@ -134,7 +143,7 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         let _ = first_response.recv();
         let mut spawned = Ok(());
         for (name, probe) in probes {
-            match Session::start(name, command, options) {
+            match Session::start(name, command, options, redactor) {
                 Ok(session) => handles.push(scope.spawn(move || probe(session))),
                 Err(err) => {
                     spawned = Err(err);

@@ -9,6 +9,7 @@
 //! inside a fence (a notification or malformed line followed by a ping) it
 //! answers that line, elsewhere it is unsolicited.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -22,6 +23,7 @@ use crate::jsonrpc::{
     ErrorCode, Frame, RequestId, Response, RpcError, method, notification_line, request_line,
 };
 use crate::process::{Output, Recv, ServerCommand, ServerProcess, SpawnError, shell_status};
+use crate::transcript::Redactor;
 
 /// What the server answered: a result or an error.
 pub(super) type Answer = Result<Value, RpcError>;
@@ -102,6 +104,9 @@ pub(super) struct Session<'a> {
     /// Told once the first response arrives; dropped with the session, which
     /// tells the receiver as much when none ever does.
     first_response: Option<mpsc::Sender<()>>,
+    /// Secrets of the checker's environment, redacted from every line the
+    /// server writes before it is classified, quoted or parsed.
+    redactor: &'a Redactor,
 }
 
 impl<'a> Session<'a> {
@@ -110,6 +115,7 @@ impl<'a> Session<'a> {
         name: &'static str,
         command: &ServerCommand,
         options: &'a ProbeOptions,
+        redactor: &'a Redactor,
     ) -> Result<Session<'a>, SpawnError> {
         let process = ServerProcess::spawn(command)?;
         Ok(Session {
@@ -132,7 +138,16 @@ impl<'a> Session<'a> {
             dead: None,
             prologue: false,
             first_response: None,
+            redactor,
         })
+    }
+
+    /// `line` with the secrets of the checker's environment redacted.
+    fn redacted(&self, line: Vec<u8>) -> Vec<u8> {
+        match self.redactor.redact(&line) {
+            Cow::Owned(redacted) => redacted,
+            Cow::Borrowed(_) => line,
+        }
     }
 
     /// Tells `first_response` when the server answers its first request, or
@@ -318,6 +333,7 @@ impl<'a> Session<'a> {
             bytes, eol, cut, ..
         }) = self.process.recv(deadline)
         {
+            let bytes = self.redacted(bytes);
             let classified = if cut {
                 Err(wire::cut(&bytes))
             } else {
@@ -486,7 +502,7 @@ impl<'a> Session<'a> {
                 Recv::Output(Output::Closed { .. }) => return Next::Closed,
                 Recv::Output(Output::Line {
                     bytes, eol, cut, ..
-                }) => (bytes, eol, cut),
+                }) => (self.redacted(bytes), eol, cut),
             };
             let classified = if cut {
                 Err(wire::cut(&bytes))
