@@ -115,7 +115,12 @@ impl Plan {
         if let Some(command) = &override_command {
             let settings = match files.first() {
                 Some((file, root)) => configs.settings(options, file, root)?,
-                None => Settings::new(options, &Config::default()),
+                // No transcript to take settings from: those `transcripts/`
+                // would get, so that the probes alone are graded as the
+                // same probes with the transcripts are.
+                None => {
+                    configs.settings(options, &Path::new(DEFAULT_DIR).join("-"), Path::new(""))?
+                }
             };
             owners.push((command.clone(), settings));
         }

@@ -946,6 +946,19 @@ fn a_server_command_alone_replays_transcripts_when_they_exist_unless_no_replay()
         .stdout(predicate::str::contains(
             "Summary: 0 transcripts, 18 laws: 18 held",
         ));
+    // The directory config counts all the same, with or without replay.
+    std::fs::write(dir.path().join("mcp-replay.json"), r#"{"waive": ["ping"]}"#).unwrap();
+    let broken = ["--", fixture_server(), "--break", "ping"];
+    check(dir.path())
+        .args(broken)
+        .assert()
+        .stdout(predicate::str::contains("WAIVED ping "));
+    check(dir.path())
+        .arg("--no-replay")
+        .args(broken)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("WAIVED ping "));
     // It needs a command, and takes no transcripts.
     check(dir.path())
         .arg("--no-replay")
