@@ -69,8 +69,8 @@ struct Flags {
     /// Behave like an official SDK over stdio.
     #[arg(long, value_name = "SDK")]
     like: Option<Like>,
-    /// Append `start` to FILE at start and `answered` after the first line
-    /// written to stdout, to show how a client staggers its servers.
+    /// Append `start` to FILE at start and `answering` before the first
+    /// line written to stdout, to show how a client staggers its servers.
     #[arg(long, value_name = "FILE")]
     start_log: Option<std::path::PathBuf>,
 }
@@ -348,13 +348,15 @@ impl Fixture {
     }
 
     fn write(&mut self, line: &str) -> Result<(), Stop> {
+        if !self.wrote {
+            // Before the line goes out, so that nothing its reader does
+            // next can be logged before it.
+            self.wrote = true;
+            log_start(&self.flags, "answering")?;
+        }
         self.out.write_all(line.as_bytes())?;
         self.out.write_all(b"\n")?;
         self.out.flush()?;
-        if !self.wrote {
-            self.wrote = true;
-            log_start(&self.flags, "answered")?;
-        }
         Ok(())
     }
 

@@ -230,12 +230,12 @@ fn bless_rewrites_the_server_side_of_a_session_that_changed_shape() {
     // Recorded with list_changed notifications the clean server never sends.
     let (dir, path) = recorded(&["--unsolicited"]);
     let original = std::fs::read_to_string(&path).unwrap();
-    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "300ms"], &[]), 1);
+    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "1s"], &[]), 1);
     assert!(
         stdout.contains("the recorded notification `notifications/tools/list_changed`"),
         "{stdout}"
     );
-    replay(dir.path(), &["--timeout", "300ms", "--bless"], &[])
+    replay(dir.path(), &["--timeout", "1s", "--bless"], &[])
         .assert()
         .code(0);
     let blessed = std::fs::read_to_string(&path).unwrap();
@@ -268,7 +268,7 @@ fn bless_accepts_a_session_whose_only_change_is_a_message_that_never_came() {
     std::fs::write(&path, &edited).unwrap();
     let note_line = after + 2;
 
-    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "300ms"], &[]), 1);
+    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "2s"], &[]), 1);
     assert!(
         stdout.contains(&format!(
             "the recorded notification `notifications/tools/list_changed` (line {note_line}) did not come"
@@ -283,7 +283,7 @@ fn bless_accepts_a_session_whose_only_change_is_a_message_that_never_came() {
         "{stdout}"
     );
 
-    replay(dir.path(), &["--timeout", "300ms", "--bless"], &[])
+    replay(dir.path(), &["--timeout", "2s", "--bless"], &[])
         .assert()
         .code(0)
         .stderr(predicate::str::contains(
@@ -310,13 +310,13 @@ fn an_incomplete_replay_offers_no_bless() {
     lines.insert(ping, r#"{"t":0.9,"dir":"c2s","text":"garbage"}"#);
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     let server = ["--echo-suffix", "!", "--break", "parse-error-keeps-serving"];
-    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "300ms"], &server), 1);
+    let stdout = stdout_with_code(&mut replay(dir.path(), &["--timeout", "2s"], &server), 1);
     assert!(stdout.contains("error[transcript-match]"), "{stdout}");
     assert!(stdout.contains("error[request-answered-once]"), "{stdout}");
     assert!(!stdout.contains("--bless"), "{stdout}");
     let original = std::fs::read_to_string(&path).unwrap();
     let stdout = stdout_with_code(
-        &mut replay(dir.path(), &["--timeout", "300ms", "--bless"], &server),
+        &mut replay(dir.path(), &["--timeout", "2s", "--bless"], &server),
         1,
     );
     assert!(

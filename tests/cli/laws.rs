@@ -386,7 +386,7 @@ fn the_other_sessions_start_once_the_first_server_has_answered() {
     let events: Vec<&str> = log.lines().collect();
     // One server starts and answers; only then do the four others start
     // (malformed input, end of input, SIGTERM, an unsupported revision).
-    assert_eq!(events[..2], ["start", "answered"], "{log}");
+    assert_eq!(events[..2], ["start", "answering"], "{log}");
     assert_eq!(events.iter().filter(|e| **e == "start").count(), 5, "{log}");
 }
 
@@ -422,8 +422,11 @@ fn a_banner_before_serving_breaks_stdout_is_protocol_once_per_session_in_both_pr
             })
             .collect();
         assert_eq!(steps.len(), sessions, "{profile:?}: {steps:?}");
+        // In the settle window, or (on a machine too busy to start `sh`
+        // within it) in the step after.
         assert!(
-            steps.contains(&"conversation session: the first 300 ms after start"),
+            steps.contains(&"conversation session: the first 300 ms after start")
+                || steps.contains(&"conversation session: initialize"),
             "{steps:?}"
         );
         assert!(steps.contains(&"eof session: initialize"), "{steps:?}");
