@@ -291,7 +291,7 @@ pub fn compare(
 }
 
 /// Replaces every string of `value` that holds a JSON object or array by
-/// the value it holds; returns whether any was.
+/// the value it holds, not looking into those; returns whether any was.
 fn expand_json_strings(value: &mut Value) -> bool {
     match value {
         Value::String(text) => {
@@ -299,9 +299,10 @@ fn expand_json_strings(value: &mut Value) -> bool {
             if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
                 return false;
             }
+            // One level only: JSON in a string in a string stays a string,
+            // so the shown value nests at most twice serde_json's limit.
             match serde_json::from_str::<Value>(text) {
-                Ok(mut parsed) => {
-                    expand_json_strings(&mut parsed);
+                Ok(parsed) => {
                     *value = parsed;
                     true
                 }
