@@ -260,8 +260,8 @@ impl Ledger {
     }
 
     /// Adds another session's ledger; a finding already made (the same law,
-    /// message and step, whichever session made it, as sessions that share
-    /// a start make) is kept once, as the first session made it.
+    /// severity, message and step, whichever session made it, as sessions
+    /// that share a start make) is kept once, as the first session made it.
     fn merge(&mut self, other: Ledger) {
         self.held.extend(other.held);
         for (law, reason) in other.skipped {
@@ -274,6 +274,7 @@ impl Ledger {
                 .zip(&self.keys)
                 .any(|(known, known_key)| {
                     known.law == finding.law
+                        && known.severity == finding.severity
                         && known.message == finding.message
                         && *known_key == key
                 });
