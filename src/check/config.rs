@@ -163,10 +163,10 @@ impl Config {
     }
 }
 
-/// The nearest config file for `transcript`: in its directory or a parent,
-/// not above `root`.
-pub(crate) fn find(transcript: &Path, root: &Path) -> Option<PathBuf> {
-    let mut dir = transcript.parent();
+/// The nearest config file for the transcripts of `dir`: in `dir` or a
+/// parent, not above `root` (`""` is the current directory).
+pub(crate) fn find(dir: &Path, root: &Path) -> Option<PathBuf> {
+    let mut dir = Some(dir);
     while let Some(current) = dir {
         let candidate = current.join(FILE_NAME);
         if candidate.is_file() {
@@ -230,11 +230,10 @@ mod tests {
         std::fs::create_dir_all(&sub).unwrap();
         std::fs::write(dir.path().join(FILE_NAME), "{}").unwrap();
         std::fs::write(dir.path().join("a").join(FILE_NAME), "{}").unwrap();
-        let transcript = sub.join("t.jsonl");
         assert_eq!(
-            find(&transcript, dir.path()),
+            find(&sub, dir.path()),
             Some(dir.path().join("a").join(FILE_NAME))
         );
-        assert_eq!(find(&transcript, &sub), None);
+        assert_eq!(find(&sub, &sub), None);
     }
 }

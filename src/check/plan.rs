@@ -118,9 +118,7 @@ impl Plan {
                 // No transcript to take settings from: those `transcripts/`
                 // would get, so that the probes alone are graded as the
                 // same probes with the transcripts are.
-                None => {
-                    configs.settings(options, &Path::new(DEFAULT_DIR).join("-"), Path::new(""))?
-                }
+                None => configs.settings_in(options, Path::new(DEFAULT_DIR), Path::new(""))?,
             };
             owners.push((command.clone(), settings));
         }
@@ -236,7 +234,17 @@ impl Configs {
         file: &Path,
         root: &Path,
     ) -> Result<Settings, CheckError> {
-        let Some(path) = config::find(file, root) else {
+        self.settings_in(options, file.parent().unwrap_or(Path::new("")), root)
+    }
+
+    /// The settings of the transcripts of the directory `dir` under `root`.
+    fn settings_in(
+        &mut self,
+        options: &CheckOptions,
+        dir: &Path,
+        root: &Path,
+    ) -> Result<Settings, CheckError> {
+        let Some(path) = config::find(dir, root) else {
             return Ok(Settings::new(options, &Config::default()));
         };
         if !self.0.contains_key(&path) {
