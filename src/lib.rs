@@ -15,6 +15,7 @@
 
 pub mod check;
 mod jsonrpc;
+pub mod laws;
 pub mod process;
 pub mod record;
 pub mod report;

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mcp_replay::check::duration::parse_duration;
-use mcp_replay::check::laws::{CATALOG, LawId, Profile};
 use mcp_replay::check::{self, CheckOptions, Partition};
+use mcp_replay::laws::{CATALOG, LawId, Profile};
 use mcp_replay::record::{RecordError, RecordOptions, record};
 use mcp_replay::report::{self, ColorChoice, Palette, Report};
 use mcp_replay::transcript::Exit;
@@ -452,7 +452,7 @@ impl Progress {
 }
 
 fn run_laws(args: &LawsArgs) -> Result<ExitCode, Failure> {
-    use mcp_replay::check::laws::{CatalogFormat, render_catalog};
+    use mcp_replay::laws::{CatalogFormat, render_catalog};
     let format = match args.format {
         LawsFormat::Human => CatalogFormat::Human,
         LawsFormat::Json => CatalogFormat::Json,

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
-use mcp_replay::check::laws::LawId;
+use mcp_replay::laws::LawId;
 use mcp_replay::{ErrorCode, Frame, PROTOCOL_2024_11_05, RequestId, Response, method};
 use serde_json::{Map, Value, json};
 

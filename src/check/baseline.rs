@@ -161,7 +161,7 @@ pub(crate) fn write(path: &Path, entries: &BTreeSet<Entry>) -> Result<(), Baseli
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::laws::{LawId, Profile};
+    use crate::laws::{LawId, Profile};
 
     #[test]
     fn entries_round_trip_through_a_file() {

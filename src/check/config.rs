@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::check::diff::IgnoreRules;
 use crate::check::duration::parse_duration;
-use crate::check::laws::{LawId, Profile};
+use crate::laws::{LawId, Profile};
 
 /// The file name looked for.
 pub const FILE_NAME: &str = "mcp-replay.json";

@@ -14,7 +14,6 @@ pub(crate) mod bless;
 pub mod config;
 pub(crate) mod diff;
 pub mod duration;
-pub mod laws;
 mod plan;
 pub mod probes;
 pub(crate) mod replay;
@@ -32,9 +31,9 @@ use std::time::{Duration, Instant};
 
 use self::baseline::{BaselineError, Entry};
 use self::config::ConfigError;
-use self::laws::{LawId, Profile, Severity};
 use self::plan::{Plan, Planned, PlannedProbe};
 use self::replay::{ReplayError, replay_on};
+use crate::laws::{LawId, Profile, Severity};
 use crate::process::ServerProcess;
 use crate::report::{
     Disposition, Finding, Graded, InputError, LawOutcome, LawStatus, Location, ProbeResult, Report,

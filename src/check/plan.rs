@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use super::config::{self, Config};
 use super::diff::IgnoreRules;
-use super::laws::{LawId, Profile};
 use super::probes::ProbeOptions;
 use super::replay::ReplayOptions;
 use super::{
     CheckError, CheckOptions, DEFAULT_DIR, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, chain,
 };
+use crate::laws::{LawId, Profile};
 use crate::process::{ServerCommand, shell_quote};
 use crate::report::InputError;
 use crate::transcript::{Redaction, Redactor, Transcript, TranscriptError};

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::{
     Disposition, Graded, Location, Palette, ProbeResult, Report, Status, Summary, TranscriptResult,
 };
-use crate::check::laws::LawId;
+use crate::laws::LawId;
 use crate::report::LawStatus;
 
 /// The width status words are right-aligned in.

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use self::color::{ColorChoice, Palette};
-use crate::check::laws::{LawId, Profile, Severity};
+use crate::laws::{LawId, Profile, Severity};
 
 /// Where a finding happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +70,7 @@ impl Finding {
         location: Location,
         message: impl Into<String>,
     ) -> Finding {
-        let entry = crate::check::laws::law(law);
+        let entry = crate::laws::law(law);
         Finding {
             law,
             severity: entry.severity(profile).unwrap_or(Severity::Error),

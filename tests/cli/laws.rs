@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use mcp_replay::check::laws::{LawId, Profile, Severity};
 use mcp_replay::check::probes::{self, ProbeOptions, ProbeReport};
+use mcp_replay::laws::{LawId, Profile, Severity};
 use mcp_replay::process::ServerCommand;
 use mcp_replay::report::{LawStatus, Location};
 

@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::check::laws::{LawId, Profile, Severity};
 use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notification_line};
+use crate::laws::{LawId, Profile, Severity};
 
 use super::Ledger;
 use super::session::{Answer, Init, Session, describe, error_words, seconds, short};

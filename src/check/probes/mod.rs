@@ -31,7 +31,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use crate::check::laws::{CATALOG, LawId, Profile, Severity};
+use crate::laws::{CATALOG, LawId, Profile, Severity};
 use crate::process::{ServerCommand, SpawnError};
 use crate::report::{Finding, LawOutcome, LawStatus, Location};
 use crate::transcript::{Redaction, Redactor, env_secret_names};
@@ -99,7 +99,7 @@ impl ProbeReport {
 /// Whether the probes check `law`: every implemented law but
 /// `transcript-match`, which belongs to replay.
 pub fn is_probed(law: LawId) -> bool {
-    law != LawId::TranscriptMatch && crate::check::laws::law(law).implemented
+    law != LawId::TranscriptMatch && crate::laws::law(law).implemented
 }
 
 type Probe = fn(Session<'_>) -> Ledger;

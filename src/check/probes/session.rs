@@ -16,12 +16,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::check::laws::LawId;
 use crate::check::probes::{Ledger, ProbeOptions};
 use crate::check::wire;
 use crate::jsonrpc::{
     ErrorCode, Frame, RequestId, Response, RpcError, method, notification_line, request_line,
 };
+use crate::laws::LawId;
 use crate::process::{Output, Recv, ServerCommand, ServerProcess, SpawnError, shell_status};
 use crate::transcript::Redactor;
 

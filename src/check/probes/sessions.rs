@@ -6,8 +6,8 @@ use std::time::Instant;
 use rustix::process::Signal;
 use serde_json::Value;
 
-use crate::check::laws::{LawId, Profile, Severity};
 use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, method};
+use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
 
 use super::Ledger;

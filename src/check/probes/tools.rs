@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
-use crate::check::laws::LawId;
 use crate::jsonrpc::{RpcError, json_kind, method};
+use crate::laws::LawId;
 
 use super::session::{Answer, Session, error_words};
 

@@ -12,9 +12,9 @@ use super::rewrite::with_member;
 use super::script::{ExpectKind, ExpectState, MessageKind, message_kind};
 use super::{LiveLine, Sent};
 use crate::check::diff;
-use crate::check::laws::LawId;
 use crate::check::wire;
 use crate::jsonrpc::{RequestId, Response, method};
+use crate::laws::LawId;
 use crate::report::{ExchangeStatus, Finding};
 use crate::transcript::Redactor;
 
