@@ -28,6 +28,26 @@ pub mod method {
     pub const TOOLS_CALL: &str = "tools/call";
     /// The server's log notification (needs the `logging` capability).
     pub const LOG_MESSAGE: &str = "notifications/message";
+    /// Progress of an in-flight request (a notification).
+    pub const PROGRESS: &str = "notifications/progress";
+    /// The modern revision's discovery request: versions and capabilities.
+    pub const SERVER_DISCOVER: &str = "server/discover";
+    /// The modern revision's subscription stream.
+    pub const SUBSCRIPTIONS_LISTEN: &str = "subscriptions/listen";
+    /// The prompt list.
+    pub const PROMPTS_LIST: &str = "prompts/list";
+    /// One prompt, rendered.
+    pub const PROMPTS_GET: &str = "prompts/get";
+    /// The resource list.
+    pub const RESOURCES_LIST: &str = "resources/list";
+    /// The resource template list.
+    pub const RESOURCES_TEMPLATES_LIST: &str = "resources/templates/list";
+    /// One resource's contents.
+    pub const RESOURCES_READ: &str = "resources/read";
+    /// The legacy revisions' log level request.
+    pub const LOGGING_SET_LEVEL: &str = "logging/setLevel";
+    /// The tool list changed (a server notification).
+    pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
 }
 
 /// The protocol revision the core library answers.
@@ -48,6 +68,17 @@ impl ErrorCode {
     pub const INVALID_PARAMS: ErrorCode = ErrorCode(-32602);
     /// Internal JSON-RPC error.
     pub const INTERNAL_ERROR: ErrorCode = ErrorCode(-32603);
+    /// A resource that does not exist (legacy revisions; 2026-07-28 answers
+    /// -32602 instead, and forbids this code).
+    pub const RESOURCE_NOT_FOUND: ErrorCode = ErrorCode(-32002);
+    /// 2026-07-28: a header disagrees with the body (HTTP only).
+    pub const HEADER_MISMATCH: ErrorCode = ErrorCode(-32020);
+    /// 2026-07-28: the request lacks a client capability the server needs;
+    /// `data.requiredCapabilities` says which.
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: ErrorCode = ErrorCode(-32021);
+    /// 2026-07-28: the server does not serve the requested revision;
+    /// `data{supported, requested}` says which it does.
+    pub const UNSUPPORTED_PROTOCOL_VERSION: ErrorCode = ErrorCode(-32022);
 }
 
 impl fmt::Display for ErrorCode {

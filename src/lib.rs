@@ -19,6 +19,7 @@ pub mod laws;
 pub mod process;
 pub mod record;
 pub mod report;
+pub mod revision;
 pub mod server;
 pub mod transcript;
 
@@ -26,6 +27,7 @@ pub use crate::jsonrpc::{
     ErrorCode, Frame, PROTOCOL_2024_11_05, RequestId, Response, RpcError, json_kind, method,
     notification_line, request_line,
 };
+pub use crate::revision::{Era, Revision};
 pub use crate::server::{
     Capture, Server, Tool, ToolDescriptor, ToolOutput, ToolSet, Transport, TransportError,
 };
