@@ -139,7 +139,7 @@ struct CheckArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     startup_timeout: Option<Duration>,
     /// How long the probes watch stdout after spawning a server, before the
-    /// first message [default: 300ms].
+    /// first message [default: 1s].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     settle: Option<Duration>,
     /// How long a server may take to exit after stdin closes or SIGTERM

@@ -13,6 +13,8 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
@@ -69,6 +71,16 @@ struct Flags {
     /// Behave like an official SDK over stdio.
     #[arg(long, value_name = "SDK")]
     like: Option<Like>,
+    /// Write a text line on stdout after this many milliseconds without
+    /// input, as a server that says "waiting for a client" does (breaks
+    /// `quiet-before-serving` and `stdout-is-protocol`, but only for a client
+    /// that waits that long before its first message).
+    #[arg(long, value_name = "MS")]
+    idle_banner: Option<u64>,
+    /// Answer a malformed line's parse error only after the answer to the
+    /// request that follows it: out of order, as JSON-RPC allows.
+    #[arg(long)]
+    late_parse_error: bool,
     /// Append `start` to FILE at start and `answering` before the first
     /// line written to stdout, to show how a client staggers its servers.
     #[arg(long, value_name = "FILE")]
@@ -174,10 +186,19 @@ fn main() -> ExitCode {
         eprintln!("fixture-server: cannot start: {err}");
         return ExitCode::from(1);
     }
+    let spoken_to = Arc::new(AtomicBool::new(false));
+    if let Some(ms) = flags.idle_banner
+        && let Err(err) = idle_banner(Duration::from_millis(ms), Arc::clone(&spoken_to))
+    {
+        eprintln!("fixture-server: cannot start: {err}");
+        return ExitCode::from(1);
+    }
     let mut fixture = Fixture {
         flags,
         tools_list_calls: 0,
         held: Vec::new(),
+        late: None,
+        spoken_to,
         out: io::stdout().lock(),
         wrote: false,
     };
@@ -236,6 +257,24 @@ fn prepare(flags: &Flags) -> io::Result<()> {
     Ok(())
 }
 
+/// Writes a text line on stdout once `after` has passed, unless input came
+/// before that.
+///
+/// The line goes straight to fd 1, through a handle of its own: the serve
+/// loop holds the lock of Rust's stdout for the whole session.
+fn idle_banner(after: Duration, spoken_to: Arc<AtomicBool>) -> io::Result<()> {
+    use std::os::fd::AsFd;
+    let mut out = std::fs::File::from(io::stdout().as_fd().try_clone_to_owned()?);
+    std::thread::spawn(move || {
+        // A timer is the point here: the banner of a server that waits.
+        std::thread::sleep(after);
+        if !spoken_to.load(Ordering::SeqCst) {
+            let _ = out.write_all("fixture-server: waiting for a client…\n".as_bytes());
+        }
+    });
+    Ok(())
+}
+
 /// Appends `event` to the `--start-log` file, if there is one.
 fn log_start(flags: &Flags, event: &str) -> io::Result<()> {
     if let Some(path) = &flags.start_log {
@@ -273,6 +312,10 @@ struct Fixture {
     flags: Flags,
     tools_list_calls: usize,
     held: Vec<Held>,
+    /// A parse error held back until the next answer (`--late-parse-error`).
+    late: Option<String>,
+    /// Set once the first line arrives (`--idle-banner`).
+    spoken_to: Arc<AtomicBool>,
     out: io::StdoutLock<'static>,
     /// Whether a line has been written to stdout yet.
     wrote: bool,
@@ -293,6 +336,7 @@ impl Fixture {
             if input.read_until(b'\n', &mut line)? == 0 {
                 break;
             }
+            self.spoken_to.store(true, Ordering::SeqCst);
             if new_chunk && self.broken(Break::EofDrains) {
                 self.answer_held(false)?;
             }
@@ -301,6 +345,9 @@ impl Fixture {
         }
         if !self.broken(Break::EofDrains) {
             self.answer_held(self.flags.out_of_order > 0)?;
+        }
+        if let Some(late) = self.late.take() {
+            self.write(&late)?;
         }
         Ok(if self.broken(Break::EofExitZero) {
             3
@@ -369,14 +416,19 @@ impl Fixture {
             Some(Like::Rmcp) if serde_json::from_slice::<Value>(line).is_ok() => self
                 .write(r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}"#),
             Some(_) => Ok(()),
-            None => self.write(
-                &Response::error(
+            None => {
+                let answer = Response::error(
                     None,
                     ErrorCode::PARSE_ERROR,
                     format!("parse error: {reason}"),
                 )
-                .to_line(),
-            ),
+                .to_line();
+                if self.flags.late_parse_error {
+                    self.late = Some(answer);
+                    return Ok(());
+                }
+                self.write(&answer)
+            }
         }
     }
 
@@ -453,6 +505,9 @@ impl Fixture {
             Err((code, message)) => Response::error(Some(id), code, message),
         };
         self.write(&response.to_line())?;
+        if let Some(late) = self.late.take() {
+            self.write(&late)?;
+        }
         if method == method::INITIALIZE {
             if self.broken(Break::StdoutIsProtocol) {
                 self.write("fixture-server: serving")?;

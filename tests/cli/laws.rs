@@ -10,7 +10,7 @@ use mcp_replay::laws::{LawId, Profile, Severity};
 use mcp_replay::process::ServerCommand;
 use mcp_replay::report::{LawStatus, Location};
 
-use crate::util::{fixture_server, processes_with};
+use crate::util::{assert_no_process_with, fixture_server};
 
 use Severity::{Error, Warning};
 
@@ -207,6 +207,47 @@ fn the_clean_fixture_holds_every_law_in_both_profiles() {
     );
 }
 
+/// JSON-RPC lets a server answer in any order: a parse error that comes
+/// after the answer to the request behind the malformed line is still the
+/// reply it needs. See: #10
+#[test]
+fn a_parse_error_answered_after_the_fence_still_counts() {
+    for profile in [Profile::Core, Profile::Spec] {
+        assert_failures(&probe(&["--late-parse-error"], profile), &[]);
+    }
+}
+
+/// A server that stays quiet past a short settle window, then greets the
+/// client it is still waiting for, is caught by the default window. See: #10
+#[test]
+fn a_banner_written_while_waiting_for_a_client_breaks_quiet_before_serving() {
+    let mut options = options(Profile::Core);
+    options.settle = ProbeOptions::default().settle;
+    assert!(options.settle >= Duration::from_secs(1), "{options:?}");
+    let mut argv = vec![fixture_server().to_owned()];
+    argv.extend(["--idle-banner", "500"].map(str::to_owned));
+    let report = probes::run(&ServerCommand::new(argv), &options).unwrap();
+    assert_failures(
+        &report,
+        &[
+            (LawId::QuietBeforeServing, Error),
+            (LawId::StdoutIsProtocol, Error),
+        ],
+    );
+    let quiet: Vec<&str> = report
+        .findings
+        .iter()
+        .filter(|f| f.law == LawId::QuietBeforeServing)
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        quiet,
+        [
+            "wrote on stdout before the client's first message: `fixture-server: waiting for a client…`"
+        ]
+    );
+}
+
 macro_rules! stress {
     ($($test:ident: $($arg:literal)+;)*) => {
         $(
@@ -384,10 +425,12 @@ fn the_other_sessions_start_once_the_first_server_has_answered() {
     assert_failures(&report, &[]);
     let log = std::fs::read_to_string(&log).unwrap();
     let events: Vec<&str> = log.lines().collect();
-    // One server starts and answers; only then do the four others start
-    // (malformed input, end of input, SIGTERM, an unsupported revision).
-    assert_eq!(events[..2], ["start", "answering"], "{log}");
-    assert_eq!(events.iter().filter(|e| **e == "start").count(), 5, "{log}");
+    // The conversation's server and the quiet start's start at once; the
+    // conversation's answers; only then do the four others start (malformed
+    // input, end of input, SIGTERM, an unsupported revision). The quiet
+    // start's server is never spoken to, so it never answers.
+    assert_eq!(events[..3], ["start", "start", "answering"], "{log}");
+    assert_eq!(events.iter().filter(|e| **e == "start").count(), 6, "{log}");
 }
 
 #[test]
@@ -397,7 +440,7 @@ fn a_banner_before_serving_breaks_stdout_is_protocol_once_per_session_in_both_pr
         &format!("echo 'Server started on stdio'; exec {fixture}"),
         "banner",
     );
-    for (profile, sessions, quiet) in [(Profile::Core, 5, Error), (Profile::Spec, 6, Warning)] {
+    for (profile, sessions, quiet) in [(Profile::Core, 6, Error), (Profile::Spec, 7, Warning)] {
         let report = probes::run(&banner, &options(profile)).unwrap();
         assert_failures(
             &report,
@@ -422,13 +465,21 @@ fn a_banner_before_serving_breaks_stdout_is_protocol_once_per_session_in_both_pr
             })
             .collect();
         assert_eq!(steps.len(), sessions, "{profile:?}: {steps:?}");
-        // In the settle window, or (on a machine too busy to start `sh`
-        // within it) in the step after.
         assert!(
-            steps.contains(&"conversation session: the first 300 ms after start")
-                || steps.contains(&"conversation session: initialize"),
+            steps.contains(&"quiet session: the first 1 s after start"),
             "{steps:?}"
         );
+        assert!(
+            steps.contains(&"conversation session: initialize"),
+            "{steps:?}"
+        );
+        // The banner is one late start, not one per session.
+        let quiet_findings = report
+            .findings
+            .iter()
+            .filter(|f| f.law == LawId::QuietBeforeServing)
+            .count();
+        assert_eq!(quiet_findings, 1, "{report:#?}");
         assert!(steps.contains(&"eof session: initialize"), "{steps:?}");
     }
 }
@@ -475,7 +526,7 @@ fn a_server_that_cannot_start_is_an_error_not_a_finding() {
 fn no_process_outlives_a_probe_run() {
     let marker = format!("no-process-left-{}", std::process::id());
     probe(&["--echo-suffix", &marker], Profile::Spec);
-    assert_eq!(processes_with(&marker), Vec::<String>::new());
+    assert_no_process_with(&marker);
 }
 
 #[test]
@@ -520,7 +571,7 @@ fn a_server_that_ignores_end_of_input_and_sigterm_is_stopped() {
         "{report:#?}"
     );
     assert_eq!(report.status(LawId::EofDrains), Some(&LawStatus::Held));
-    assert_eq!(processes_with(&marker), Vec::<String>::new());
+    assert_no_process_with(&marker);
 }
 
 #[test]

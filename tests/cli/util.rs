@@ -350,6 +350,20 @@ pub fn processes_with(marker: &str) -> Vec<String> {
     found
 }
 
+/// Waits (with a deadline) until no process carries `marker`: a process
+/// killed with SIGKILL is gone an instant after the signal, not at once.
+pub fn assert_no_process_with(marker: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !processes_with(marker).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "left behind: {:?}",
+            processes_with(marker)
+        );
+        std::thread::yield_now();
+    }
+}
+
 /// Compares `actual` with the golden file `tests/golden/<name>`, after
 /// redacting what changes from run to run: timings become `[ELAPSED]`,
 /// temporary directories `[TMP]`, process ids `[PID]`.

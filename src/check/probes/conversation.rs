@@ -1,10 +1,8 @@
 //! The main probe session: a whole conversation with one server process,
-//! from the quiet start to a cancellation, one law after another.
+//! from `initialize` to a cancellation, one law after another.
 //!
 //! The order matters only in that the riskiest steps come last: a server
 //! that dies on a cancellation has answered everything else first.
-
-use std::time::Instant;
 
 use serde_json::{Value, json};
 
@@ -12,7 +10,7 @@ use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notifica
 use crate::laws::{LawId, Profile, Severity};
 
 use super::Ledger;
-use super::session::{Answer, Init, Session, describe, error_words, seconds, short};
+use super::session::{Answer, Init, Session, describe, error_words, short};
 use super::sessions::{DETERMINISTIC_TOOL_ORDER, at_least};
 use super::tools::{self, Listing};
 
@@ -41,7 +39,6 @@ const AFTER_INITIALIZE: &[LawId] = &[
 ];
 
 pub(super) fn run(mut s: Session<'_>) -> Ledger {
-    quiet_start(&mut s);
     let init = initialize(&mut s);
     s.first_request_done();
     let Some(init) = init else {
@@ -74,29 +71,6 @@ pub(super) fn run(mut s: Session<'_>) -> Ledger {
     cancellations(&mut s, finished);
     honest_notifications(&mut s, &init);
     s.finish()
-}
-
-/// `quiet-before-serving`: nothing on stdout during the settle window, and
-/// nothing but protocol messages before the first response. Under spec,
-/// whose contract is that stdout carries only protocol messages, a message
-/// in the settle window is no finding.
-fn quiet_start(s: &mut Session<'_>) {
-    let settle = s.options().settle;
-    let step = s.step(format!("the first {} after start", seconds(settle)));
-    let deadline = s.process().spawned_at() + settle;
-    let messages_allowed = s.ledger.profile() == Profile::Spec;
-    let lines = s.watch(deadline.max(Instant::now()), messages_allowed);
-    if let Some(first) = &lines.first {
-        s.ledger.fail(
-            LawId::QuietBeforeServing,
-            &step,
-            format!(
-                "wrote on stdout before the client's first message: `{first}`{}",
-                lines.in_all()
-            ),
-        );
-    }
-    s.ledger.held(LawId::QuietBeforeServing);
 }
 
 /// `initialize`: the result names the revision, the server and its

@@ -2,14 +2,16 @@
 //! set per distinct server command.
 //!
 //! Each session is a process of its own, so a crash in one cannot hide what
-//! the others would find. The conversation starts first; the other sessions
-//! start once its server has answered its first request (or its session has
-//! ended without an answer), so a server slow to start (through `npx` or
-//! `uv run`) is not started seven times at once, and then run in parallel
-//! with it. The whole suite takes about the settle window of
-//! `quiet-before-serving` plus a few round trips:
+//! the others would find. The conversation and the quiet start begin first;
+//! the other sessions start once the conversation's server has answered its
+//! first request (or its session has ended without an answer), so a server
+//! slow to start (through `npx` or `uv run`) is not started eight times at
+//! once, and then run in parallel with them. The whole suite takes about the
+//! settle window of `quiet-before-serving` (1 s), which the other sessions
+//! overlap, or the round trips of the conversation, whichever is longer:
 //!
-//! - the conversation: quiet start, `initialize`, `ping`, notifications,
+//! - the quiet start: a process watched, unspoken to, for the settle window;
+//! - the conversation: `initialize`, `ping`, notifications,
 //!   unknown methods, the tool list and calls, a string id, cancellations;
 //! - malformed input: `parse-error-keeps-serving`;
 //! - end of input: `eof-drains`, `eof-exit-zero`;
@@ -18,8 +20,9 @@
 //! - under the spec profile, revision 2025-11-25: `tool-error-is-result`.
 //!
 //! Negatives are proven with fences, never with sleeps: a notification or a
-//! malformed line is sent with a `ping` right behind it, and a response that
-//! arrives before the ping's answer answers the line.
+//! malformed line is sent with a `ping` right behind it, then a second
+//! `ping` once the first is answered, and a response that arrives before the
+//! second ping's answer answers the line (a server may answer out of order).
 
 mod conversation;
 mod session;
@@ -63,7 +66,7 @@ impl Default for ProbeOptions {
     fn default() -> ProbeOptions {
         ProbeOptions {
             profile: Profile::Core,
-            settle: Duration::from_millis(300),
+            settle: Duration::from_secs(1),
             timeout: Duration::from_secs(5),
             startup_timeout: crate::check::DEFAULT_STARTUP_TIMEOUT,
             grace: Duration::from_secs(2),
@@ -136,8 +139,12 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     let mut first = Session::start("conversation", command, options, redactor)?;
     let (answered, first_response) = mpsc::channel();
     first.on_first_response(answered);
-    let (ledgers, spawned) = thread::scope(|scope| {
-        let mut handles = vec![scope.spawn(move || conversation::run(first))];
+    let quiet = Session::start("quiet", command, options, redactor)?;
+    let (mut ledgers, spawned) = thread::scope(|scope| {
+        let mut handles = vec![
+            scope.spawn(move || conversation::run(first)),
+            scope.spawn(move || sessions::quiet(quiet)),
+        ];
         // Either a first answer, or the conversation's session is gone
         // (dropping the sender) and waiting longer finds nothing.
         let _ = first_response.recv();
@@ -162,6 +169,11 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         (ledgers, spawned)
     });
     spawned?;
+    // A line at start reaches the conversation too, before its first
+    // answer: the quiet session's finding stands for both.
+    if ledgers[1].failed(LawId::QuietBeforeServing) {
+        ledgers[0].forget(LawId::QuietBeforeServing);
+    }
     let mut all = Ledger::new(command.display(), options.profile, "");
     for ledger in ledgers {
         all.merge(ledger);
@@ -251,6 +263,19 @@ impl Ledger {
         self.fail(law, step, message);
         if let Some(finding) = self.findings.pop() {
             self.findings.push(finding.with_severity(severity));
+        }
+    }
+
+    /// Drops the findings of `law`.
+    fn forget(&mut self, law: LawId) {
+        let mut keys = std::mem::take(&mut self.keys).into_iter();
+        let findings = std::mem::take(&mut self.findings);
+        for finding in findings {
+            let key = keys.next().unwrap_or_default();
+            if finding.law != law {
+                self.findings.push(finding);
+                self.keys.push(key);
+            }
         }
     }
 

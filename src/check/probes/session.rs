@@ -260,10 +260,16 @@ impl<'a> Session<'a> {
         self.await_answer(law, &id, wait)
     }
 
-    /// Sends `lines` with a `ping` right behind them, in one write, and waits
-    /// for the ping's answer: an ordered server answers `lines` (if at all)
-    /// before it. Returns the strays that arrived before the ping's answer;
-    /// `None` (after a finding of `law`) when the ping went unanswered.
+    /// Sends `lines` with a `ping` right behind them, in one write, waits
+    /// for the ping's answer, then sends a second `ping` and waits for that
+    /// one too. Returns the strays that arrived before the second ping's
+    /// answer; `None` (after a finding of `law`) when a ping went
+    /// unanswered.
+    ///
+    /// A server that answers in order answers `lines` (if at all) before
+    /// the first ping; JSON-RPC lets a server answer in any order, though,
+    /// and one that answers the first ping before the line it read first
+    /// has had a whole round trip more when the second ping's answer comes.
     pub fn fenced(&mut self, law: LawId, lines: &[String]) -> Option<Vec<Stray>> {
         if !self.alive_for(law) {
             return None;
@@ -273,7 +279,13 @@ impl<'a> Session<'a> {
         lines.push(self.request_with(id.clone(), method::PING, None));
         self.send_lines(&lines);
         self.strays = Some(Vec::new());
-        let answer = self.await_answer(law, &id, self.options.timeout);
+        let mut answer = self.await_answer(law, &id, self.options.timeout);
+        if answer.is_some() {
+            let second = self.number_id();
+            let line = self.request_with(second.clone(), method::PING, None);
+            self.send_lines(&[line]);
+            answer = self.await_answer(law, &second, self.options.timeout);
+        }
         let strays = self.strays.take().unwrap_or_default();
         answer.map(|_| strays)
     }

@@ -24,6 +24,38 @@ pub(super) const DETERMINISTIC_TOOL_ORDER: &str = "2026-07-28";
 /// A revision no server supports, for version negotiation.
 const UNSUPPORTED_REVISION: &str = "1900-01-01";
 
+/// `quiet-before-serving`: nothing on stdout during the settle window after
+/// the process starts, while nothing has been sent to it. Under spec, whose
+/// contract is that stdout carries only protocol messages, a message in the
+/// window is no finding; a line that is no message is, under both (and it
+/// breaks `stdout-is-protocol` too).
+///
+/// The window is watched on a process of its own, started beside the
+/// conversation, so that its length adds nothing to the suite: a server
+/// that waits some time for its client before it greets it (`waiting for a
+/// client…`) is caught by a window as long as a host's patience, while the
+/// other sessions speak to their servers at once.
+pub(super) fn quiet(mut s: Session<'_>) -> Ledger {
+    let settle = s.options().settle;
+    let step = s.step(format!("the first {} after start", seconds(settle)));
+    let deadline = s.process().spawned_at() + settle;
+    let messages_allowed = s.ledger.profile() == Profile::Spec;
+    let lines = s.watch(deadline.max(Instant::now()), messages_allowed);
+    if let Some(first) = &lines.first {
+        s.ledger.fail(
+            LawId::QuietBeforeServing,
+            &step,
+            format!(
+                "wrote on stdout before the client's first message: `{first}`{}",
+                lines.in_all()
+            ),
+        );
+    }
+    s.ledger.held(LawId::QuietBeforeServing);
+    s.stop("the settle window has passed".to_owned());
+    s.finish()
+}
+
 /// `parse-error-keeps-serving`: a line that is not JSON, and a JSON object
 /// that is no frame, do not end the loop. Core also asks error -32700 with
 /// id null; spec accepts silence, -32700 or -32600 and fails only on a crash
