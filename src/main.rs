@@ -105,9 +105,14 @@ struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
     /// Rewrite the server side of mismatched transcripts with the live
-    /// answers.
+    /// answers, and pin the values found to be noise with ignore rules in
+    /// the header.
     #[arg(long)]
     bless: bool,
+    /// Fail on differences that are noise too: values that are a time or a
+    /// UUID on both sides, or that two live runs answer differently.
+    #[arg(long)]
+    fail_on_noise: bool,
     /// Replay only; do not run the law probes.
     #[arg(long, conflicts_with = "no_replay")]
     no_probes: bool,
@@ -324,6 +329,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.baseline = args.baseline;
     options.write_baseline = args.write_baseline.clone();
     options.bless = args.bless;
+    options.fail_on_noise = args.fail_on_noise;
     options.probes = !args.no_probes;
     options.replay = !args.no_replay;
     options.jobs = args.jobs.map(usize::from);

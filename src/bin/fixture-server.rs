@@ -77,6 +77,10 @@ struct Flags {
     /// that waits that long before its first message).
     #[arg(long, value_name = "MS")]
     idle_banner: Option<u64>,
+    /// Serve two tools whose answers change by themselves: `now` (the
+    /// current time, as JSON in its text) and `token` (a fresh random token).
+    #[arg(long)]
+    volatile: bool,
     /// Answer a malformed line's parse error only after the answer to the
     /// request that follows it: out of order, as JSON-RPC allows.
     #[arg(long)]
@@ -555,7 +559,7 @@ impl Fixture {
         } else {
             json!({"type": "object", "properties": {}})
         };
-        vec![
+        let mut tools = vec![
             json!({
                 "name": "add",
                 "description": "Adds two numbers.",
@@ -575,7 +579,15 @@ impl Fixture {
                 },
             }),
             json!({"name": "fail", "description": "Always fails.", "inputSchema": fail_schema}),
-        ]
+        ];
+        if self.flags.volatile {
+            let none = json!({"type": "object", "properties": {}});
+            tools.push(
+                json!({"name": "now", "description": "The current time.", "inputSchema": none}),
+            );
+            tools.push(json!({"name": "token", "description": "A fresh random token.", "inputSchema": none}));
+        }
+        tools
     }
 
     fn tools_list(&mut self, params: Option<&Value>) -> Result<Value, (ErrorCode, String)> {
@@ -656,6 +668,11 @@ impl Fixture {
                 _ => invalid("add: `a` and `b` must be numbers".to_owned()),
             },
             "fail" => Ok(tool_result("fail: this tool always fails", true)),
+            "now" if self.flags.volatile => {
+                let now = json!({"datetime": utc_now(), "timezone": "UTC"});
+                Ok(tool_result(&now.to_string(), false))
+            }
+            "token" if self.flags.volatile => Ok(tool_result(&fresh_token(), false)),
             unknown => {
                 let message = format!("Unknown tool: {unknown}");
                 match self.flags.like {
@@ -669,6 +686,44 @@ impl Fixture {
             }
         }
     }
+}
+
+/// The current time in RFC 3339, in UTC, to the nanosecond.
+fn utc_now() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let secs = now.as_secs();
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:09}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60,
+        now.subsec_nanos()
+    )
+}
+
+/// A token no two calls share: the clock's nanoseconds and the process id,
+/// mixed.
+fn fresh_token() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos() as u64;
+    let mixed =
+        (nanos ^ u64::from(std::process::id()).rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    format!("tok_{mixed:016x}")
 }
 
 fn tool_result(text: &str, is_error: bool) -> Value {

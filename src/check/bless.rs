@@ -26,13 +26,22 @@ use crate::transcript::{Direction, EventKind, Transcript, encode_line_event};
 /// # Errors
 ///
 /// The I/O error of reading the file or replacing it.
-pub(crate) fn bless(transcript: &Transcript, live: &[LiveLine], reshaped: bool) -> io::Result<()> {
+///
+/// `rules` are ignore rules the replay learned (the places where the server
+/// answers noise): the header gets those it does not hold yet.
+pub(crate) fn bless(
+    transcript: &Transcript,
+    live: &[LiveLine],
+    reshaped: bool,
+    rules: &[String],
+) -> io::Result<()> {
     let original = std::fs::read(&transcript.path)?;
     let text = if reshaped {
         rewrite(&original, transcript, live)
     } else {
         replace(&original, transcript, live)
     };
+    let text = with_rules(text, transcript, rules);
     let dir = match transcript.path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -44,6 +53,27 @@ pub(crate) fn bless(transcript: &Transcript, live: &[LiveLine], reshaped: bool) 
     }
     file.persist(&transcript.path).map_err(|err| err.error)?;
     Ok(())
+}
+
+/// `text` with `rules` added to its header's ignore rules, those it holds
+/// already left out; the header is rewritten only when one is new.
+fn with_rules(text: Vec<u8>, transcript: &Transcript, rules: &[String]) -> Vec<u8> {
+    let new: Vec<&String> = rules
+        .iter()
+        .filter(|rule| !transcript.header.ignore.contains(rule))
+        .collect();
+    if new.is_empty() {
+        return text;
+    }
+    let end = text.iter().position(|&b| b == b'\n').unwrap_or(text.len());
+    // The header as the recorder writes it: its fields in their order.
+    let mut header = transcript.header.clone();
+    header.ignore.extend(new.into_iter().cloned());
+    let Ok(mut out) = serde_json::to_vec(&header) else {
+        return text;
+    };
+    out.extend_from_slice(&text[end..]);
+    out
 }
 
 /// What a line of the original file holds.

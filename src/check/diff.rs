@@ -103,10 +103,25 @@ fn unescape(raw: &str) -> Option<String> {
 
 /// Removes what `segments` match below `value`; returns `true` when `value`
 /// itself is matched and must be removed by its parent.
+///
+/// A string that holds a JSON object or array (a tool's result is often JSON
+/// in a text block) is entered as the value it holds when segments remain:
+/// `/result/content/0/text/datetime` reaches the `datetime` of the JSON in
+/// that text. The string is then written back compactly, on both sides of a
+/// comparison alike.
 fn strip(value: &mut Value, segments: &[Segment]) -> bool {
     let Some((first, rest)) = segments.split_first() else {
         return true;
     };
+    if let Value::String(text) = value {
+        if let Some(mut held) = held_json(text) {
+            if strip(&mut held, segments) {
+                return true;
+            }
+            *text = held.to_string();
+        }
+        return false;
+    }
     match first {
         Segment::AnyDepth => {
             // `**` matching no segment at all.
@@ -137,6 +152,15 @@ fn strip(value: &mut Value, segments: &[Segment]) -> bool {
         },
     }
     false
+}
+
+/// The JSON object or array a string holds, if it holds one.
+fn held_json(text: &str) -> Option<Value> {
+    let trimmed = text.trim_start();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        return None;
+    }
+    serde_json::from_str::<Value>(text).ok()
 }
 
 /// Visits every child of an object or array, removing those for which
@@ -256,6 +280,7 @@ pub fn canonical(value: &Value) -> String {
 /// for every comparison with it), with `actual`, to which they are applied
 /// here; returns a plain unified diff, with the two headers `headers` makes,
 /// when they differ. Nothing is copied, and nothing is formatted for a match.
+#[cfg(test)]
 pub fn compare(
     expected: &Value,
     mut actual: Value,
@@ -263,7 +288,17 @@ pub fn compare(
     headers: impl FnOnce() -> (String, String),
 ) -> Option<String> {
     rules.apply(&mut actual);
-    if *expected == actual {
+    compare_applied(expected, &actual, headers)
+}
+
+/// [`compare`] for an `actual` to which the rules have been applied
+/// already.
+pub fn compare_applied(
+    expected: &Value,
+    actual: &Value,
+    headers: impl FnOnce() -> (String, String),
+) -> Option<String> {
+    if expected == actual {
         return None;
     }
     let (expected_header, actual_header) = headers();
@@ -285,7 +320,7 @@ pub fn compare(
     }
     Some(unified_diff(
         &canonical(expected),
-        &canonical(&actual),
+        &canonical(actual),
         (&expected_header, &actual_header),
     ))
 }
@@ -295,18 +330,14 @@ pub fn compare(
 fn expand_json_strings(value: &mut Value) -> bool {
     match value {
         Value::String(text) => {
-            let trimmed = text.trim_start();
-            if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
-                return false;
-            }
             // One level only: JSON in a string in a string stays a string,
             // so the shown value nests at most twice serde_json's limit.
-            match serde_json::from_str::<Value>(text) {
-                Ok(parsed) => {
+            match held_json(text) {
+                Some(parsed) => {
                     *value = parsed;
                     true
                 }
-                Err(_) => false,
+                None => false,
             }
         }
         Value::Array(items) => items
@@ -331,6 +362,217 @@ pub fn unified_diff(expected: &str, actual: &str, headers: (&str, &str)) -> Stri
         .context_radius(3)
         .header(headers.0, headers.1)
         .to_string()
+}
+
+/// One place where two messages differ: its JSON pointer (into the JSON a
+/// string holds, where both sides' strings hold some), and the value on
+/// each side (`None` where it is absent).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Difference {
+    /// The pointer, as an ignore rule names it.
+    pub pointer: String,
+    /// The expected side's value there.
+    pub expected: Option<Value>,
+    /// The actual side's value there.
+    pub actual: Option<Value>,
+}
+
+/// Every place where `expected` and `actual` differ, down to their leaves,
+/// in document order. Strings that both hold JSON are compared as the JSON
+/// they hold (one level deep, as diffs show them); arrays index by index.
+pub(crate) fn differences(expected: &Value, actual: &Value) -> Vec<Difference> {
+    let mut res = Vec::new();
+    walk_differences(expected, actual, &mut String::new(), true, &mut res);
+    res
+}
+
+fn walk_differences(
+    expected: &Value,
+    actual: &Value,
+    pointer: &mut String,
+    enter_strings: bool,
+    res: &mut Vec<Difference>,
+) {
+    if expected == actual {
+        return;
+    }
+    let leaf = |pointer: &str, res: &mut Vec<Difference>| {
+        res.push(Difference {
+            pointer: pointer.to_owned(),
+            expected: Some(expected.clone()),
+            actual: Some(actual.clone()),
+        });
+    };
+    match (expected, actual) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (key, left) in a {
+                let len = pointer.len();
+                push_token(pointer, key);
+                match b.get(key) {
+                    Some(right) => walk_differences(left, right, pointer, enter_strings, res),
+                    None => res.push(Difference {
+                        pointer: pointer.clone(),
+                        expected: Some(left.clone()),
+                        actual: None,
+                    }),
+                }
+                pointer.truncate(len);
+            }
+            for (key, right) in b {
+                if !a.contains_key(key) {
+                    let len = pointer.len();
+                    push_token(pointer, key);
+                    res.push(Difference {
+                        pointer: pointer.clone(),
+                        expected: None,
+                        actual: Some(right.clone()),
+                    });
+                    pointer.truncate(len);
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            for index in 0..a.len().max(b.len()) {
+                let len = pointer.len();
+                push_token(pointer, &index.to_string());
+                match (a.get(index), b.get(index)) {
+                    (Some(left), Some(right)) => {
+                        walk_differences(left, right, pointer, enter_strings, res);
+                    }
+                    (left, right) => res.push(Difference {
+                        pointer: pointer.clone(),
+                        expected: left.cloned(),
+                        actual: right.cloned(),
+                    }),
+                }
+                pointer.truncate(len);
+            }
+        }
+        (Value::String(a), Value::String(b)) if enter_strings => {
+            match (held_json(a), held_json(b)) {
+                (Some(left), Some(right)) => {
+                    walk_differences(&left, &right, pointer, false, res);
+                }
+                _ => leaf(pointer, res),
+            }
+        }
+        _ => leaf(pointer, res),
+    }
+}
+
+/// The value at `pointer` (as [`differences`] names places) inside `value`,
+/// entering strings that hold JSON.
+pub(crate) fn pointee(value: &Value, pointer: &str) -> Option<Value> {
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return pointer.is_empty().then(|| value.clone());
+    };
+    let mut current = value.clone();
+    for raw in rest.split('/') {
+        let token = unescape(raw)?;
+        if let Value::String(text) = &current {
+            current = held_json(text)?;
+        }
+        current = match current {
+            Value::Object(mut object) => object.remove(&token)?,
+            Value::Array(mut items) => {
+                let index: usize = token.parse().ok()?;
+                (index < items.len()).then(|| items.swap_remove(index))?
+            }
+            _ => return None,
+        };
+    }
+    Some(current)
+}
+
+/// Appends `/token` to a JSON pointer, escaped as RFC 6901 asks.
+fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+/// What two different values both are, when they are values that change by
+/// themselves: a point in time (RFC 3339 or ISO 8601 date and time), or a
+/// UUID. Such values differ from run to run at a grain coarser than two
+/// runs back to back can show (a timestamp to the second), so two differing
+/// values of the same such kind are taken for noise, not a regression.
+pub(crate) fn volatile_kind(expected: &Value, actual: &Value) -> Option<&'static str> {
+    let (Value::String(a), Value::String(b)) = (expected, actual) else {
+        return None;
+    };
+    if is_date_time(a) && is_date_time(b) {
+        Some("a date and time")
+    } else if is_uuid(a) && is_uuid(b) {
+        Some("a UUID")
+    } else {
+        None
+    }
+}
+
+/// `YYYY-MM-DD` then `T` or a space, `HH:MM`, optional `:SS`, an optional
+/// fraction, and an optional zone (`Z` or `±HH:MM` or `±HHMM`).
+fn is_date_time(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let digits = |range: std::ops::Range<usize>| {
+        bytes
+            .get(range)
+            .is_some_and(|part| part.iter().all(u8::is_ascii_digit))
+    };
+    if !(digits(0..4)
+        && bytes.get(4) == Some(&b'-')
+        && digits(5..7)
+        && bytes.get(7) == Some(&b'-')
+        && digits(8..10)
+        && matches!(bytes.get(10), Some(b'T' | b't' | b' '))
+        && digits(11..13)
+        && bytes.get(13) == Some(&b':')
+        && digits(14..16))
+    {
+        return false;
+    }
+    let mut at = 16;
+    if bytes.get(at) == Some(&b':') {
+        if !digits(at + 1..at + 3) {
+            return false;
+        }
+        at += 3;
+        if matches!(bytes.get(at), Some(b'.' | b',')) {
+            let start = at + 1;
+            at = start;
+            while bytes.get(at).is_some_and(u8::is_ascii_digit) {
+                at += 1;
+            }
+            if at == start {
+                return false;
+            }
+        }
+    }
+    match &bytes[at..] {
+        [] | [b'Z' | b'z'] => true,
+        [b'+' | b'-', zone @ ..] => match zone {
+            [h1, h2, b':', m1, m2] | [h1, h2, m1, m2] => {
+                [h1, h2, m1, m2].iter().all(|b| b.is_ascii_digit())
+            }
+            [h1, h2] => h1.is_ascii_digit() && h2.is_ascii_digit(),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// `8-4-4-4-12` hexadecimal digits.
+fn is_uuid(text: &str) -> bool {
+    let groups: Vec<&str> = text.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(group, len)| group.len() == len && group.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 #[cfg(test)]
@@ -475,6 +717,96 @@ mod tests {
             "{diff}"
         );
         assert!(!diff.contains("shown parsed"), "{diff}");
+    }
+
+    #[test]
+    fn a_pointer_reaches_into_json_held_in_a_string() {
+        let text = |at: &str| json!({"result":{"content":[{"type":"text","text":format!("{{\"datetime\":\"{at}\",\"timezone\":\"UTC\"}}")}]}});
+        let rules = IgnoreRules::parse(["/result/content/0/text/datetime"]).unwrap();
+        let mut expected = text("2026-01-01T10:00:00+00:00");
+        rules.apply(&mut expected);
+        assert_eq!(
+            expected["result"]["content"][0]["text"],
+            "{\"timezone\":\"UTC\"}"
+        );
+        let headers = || -> (String, String) { panic!("no headers for a match") };
+        assert_eq!(
+            compare(
+                &expected,
+                text("2026-12-01T12:34:56+00:00"),
+                &rules,
+                headers
+            ),
+            None
+        );
+        // A string that holds no JSON is a leaf: a rule that goes on past
+        // it matches nothing.
+        let plain = json!({"a":"not json"});
+        assert_eq!(ignored(&["/a/b"], plain.clone()), plain);
+    }
+
+    #[test]
+    fn differences_name_each_leaf_by_its_pointer() {
+        let expected = json!({"id":1,"result":{"a":1,"list":[1,2],"text":"{\"at\":\"x\",\"k\":1}","gone":true}});
+        let actual = json!({"id":1,"result":{"a":2,"list":[1,2,3],"text":"{\"at\":\"y\",\"k\":1}","new/key":0}});
+        let pointers: Vec<(String, Option<Value>, Option<Value>)> = differences(&expected, &actual)
+            .into_iter()
+            .map(|d| (d.pointer, d.expected, d.actual))
+            .collect();
+        assert_eq!(
+            pointers,
+            [
+                ("/result/a".to_owned(), Some(json!(1)), Some(json!(2))),
+                ("/result/gone".to_owned(), Some(json!(true)), None),
+                ("/result/list/2".to_owned(), None, Some(json!(3))),
+                (
+                    "/result/text/at".to_owned(),
+                    Some(json!("x")),
+                    Some(json!("y"))
+                ),
+                ("/result/new~1key".to_owned(), None, Some(json!(0))),
+            ]
+        );
+        assert_eq!(differences(&expected, &expected), []);
+        for (pointer, _, actual_value) in &pointers {
+            assert_eq!(
+                pointee(&actual, pointer).as_ref(),
+                actual_value.as_ref(),
+                "{pointer}"
+            );
+        }
+    }
+
+    #[test]
+    fn times_and_uuids_are_volatile_kinds() {
+        let kind = |a: &str, b: &str| volatile_kind(&json!(a), &json!(b));
+        assert_eq!(
+            kind("2026-01-01T10:00:00+01:00", "2026-12-01T12:34:56.789Z"),
+            Some("a date and time")
+        );
+        assert_eq!(
+            kind("2026-01-01 10:00", "2026-01-02 11:00"),
+            Some("a date and time")
+        );
+        assert_eq!(
+            kind("2026-01-01T10:00:00", "2026-01-01T10:00:01-0500"),
+            Some("a date and time")
+        );
+        assert_eq!(
+            kind(
+                "123e4567-e89b-12d3-a456-426614174000",
+                "00000000-0000-4000-8000-000000000000"
+            ),
+            Some("a UUID")
+        );
+        // A date alone, a time against a word, numbers: not volatile.
+        assert_eq!(kind("2026-01-01", "2026-01-02"), None);
+        assert_eq!(kind("2026-01-01T10:00:00Z", "never"), None);
+        assert_eq!(
+            kind("2026-01-01T10:00:00Zulu", "2026-01-01T10:00:00Z"),
+            None
+        );
+        assert_eq!(volatile_kind(&json!(1), &json!(2)), None);
     }
 
     #[test]

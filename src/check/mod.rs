@@ -14,6 +14,7 @@ pub(crate) mod bless;
 pub mod config;
 pub(crate) mod diff;
 pub mod duration;
+mod noise;
 mod plan;
 pub mod probes;
 pub(crate) mod replay;
@@ -68,8 +69,12 @@ pub struct CheckOptions {
     pub baseline: Option<PathBuf>,
     /// Where to write every finding of this run as a baseline.
     pub write_baseline: Option<PathBuf>,
-    /// Rewrite the server side of mismatched transcripts.
+    /// Rewrite the server side of mismatched transcripts (and pin the
+    /// noise the replay learned with ignore rules in the header).
     pub bless: bool,
+    /// Fail on differences that are noise (volatile values, or what two
+    /// live runs answer differently) too.
+    pub fail_on_noise: bool,
     /// Run the law probes.
     pub probes: bool,
     /// Replay transcripts; when `false`, only the probes of
@@ -101,6 +106,7 @@ impl Default for CheckOptions {
             baseline: None,
             write_baseline: None,
             bless: false,
+            fail_on_noise: false,
             probes: true,
             replay: true,
             jobs: None,
@@ -489,7 +495,7 @@ fn run_jobs(
             }
             let done = match probes.get(index) {
                 Some(probe) => Done::Probe(run_probe(probe)),
-                None => Done::Replay(run_replay(&planned[index - probes.len()], options.bless)),
+                None => Done::Replay(run_replay(&planned[index - probes.len()], options)),
             };
             *results[index]
                 .lock()
@@ -544,7 +550,8 @@ fn run_probe(plan: &PlannedProbe) -> Result<ProbeResult, InputError> {
 }
 
 /// Reads and replays one transcript.
-fn run_replay(plan: &Planned, bless: bool) -> Replayed {
+fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
+    let bless = options.bless;
     let started = Instant::now();
     let error = |message: String| InputError {
         path: Some(plan.path.clone()),
@@ -564,7 +571,7 @@ fn run_replay(plan: &Planned, bless: bool) -> Replayed {
         Ok(transcript) => transcript,
         Err(err) => return failed(chain(&err), false),
     };
-    let outcome = match server
+    let mut outcome = match server
         .map_err(ReplayError::from)
         .and_then(|server| replay_on(server, &transcript, &plan.replay))
     {
@@ -587,6 +594,18 @@ fn run_replay(plan: &Planned, bless: bool) -> Replayed {
             return failed(format!("{}: {}", plan.path.display(), chain(&err)), false);
         }
     };
+    // Responses that differ may differ only by values that change by
+    // themselves: a second live run tells, when it takes one.
+    let settled = noise::settle(
+        &mut outcome,
+        || {
+            let mut again = plan.replay.clone();
+            again.keep_live = false;
+            let server = ServerProcess::spawn(&plan.command).ok()?;
+            replay_on(server, &transcript, &again).ok()
+        },
+        options.fail_on_noise,
+    );
     let mut result = TranscriptResult {
         path: plan.path.clone(),
         command: outcome.command,
@@ -626,12 +645,14 @@ fn run_replay(plan: &Planned, bless: bool) -> Replayed {
     // A session that only changed shape (a recorded message that never
     // came) has no mismatched response, and is still the live session's to
     // accept.
-    if bless && (outcome.mismatches > 0 || outcome.reshaped) {
+    if bless && (outcome.mismatches > 0 || outcome.reshaped || !settled.rules.is_empty()) {
         if !outcome.complete {
             result
                 .notes
                 .push("not blessed: the live session is incomplete".to_owned());
-        } else if let Err(err) = bless::bless(&transcript, &outcome.live, outcome.reshaped) {
+        } else if let Err(err) =
+            bless::bless(&transcript, &outcome.live, outcome.reshaped, &settled.rules)
+        {
             errors.push(error(format!(
                 "cannot bless `{}`: {err}",
                 plan.path.display()

@@ -1280,3 +1280,122 @@ fn signalled_check(
     assert_no_process_with(&marker);
     status
 }
+
+/// A session that asks the volatile tools of `fixture-server --volatile`
+/// (and `echo`, whose answer a flag can change for real).
+fn volatile_session() -> Vec<Vec<String>> {
+    vec![
+        vec![initialize(1)],
+        vec![request(json!(2), "tools/call", json!({"name": "now"}))],
+        vec![request(json!(3), "tools/call", json!({"name": "token"}))],
+        vec![request(
+            json!(4),
+            "tools/call",
+            json!({"name": "echo", "arguments": {"text": "hello"}}),
+        )],
+    ]
+}
+
+/// A directory holding `transcripts/volatile.jsonl`, recorded against
+/// `fixture-server --volatile`.
+fn recorded_volatile() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("transcripts")).unwrap();
+    let path = dir.path().join("transcripts/volatile.jsonl");
+    record(&path, &["--volatile"], &volatile_session());
+    (dir, path)
+}
+
+/// A clock's answer and a random token change on every run: noise, named
+/// by its pointer and the rule that pins it, never a failure. See: #10
+#[test]
+fn values_that_change_by_themselves_are_noise_not_regressions() {
+    let (dir, _) = recorded_volatile();
+    let output = check(dir.path())
+        .args(["--no-probes", "--format", "json"])
+        .assert()
+        .code(0);
+    let lines = json_lines(&output.get_output().stdout);
+    let notes: Vec<&str> = lines
+        .iter()
+        .filter(|line| line["type"] == "transcript")
+        .flat_map(|line| line["notes"].as_array().unwrap().iter())
+        .map(|note| note.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "`tools/call` id=2 (line 4): `/result/content/0/text/datetime` is noise (a date and time on both sides): not compared; `--bless` pins it with the ignore rule `/result/content/0/text/datetime`",
+            "`tools/call` id=3 (line 6): `/result/content/0/text` is noise (two live runs answered it differently): not compared; `--bless` pins it with the ignore rule `/result/content/0/text`",
+        ],
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().all(|line| line["type"] != "finding"),
+        "{lines:#?}"
+    );
+}
+
+/// Noise does not hide a regression beside it, and `--fail-on-noise` makes
+/// noise fail too. See: #10
+#[test]
+fn noise_hides_no_regression_and_fails_on_request() {
+    let (dir, path) = recorded_volatile();
+    let server = format!("{} --volatile --echo-suffix !", fixture_server());
+    let args: Vec<&str> = server.split(' ').collect();
+    let stdout = stdout_with_code(
+        check(dir.path())
+            .args([
+                "--no-probes",
+                "--color",
+                "never",
+                "transcripts/volatile.jsonl",
+                "--",
+            ])
+            .args(&args),
+        1,
+    );
+    let failures: Vec<&str> = stdout.lines().filter(|l| l.contains("error[")).collect();
+    assert_eq!(failures.len(), 1, "{stdout}");
+    assert!(
+        failures[0].contains("`tools/call` id=4 (line 8)"),
+        "{stdout}"
+    );
+    let stdout = stdout_with_code(
+        check(dir.path()).args(["--no-probes", "--color", "never", "--fail-on-noise"]),
+        1,
+    );
+    let failures = stdout.lines().filter(|l| l.contains("error[")).count();
+    assert_eq!(failures, 2, "{stdout}");
+    assert!(path.exists());
+}
+
+/// `--bless` writes the learned rules into the header, where a review sees
+/// them; the next check has nothing left to say. See: #10
+#[test]
+fn bless_pins_the_noise_with_ignore_rules_in_the_header() {
+    let (dir, path) = recorded_volatile();
+    let before = std::fs::read_to_string(&path).unwrap();
+    check(dir.path())
+        .args(["--no-probes", "--bless"])
+        .assert()
+        .code(0);
+    let after = std::fs::read_to_string(&path).unwrap();
+    let header: Value = serde_json::from_str(after.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        header["ignore"],
+        json!(["/result/content/0/text", "/result/content/0/text/datetime"])
+    );
+    // Only the header changed.
+    assert_eq!(
+        before.lines().skip(1).collect::<Vec<_>>(),
+        after.lines().skip(1).collect::<Vec<_>>()
+    );
+    let output = check(dir.path())
+        .args(["--no-probes", "--format", "json"])
+        .assert()
+        .code(0);
+    let lines = json_lines(&output.get_output().stdout);
+    let transcript = lines.iter().find(|l| l["type"] == "transcript").unwrap();
+    assert_eq!(transcript["notes"], json!([]), "{lines:#?}");
+}

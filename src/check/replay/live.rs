@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::Run;
 use super::rewrite::with_member;
 use super::script::{ExpectKind, ExpectState, MessageKind, message_kind};
-use super::{LiveLine, Sent};
+use super::{LiveLine, Mismatch, Sent};
 use crate::check::diff;
 use crate::check::wire;
 use crate::jsonrpc::{RequestId, Response, method};
@@ -233,25 +233,28 @@ impl Run<'_> {
     /// recorded id); a mismatch after the ignore rules is
     /// a `transcript-match` finding with the diff and the command that
     /// accepts it. Returns whether they match.
-    fn matches_recording(&mut self, index: usize, actual: Value, what: String) -> bool {
+    fn matches_recording(&mut self, index: usize, mut actual: Value, what: String) -> bool {
         self.expects[index].state = ExpectState::Met;
         let line = self.expects[index].line;
+        self.compared.insert(line);
+        self.options.ignore.apply(&mut actual);
         let headers = || {
             (
                 format!("expected: {}:{line}", self.path.display()),
                 format!("actual: {}", self.command),
             )
         };
-        let Some(diff) = diff::compare(
-            &self.expects[index].value,
-            actual,
-            &self.options.ignore,
-            headers,
-        ) else {
+        let Some(diff) = diff::compare_applied(&self.expects[index].value, &actual, headers) else {
             return true;
         };
         self.mismatches += 1;
         self.changed.push(line);
+        self.mismatched.push(Mismatch {
+            line,
+            finding: self.findings.len(),
+            expected: self.expects[index].value.clone(),
+            actual,
+        });
         let finding = Finding::new(
             LawId::TranscriptMatch,
             self.options.profile,

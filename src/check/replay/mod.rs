@@ -92,6 +92,26 @@ pub(crate) struct ReplayOutcome {
     pub reshaped: bool,
     /// The live stdout lines (only with `keep_live`), in arrival order.
     pub live: Vec<LiveLine>,
+    /// Each recorded response that differs from the live one, with both
+    /// sides as compared, for telling noise from regressions.
+    pub mismatched: Vec<Mismatch>,
+    /// The transcript lines of the recorded responses that a live one was
+    /// compared with (matched or not).
+    pub compared: HashSet<usize>,
+}
+
+/// A recorded response that differs from the live one.
+#[derive(Debug, Clone)]
+pub(crate) struct Mismatch {
+    /// The transcript line of the recorded response.
+    pub line: usize,
+    /// The index of its `transcript-match` finding.
+    pub finding: usize,
+    /// The recorded response, after the ignore rules.
+    pub expected: Value,
+    /// The live response (recorded id, secrets redacted), after the
+    /// ignore rules.
+    pub actual: Value,
 }
 
 /// One live stdout line, kept for `--bless`.
@@ -183,6 +203,8 @@ pub(crate) fn replay_on(
         max_number_id: 0,
         findings: Vec::new(),
         mismatches: 0,
+        mismatched: Vec::new(),
+        compared: HashSet::new(),
         changed: Vec::new(),
         reshaped: false,
         sends: 0,
@@ -218,6 +240,8 @@ pub(crate) fn replay_on(
         exchanges,
         findings: run.findings,
         mismatches: run.mismatches,
+        mismatched: run.mismatched,
+        compared: run.compared,
         complete,
         reshaped: run.reshaped,
         live: run.live,
@@ -255,6 +279,10 @@ struct Run<'a> {
     max_number_id: i64,
     findings: Vec<Finding>,
     mismatches: usize,
+    /// See [`ReplayOutcome::mismatched`].
+    mismatched: Vec<Mismatch>,
+    /// See [`ReplayOutcome::compared`].
+    compared: HashSet<usize>,
     /// The transcript lines of the recorded responses that differ.
     changed: Vec<usize>,
     /// See [`ReplayOutcome::reshaped`].
