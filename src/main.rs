@@ -131,19 +131,19 @@ struct CheckArgs {
     /// server commands' probe runs (e.g. 2/4).
     #[arg(long, value_name = "I/N", value_parser = parse_partition)]
     partition: Option<Partition>,
-    /// The deadline of each step [default: 5s].
+    /// The deadline of each step [default: 5s; at most 24h].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     timeout: Option<Duration>,
     /// The deadline of a step while the server has written nothing yet, for
-    /// servers slow to start (npx, uv) [default: 20s].
+    /// servers slow to start (npx, uv) [default: 20s; at most 24h].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     startup_timeout: Option<Duration>,
     /// How long the probes watch stdout after spawning a server, before the
-    /// first message [default: 300ms].
+    /// first message [default: 300ms; at most 24h].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     settle: Option<Duration>,
     /// How long a server may take to exit after stdin closes or SIGTERM
-    /// [default: 2s].
+    /// [default: 2s; at most 24h].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     grace: Option<Duration>,
     /// A server command that replaces the one recorded in each transcript

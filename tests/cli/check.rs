@@ -1293,3 +1293,30 @@ fn assert_gone(marker: &str) {
         std::thread::yield_now();
     }
 }
+
+#[test]
+fn a_duration_out_of_range_is_a_usage_error_naming_the_flag_or_file() {
+    let (dir, _) = recorded(&[]);
+    for flag in ["--timeout", "--grace", "--settle", "--startup-timeout"] {
+        check(dir.path())
+            .args([flag, "9223372036854775807s"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(flag))
+            .stderr(predicate::str::contains("at most 24h"));
+    }
+    for field in ["timeout", "startupTimeout", "settle", "grace"] {
+        std::fs::write(
+            dir.path().join("transcripts/mcp-replay.json"),
+            format!(r#"{{"{field}": "9223372036854775807s"}}"#),
+        )
+        .unwrap();
+        check(dir.path())
+            .arg("--no-probes")
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("mcp-replay.json"))
+            .stderr(predicate::str::contains(format!("`{field}`")))
+            .stderr(predicate::str::contains("at most 24h"));
+    }
+}

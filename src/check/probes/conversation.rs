@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use crate::check::duration::after;
 use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 
@@ -83,7 +84,7 @@ pub(super) fn run(mut s: Session<'_>) -> Ledger {
 fn quiet_start(s: &mut Session<'_>) {
     let settle = s.options().settle;
     let step = s.step(format!("the first {} after start", seconds(settle)));
-    let deadline = s.process().spawned_at() + settle;
+    let deadline = after(s.process().spawned_at(), settle);
     let messages_allowed = s.ledger.profile() == Profile::Spec;
     let lines = s.watch(deadline.max(Instant::now()), messages_allowed);
     if let Some(first) = &lines.first {

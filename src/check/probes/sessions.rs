@@ -6,6 +6,7 @@ use std::time::Instant;
 use rustix::process::Signal;
 use serde_json::Value;
 
+use crate::check::duration::after;
 use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, method};
 use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
@@ -127,7 +128,7 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     s.send_lines(&lines);
     s.process().close_stdin();
     let grace = s.options().grace;
-    let deadline = Instant::now() + grace;
+    let deadline = after(Instant::now(), grace);
     s.drain(deadline, true);
     let answered = s.notifications.clone();
     s.drain(deadline, false);
@@ -207,7 +208,7 @@ pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
     let step = s.step("SIGTERM while serving");
     s.process().signal(Signal::TERM);
     let grace = s.options().grace;
-    match s.process().wait(Instant::now() + grace) {
+    match s.process().wait(after(Instant::now(), grace)) {
         Some(status) if shell_status(status) == 143 => {}
         Some(status) => s.ledger.fail(
             law,

@@ -38,7 +38,7 @@ use self::live::loose_key;
 use self::rewrite::with_member;
 use self::script::{Expect, ExpectKind, ExpectState, Script, SendKind, SendLine, Slot, Step};
 use crate::check::diff::IgnoreRules;
-use crate::check::duration::format_duration;
+use crate::check::duration::{after, format_duration};
 use crate::check::wire;
 use crate::jsonrpc::RequestId;
 use crate::laws::{LawId, Profile};
@@ -376,10 +376,10 @@ impl Run<'_> {
             }
             let (deadline, allowance) = match self.first_output {
                 Some(first) => (
-                    start.max(first) + self.options.timeout,
+                    after(start.max(first), self.options.timeout),
                     self.options.timeout,
                 ),
-                None => (start + startup, startup),
+                None => (after(start, startup), startup),
             };
             match self.server.recv(deadline) {
                 Recv::Output(Output::Line {
@@ -401,7 +401,7 @@ impl Run<'_> {
             Stop::Closed => {
                 let status = self
                     .server
-                    .wait(Instant::now() + self.options.grace)
+                    .wait(after(Instant::now(), self.options.grace))
                     .map_or_else(
                         || "still running".to_owned(),
                         |status| format!("exit status {}", shell_status(status)),
@@ -479,7 +479,7 @@ impl Run<'_> {
     /// stdout, and makes sure it ends (killing it after the grace period).
     fn finish(&mut self) {
         self.server.close_stdin();
-        let deadline = Instant::now() + self.options.grace;
+        let deadline = after(Instant::now(), self.options.grace);
         loop {
             match self.server.recv(deadline) {
                 Recv::Output(Output::Line {
