@@ -335,10 +335,16 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.settle = args.settle;
     options.grace = args.grace;
 
+    // A JUnit file that cannot be written is a usage error found before
+    // anything runs, not after a long run.
+    let junit = args.junit.as_deref().map(JunitFile::open).transpose()?;
+
     // Ctrl-C (or SIGTERM, or the terminal going away) kills every server
-    // still running, then exits with 130 (143, 129). The servers run in
-    // groups of their own, so no signal of the terminal reaches them.
-    mcp_replay::process::exit_on_signals(&[
+    // still running and ends the run at once; what finished is reported,
+    // the rest listed as not run, and the exit is 130 (143, 129). The
+    // servers run in groups of their own, so no signal of the terminal
+    // reaches them.
+    mcp_replay::process::stop_on_signals(&[
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
@@ -346,13 +352,19 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     let progress = Progress::new(io::stderr().is_terminal() && args.format == Format::Human);
     let result = check::run(&options, &|done, total| progress.update(done, total));
     progress.clear();
-    let report = result.map_err(|err| {
-        let hint = err.hint();
-        Failure {
-            error: Box::new(err),
-            hint,
+    let report = match result {
+        Ok(report) => report,
+        Err(err) => {
+            if let Some(junit) = junit {
+                junit.discard();
+            }
+            let hint = err.hint();
+            return Err(Failure {
+                error: Box::new(err),
+                hint,
+            });
         }
-    })?;
+    };
 
     for transcript in &report.transcripts {
         if let Some(n) = transcript.blessed {
@@ -360,15 +372,17 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
             eprintln!("Blessed: {} ({n} difference{s})", transcript.path.display());
         }
     }
-    if let Some(path) = &args.write_baseline {
-        eprintln!("Wrote baseline: {}", path.display());
+    match (&args.write_baseline, &report.interrupted) {
+        (Some(path), None) => eprintln!("Wrote baseline: {}", path.display()),
+        (Some(path), Some(_)) => eprintln!(
+            "Not written: the baseline `{}` (the run was interrupted)",
+            path.display()
+        ),
+        (None, _) => {}
     }
-    // A JUnit file that cannot be written fails the run, but only after the
-    // report is out: the findings are not lost with it.
-    let junit = match &args.junit {
-        Some(path) => write_junit(&report, path).err(),
-        None => None,
-    };
+    // A JUnit file that fails to be written now fails the run, but only
+    // after the report is out: the findings are not lost with it.
+    let junit = junit.and_then(|junit| junit.write(&report).err());
     let stdout = io::stdout();
     let palette = Palette::choose(args.color, stdout.is_terminal());
     let mut out = io::BufWriter::new(stdout.lock());
@@ -389,22 +403,68 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     }
 }
 
-fn write_junit(report: &Report, path: &Path) -> Result<(), Failure> {
-    #[derive(Debug, thiserror::Error)]
-    #[error("cannot write the JUnit report `{}`", .path.display())]
-    struct JunitError {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    }
-    let mut xml = Vec::new();
-    report::junit::render(report, &mut xml).expect("writing to a Vec cannot fail");
-    std::fs::write(path, xml).map_err(|source| {
-        Failure::from(JunitError {
+/// The `--junit` file, opened before the run so that a path that cannot be
+/// written stops the run before it starts.
+struct JunitFile {
+    path: PathBuf,
+    file: std::fs::File,
+    /// The file did not exist before: a run that does not start removes it.
+    created: bool,
+}
+
+/// The JUnit file cannot be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write the JUnit report `{}`", .path.display())]
+struct JunitError {
+    path: PathBuf,
+    #[source]
+    source: io::Error,
+}
+
+impl JunitFile {
+    fn open(path: &Path) -> Result<JunitFile, Failure> {
+        let created = !path.exists();
+        // Not truncated yet: an old report stays whole until the new one
+        // replaces it.
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|source| JunitError {
+                path: path.to_owned(),
+                source,
+            })?;
+        Ok(JunitFile {
             path: path.to_owned(),
-            source,
+            file,
+            created,
         })
-    })
+    }
+
+    /// Replaces the file's content with the JUnit XML of `report`.
+    fn write(mut self, report: &Report) -> Result<(), Failure> {
+        let mut xml = Vec::new();
+        report::junit::render(report, &mut xml).expect("writing to a Vec cannot fail");
+        self.file
+            .set_len(0)
+            .and_then(|()| self.file.write_all(&xml))
+            .and_then(|()| self.file.flush())
+            .map_err(|source| {
+                Failure::from(JunitError {
+                    path: self.path.clone(),
+                    source,
+                })
+            })
+    }
+
+    /// Leaves no file behind that the run created and did not write.
+    fn discard(self) {
+        if self.created {
+            drop(self.file);
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// The progress line on stderr: only on a terminal, and only once a run

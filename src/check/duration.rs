@@ -104,7 +104,10 @@ mod tests {
     #[test]
     fn a_deadline_past_the_clock_saturates() {
         let now = Instant::now();
-        assert_eq!(after(now, Duration::from_secs(1)), now + Duration::from_secs(1));
+        assert_eq!(
+            after(now, Duration::from_secs(1)),
+            now + Duration::from_secs(1)
+        );
         assert!(after(now, Duration::MAX) > now);
     }
 }

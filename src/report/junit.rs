@@ -185,6 +185,21 @@ fn to_xml(report: &Report) -> String {
             .collect();
         suites.push(("baseline".to_owned(), None, cases));
     }
+    if let Some(interruption) = &report.interrupted {
+        let suite = format!("interrupted by {}", interruption.signal_name());
+        let why = format!("not run: interrupted by {}", interruption.signal_name());
+        let names = (interruption.transcripts.iter())
+            .map(|path| path.display().to_string())
+            .chain(interruption.probes.iter().map(|c| format!("laws: {c}")));
+        let cases = names
+            .map(|name| {
+                let mut case = Case::new(name, &suite);
+                case.skipped = Some(why.clone());
+                case
+            })
+            .collect();
+        suites.push((suite, None, cases));
+    }
 
     let count = |cases: &[Case], what: fn(&Case) -> bool| cases.iter().filter(|c| what(c)).count();
     let all: Vec<&Case> = suites.iter().flat_map(|(_, _, cases)| cases).collect();

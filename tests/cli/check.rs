@@ -872,7 +872,7 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
 }
 
 #[test]
-fn a_junit_file_that_cannot_be_written_exits_2_after_the_report() {
+fn a_junit_file_that_cannot_be_written_exits_2_before_anything_runs() {
     let (dir, _) = recorded(&[]);
     let output = check(dir.path())
         .args(["--no-probes", "--junit", "no/such/dir/report.xml"])
@@ -880,17 +880,19 @@ fn a_junit_file_that_cannot_be_written_exits_2_after_the_report() {
         .code(2)
         .get_output()
         .clone();
-    assert!(
-        stdout_of(&output).contains("  PASS transcripts/session.jsonl"),
-        "{}",
-        stdout_of(&output)
-    );
+    assert_eq!(stdout_of(&output), "");
     assert!(
         String::from_utf8_lossy(&output.stderr)
             .contains("mcp-replay: error: cannot write the JUnit report `no/such/dir/report.xml`"),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    // A run that does not start leaves no JUnit file of its own making.
+    check(dir.path())
+        .args(["--junit", "report.xml", "--baseline", "missing.json"])
+        .assert()
+        .code(2);
+    assert!(!dir.path().join("report.xml").exists());
 }
 
 fn which(program: &str) -> Result<PathBuf, ()> {
@@ -1319,4 +1321,130 @@ fn a_duration_out_of_range_is_a_usage_error_naming_the_flag_or_file() {
             .stderr(predicate::str::contains(format!("`{field}`")))
             .stderr(predicate::str::contains("at most 24h"));
     }
+}
+
+/// Runs `check --jobs 1 --no-probes <args>` on two transcripts: `a.jsonl`,
+/// recorded from the fixture (it passes), and `b.jsonl`, whose server
+/// touches a file when it starts and then hangs. Once that file exists
+/// (`a.jsonl` has finished, since one job runs at a time), sends `signal`
+/// to the checker; returns its exit status, its stdout and the directory.
+fn interrupted_while_the_second_hangs(
+    name: &str,
+    signal: rustix::process::Signal,
+    args: &[&str],
+) -> (std::process::ExitStatus, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let transcripts = dir.path().join("transcripts");
+    std::fs::create_dir(&transcripts).unwrap();
+    record(&transcripts.join("a.jsonl"), &[], &session());
+    let marker = format!("{name}-report-{}", std::process::id());
+    let started = dir.path().join("b-started");
+    let script = format!("touch '{}'; exec sleep 600", started.display());
+    let header = Header::new(
+        vec!["sh".into(), "-c".into(), script, marker.clone()],
+        "2026-01-01T00:00:00Z".to_owned(),
+    );
+    let mut writer = TranscriptWriter::create(transcripts.join("b.jsonl"), &header, true).unwrap();
+    writer
+        .line(Direction::ClientToServer, initialize(1).as_bytes(), true)
+        .unwrap();
+    drop(writer);
+
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-replay"))
+        .current_dir(dir.path())
+        .args(["check", "--jobs", "1", "--no-probes"])
+        .args(["--startup-timeout", "600s", "--timeout", "600s"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        let _ = tx.send(text);
+    });
+    let pid = rustix::process::Pid::from_child(&child);
+    let mut waiter = Waiter::new(child);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !started.exists() {
+        assert!(Instant::now() < deadline, "the second server never started");
+        std::thread::yield_now();
+    }
+    rustix::process::kill_process(pid, signal).unwrap();
+    let status = waiter.wait();
+    assert_gone(&marker);
+    let stdout = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    (status, stdout, dir)
+}
+
+#[test]
+fn a_terminated_check_reports_what_finished_and_what_did_not_run() {
+    let (status, stdout, dir) = interrupted_while_the_second_hangs(
+        "terminated",
+        rustix::process::Signal::TERM,
+        &["--junit", "report.xml"],
+    );
+    assert_eq!(status.code(), Some(143), "{stdout}");
+    assert!(
+        stdout.contains("  PASS transcripts/a.jsonl  6 exchanges"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  SKIP transcripts/b.jsonl  not run: interrupted by SIGTERM"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Summary: 1 transcript, 0 laws: 1 held, 1 not run in "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Interrupted by SIGTERM"), "{stdout}");
+    let xml = std::fs::read_to_string(dir.path().join("report.xml")).unwrap();
+    assert!(
+        xml.contains("<testsuite name=\"transcripts/a.jsonl\" tests=\"6\" failures=\"0\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<testsuite name=\"interrupted by SIGTERM\" tests=\"1\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(
+            "<testcase name=\"transcripts/b.jsonl\" classname=\"interrupted by SIGTERM\">"
+        ),
+        "{xml}"
+    );
+}
+
+#[test]
+fn an_interrupted_check_says_so_in_json_lines() {
+    let (status, stdout, _dir) = interrupted_while_the_second_hangs(
+        "interrupted",
+        rustix::process::Signal::INT,
+        &["--format", "json"],
+    );
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    let lines = json_lines(stdout.as_bytes());
+    let passed: Vec<&Value> = lines
+        .iter()
+        .filter(|line| line["type"] == "transcript")
+        .collect();
+    assert_eq!(passed.len(), 1, "{stdout}");
+    assert_eq!(passed[0]["path"], "transcripts/a.jsonl");
+    assert_eq!(passed[0]["status"], "pass");
+    let interrupted = lines
+        .iter()
+        .find(|line| line["type"] == "interrupted")
+        .unwrap_or_else(|| panic!("no interrupted line: {stdout}"));
+    assert_eq!(
+        *interrupted,
+        json!({"type": "interrupted", "signal": "SIGINT",
+               "transcripts": ["transcripts/b.jsonl"], "commands": []})
+    );
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["exit"], 130);
 }

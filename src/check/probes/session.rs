@@ -381,7 +381,11 @@ impl<'a> Session<'a> {
             "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
         });
         let id = self.number_id();
-        let wait = self.options.timeout.saturating_mul(STARTUP_STEPS).max(self.options.startup_timeout);
+        let wait = self
+            .options
+            .timeout
+            .saturating_mul(STARTUP_STEPS)
+            .max(self.options.startup_timeout);
         let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
         let init = answer.as_ref().ok().map(|result| Init {
             revision: result
