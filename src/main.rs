@@ -69,7 +69,8 @@ struct RecordArgs {
     #[arg(long, value_name = "NAME")]
     redact_env: Vec<String>,
     /// An ignore rule for `check`: a JSON pointer into server messages, `*`
-    /// for any one segment, `**` for any number (repeatable).
+    /// for any one segment, `**` for any number; or `method:NAME`, allowing
+    /// server requests of `NAME` the recording lacks (repeatable).
     #[arg(long, value_name = "POINTER")]
     ignore: Vec<String>,
     /// The server command and its arguments.

@@ -1177,4 +1177,56 @@ mod tests {
             answer
         );
     }
+
+    /// A server that asks for the roots once initialized, and exits with
+    /// status 3 unless the answer it gets contains `expect`.
+    fn asks(method: &str, expect: &str) -> String {
+        format!(
+            r#"read a; echo '{INIT_OK}'; echo '{{"jsonrpc":"2.0","id":"s1","method":"{method}"}}'; read b; case "$b" in *'{expect}'*) cat >/dev/null;; *) echo "got $b" >&2; exit 3;; esac"#
+        )
+    }
+
+    #[test]
+    fn a_server_request_the_recording_lacks_is_a_transcript_match_finding() {
+        let outcome = run(
+            &[("c2s", INIT), ("s2c", INIT_OK)],
+            &asks("roots/list", "-32601"),
+        );
+        assert_eq!(
+            laws(&outcome),
+            vec![(
+                LawId::TranscriptMatch,
+                "the server sent a request the recording lacks: `roots/list`, after line 2 (the ignore rule `method:roots/list` allows it)".into()
+            )]
+        );
+        assert_eq!(
+            outcome.findings[0].location,
+            Location::Transcript {
+                path: "t.jsonl".into(),
+                line: 2
+            }
+        );
+    }
+
+    #[test]
+    fn a_method_ignore_rule_allows_an_unrecorded_server_request() {
+        let mut options = options(Duration::from_secs(20));
+        options.ignore = IgnoreRules::parse(["method:roots/list"]).unwrap();
+        let outcome = replay(
+            &transcript("", &[("c2s", INIT), ("s2c", INIT_OK)]),
+            &sh(&asks("roots/list", "-32601")),
+            &options,
+        )
+        .unwrap();
+        assert_eq!(laws(&outcome), vec![]);
+    }
+
+    #[test]
+    fn an_unrecorded_ping_from_the_server_is_answered_and_passes() {
+        let outcome = run(
+            &[("c2s", INIT), ("s2c", INIT_OK)],
+            &asks("ping", r#""id":"s1","result":{}"#),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+    }
 }
