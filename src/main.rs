@@ -51,7 +51,10 @@ of its own to stdout, passes SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 and SIGUS
 server's status (ending by the same signal when the server died of one).
 
 Environment values are never recorded, only names. Values of variables whose names look \
-secret (TOKEN, KEY, SECRET, PASSWORD, ...) are replaced in the transcript by [REDACTED:NAME].")]
+secret (TOKEN, KEY, SECRET, PASSWORD, ...), or whose values do (ghp_..., sk_live_..., JWTs, \
+random values of PAT, SK, BEARER, ...), are replaced in the transcript by [REDACTED:NAME]; \
+the password of a URL by [REDACTED:NAME:password]. The mcp-replay.json nearest to the \
+transcript adds names (redactEnv) and patterns (redact).")]
 struct RecordArgs {
     /// The transcript to write [default: transcripts/<server>-<UTC time>.jsonl].
     #[arg(short, long, value_name = "FILE")]
@@ -252,6 +255,29 @@ fn run_record(args: RecordArgs) -> Result<ExitCode, Failure> {
     options.redact_patterns = args.redact;
     options.redact_env = args.redact_env;
     options.ignore = args.ignore;
+    // The config that `check` will read for this transcript names secrets
+    // too: the recording must not hold them in clear.
+    let dir = match &options.output {
+        Some(path) => path.parent().unwrap_or(Path::new("")).to_owned(),
+        None => PathBuf::from(check::DEFAULT_DIR),
+    };
+    let extra = check::config::redaction_near(&dir).map_err(|err| Failure {
+        error: Box::new(err),
+        hint: Some(format!(
+            "fix the file, or remove it to use the defaults ({} is optional)",
+            check::config::FILE_NAME
+        )),
+    })?;
+    for name in extra.env {
+        if !options.redact_env.contains(&name) {
+            options.redact_env.push(name);
+        }
+    }
+    for pattern in extra.patterns {
+        if !options.redact_patterns.contains(&pattern) {
+            options.redact_patterns.push(pattern);
+        }
+    }
     let recorded = record(&options, &mut std::io::stderr()).map_err(|err| {
         let hint = match &err {
             RecordError::Exists { .. } => {

@@ -293,17 +293,23 @@ pub fn run(
                 unstartable: failed,
             }) => {
                 report.errors.extend(errors);
-                if let Some(result) = &mut result {
-                    scrub.transcript(result);
-                }
                 let plan = &plan.transcripts[index - plan.probes.len()];
+                if let Some(result) = &mut result {
+                    match Scrub::with(&plan.replay.redaction) {
+                        Some(own) => own.transcript(result),
+                        None => scrub.transcript(result),
+                    }
+                }
                 if failed {
                     unstartable.push(&plan.command);
                 }
                 transcripts.extend(result.map(|result| (result, &plan.waive)));
             }
             Done::Probe(Ok(mut result)) => {
-                scrub.probe(&mut result);
+                match Scrub::with(&plan.probes[index].options.redaction) {
+                    Some(own) => own.probe(&mut result),
+                    None => scrub.probe(&mut result),
+                }
                 probed.push((result, &plan.probes[index]));
             }
             Done::Probe(Err(error)) => unprobed.push((error, &plan.probes[index].command)),
@@ -425,6 +431,21 @@ impl Scrub {
         };
         // Without patterns nothing can fail to compile.
         Scrub(Redactor::from_env(&redaction).unwrap_or_default())
+    }
+
+    /// The environment's secrets and those a directory config adds, when
+    /// it adds any (its patterns were checked when it was read).
+    fn with(extra: &Redaction) -> Option<Scrub> {
+        if extra.is_empty() {
+            return None;
+        }
+        let mut env = env_secret_names();
+        env.extend(extra.env.iter().cloned());
+        let redaction = Redaction {
+            env,
+            patterns: extra.patterns.clone(),
+        };
+        Redactor::from_env(&redaction).ok().map(Scrub)
     }
 
     fn text(&self, text: &mut String) {

@@ -1448,3 +1448,96 @@ fn an_interrupted_check_says_so_in_json_lines() {
     assert_eq!(summary["type"], "summary");
     assert_eq!(summary["exit"], 130);
 }
+
+#[test]
+fn secrets_known_by_their_shape_or_the_config_are_recorded_as_placeholders() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcripts = dir.path().join("transcripts");
+    std::fs::create_dir(&transcripts).unwrap();
+    std::fs::write(
+        transcripts.join("mcp-replay.json"),
+        r#"{"redactEnv": ["TEAM_NAME_VALUE"], "redact": ["order-[0-9]{6}"]}"#,
+    )
+    .unwrap();
+    let secrets = [
+        ("GH_PAT", "Zq8VnW2rLk5tYx3Bm9Jd"),
+        ("STRIPE_SK", "sk_live_51H8abcdefGHIJKLmnop"),
+        (
+            "JWT",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        ),
+        ("BEARER", "dGhpcyBpcyBhIHNlY3JldCB0b2tlbjE5"),
+        ("SOME_VALUE", "ghp_16C7e42F292c6912E7710c838347Ae178B4a"),
+        ("TEAM_NAME_VALUE", "the-blue-team"),
+    ];
+    let url = "postgres://app:s3cr3t-pass@db.internal:5432/app";
+    let mut said: Vec<&str> = secrets.iter().map(|(_, value)| *value).collect();
+    said.extend([url, "order-123456", "/usr/local/share/pat"]);
+    let input = format!(
+        "{}\n",
+        json!({"jsonrpc": "2.0", "id": 1, "method": "x", "params": {"said": said}})
+    );
+    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay");
+    cmd.current_dir(dir.path())
+        .args(["record", "-o", "transcripts/t.jsonl", "--"])
+        .args(crate::util::python(crate::util::ECHO, &[]))
+        .env("DATABASE_URL", url)
+        .env("PAT_DIR", "/usr/local/share/pat")
+        .write_stdin(input.clone())
+        .timeout(Duration::from_secs(60));
+    for (name, value) in secrets {
+        cmd.env(name, value);
+    }
+    let output = cmd.output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    // What is forwarded stays exact.
+    assert_eq!(output.stdout, format!("{input}bye").into_bytes());
+
+    let text = std::fs::read_to_string(transcripts.join("t.jsonl")).unwrap();
+    for (name, value) in secrets {
+        assert!(!text.contains(value), "{name} leaked: {text}");
+        assert!(
+            text.contains(&format!("[REDACTED:{name}]")),
+            "{name}: {text}"
+        );
+    }
+    assert!(!text.contains("s3cr3t-pass"), "{text}");
+    assert!(
+        text.contains("postgres://app:[REDACTED:DATABASE_URL:password]@db.internal:5432/app"),
+        "{text}"
+    );
+    assert!(!text.contains("order-123456"), "{text}");
+    assert!(text.contains("[REDACTED:pattern-1]"), "{text}");
+    // A path is no secret, whatever its variable is called.
+    assert!(text.contains("/usr/local/share/pat"), "{text}");
+}
+
+#[test]
+fn the_configs_redaction_applies_to_what_check_reports() {
+    // A value no rule takes for a secret, named in the config, and a
+    // pattern the config adds: the server appends both to every echo.
+    let (dir, _) = recorded(&[]);
+    std::fs::write(
+        dir.path().join("transcripts/mcp-replay.json"),
+        r#"{"redactEnv": ["TEAM_WORD"], "redact": ["order-[0-9]{6}"]}"#,
+    )
+    .unwrap();
+    let server = format!(
+        r#"exec {} --echo-suffix "$TEAM_WORD order-654321""#,
+        fixture_server()
+    );
+    let output = check(dir.path())
+        .env("TEAM_WORD", "the-blue-team")
+        .args(["--no-probes", "--format", "json"])
+        .args(["transcripts", "--", "sh", "-c", &server])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = stdout_of(&output);
+    assert!(!stdout.contains("the-blue-team"), "{stdout}");
+    assert!(!stdout.contains("order-654321"), "{stdout}");
+    assert!(
+        stdout.contains("hello[REDACTED:TEAM_WORD] [REDACTED:pattern-1]"),
+        "{stdout}"
+    );
+}

@@ -44,7 +44,7 @@ use crate::jsonrpc::RequestId;
 use crate::laws::{LawId, Profile};
 use crate::process::{Output, Recv, ServerProcess, SpawnError, shell_status};
 use crate::report::{Exchange, ExchangeStatus, Finding, Location};
-use crate::transcript::{RedactError, Redactor, Transcript, env_secret_names};
+use crate::transcript::{RedactError, Redaction, Redactor, Transcript, env_secret_names};
 
 /// How a replay runs.
 #[derive(Debug, Clone)]
@@ -66,6 +66,9 @@ pub(crate) struct ReplayOptions {
     pub keep_live: bool,
     /// The exact command that accepts this transcript's mismatches.
     pub bless_hint: String,
+    /// More variables and patterns to redact (`redactEnv` and `redact` in
+    /// `mcp-replay.json`), after the header's.
+    pub redaction: Redaction,
 }
 
 /// What a replay found.
@@ -148,9 +151,19 @@ pub(crate) fn replay_on(
     // that look secret: a secret set only where the check runs (in CI) must
     // not reach a diff, a report or a blessed transcript either.
     let mut redaction = transcript.header.redact.clone();
-    for name in env_secret_names() {
+    for name in env_secret_names()
+        .into_iter()
+        .chain(options.redaction.env.iter().cloned())
+    {
         if !redaction.env.contains(&name) {
             redaction.env.push(name);
+        }
+    }
+    // After the header's, so that the placeholders the recording wrote keep
+    // their numbers.
+    for pattern in &options.redaction.patterns {
+        if !redaction.patterns.contains(pattern) {
+            redaction.patterns.push(pattern.clone());
         }
     }
     let redactor = Redactor::from_env(&redaction).map_err(|source| ReplayError::Redact {
@@ -687,6 +700,7 @@ mod tests {
             ignore: IgnoreRules::default(),
             keep_live: true,
             bless_hint: "mcp-replay check --bless t.jsonl".into(),
+            redaction: Redaction::default(),
         }
     }
 
