@@ -424,8 +424,14 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     }
     match written {
         Ok(()) => Ok(ExitCode::from(report.exit_code())),
-        // A reader that stopped reading (`| head`) is not an error.
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        // A reader that stopped reading (`| head`) is not an error; an
+        // interrupted run still ends as the signal says.
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::from(
+            report
+                .interrupted
+                .as_ref()
+                .map_or(0, report::Interruption::exit_code),
+        )),
         Err(err) => Err(err.into()),
     }
 }

@@ -5,7 +5,9 @@
 //! server command, with a `<testcase>` per law. Failures carry the finding's
 //! message, citation and plain diff; warnings go to `<system-out>`. Input
 //! that could not be checked (a malformed transcript, a server that cannot
-//! start) is an `<error>`: no law was judged, so nothing failed.
+//! start) is an `<error>`: no law was judged, so nothing failed. A run a
+//! signal stopped has one more suite, named by the signal, with a skipped
+//! `<testcase>` per transcript and probe run that did not run.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
