@@ -51,7 +51,10 @@ of its own to stdout, passes SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 and SIGUS
 server's status (ending by the same signal when the server died of one).
 
 Environment values are never recorded, only names. Values of variables whose names look \
-secret (TOKEN, KEY, SECRET, PASSWORD, ...) are replaced in the transcript by [REDACTED:NAME].")]
+secret (TOKEN, KEY, SECRET, PASSWORD, ...), or whose values do (ghp_..., sk_live_..., JWTs, \
+random values of PAT, SK, BEARER, ...), are replaced in the transcript by [REDACTED:NAME]; \
+the password of a URL by [REDACTED:NAME:password]. The mcp-replay.json nearest to the \
+transcript adds names (redactEnv) and patterns (redact).")]
 struct RecordArgs {
     /// The transcript to write [default: transcripts/<server>-<UTC time>.jsonl].
     #[arg(short, long, value_name = "FILE")]
@@ -69,7 +72,8 @@ struct RecordArgs {
     #[arg(long, value_name = "NAME")]
     redact_env: Vec<String>,
     /// An ignore rule for `check`: a JSON pointer into server messages, `*`
-    /// for any one segment, `**` for any number (repeatable).
+    /// for any one segment, `**` for any number; or `method:NAME`, allowing
+    /// server requests of `NAME` the recording lacks (repeatable).
     #[arg(long, value_name = "POINTER")]
     ignore: Vec<String>,
     /// The server command and its arguments.
@@ -136,19 +140,19 @@ struct CheckArgs {
     /// server commands' probe runs (e.g. 2/4).
     #[arg(long, value_name = "I/N", value_parser = parse_partition)]
     partition: Option<Partition>,
-    /// The deadline of each step [default: 5s].
+    /// The deadline of each step [default: 5s; at most 24h].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     timeout: Option<Duration>,
     /// The deadline of a step while the server has written nothing yet, for
-    /// servers slow to start (npx, uv) [default: 20s].
+    /// servers slow to start (npx, uv) [default: 20s; at most 24h].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     startup_timeout: Option<Duration>,
     /// How long the probes watch stdout after spawning a server, before the
-    /// first message [default: 1s].
+    /// first message [default: 1s; at most 24h].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     settle: Option<Duration>,
     /// How long a server may take to exit after stdin closes or SIGTERM
-    /// [default: 2s].
+    /// [default: 2s; at most 24h].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     grace: Option<Duration>,
     /// A server command that replaces the one recorded in each transcript
@@ -256,6 +260,29 @@ fn run_record(args: RecordArgs) -> Result<ExitCode, Failure> {
     options.redact_patterns = args.redact;
     options.redact_env = args.redact_env;
     options.ignore = args.ignore;
+    // The config that `check` will read for this transcript names secrets
+    // too: the recording must not hold them in clear.
+    let dir = match &options.output {
+        Some(path) => path.parent().unwrap_or(Path::new("")).to_owned(),
+        None => PathBuf::from(check::DEFAULT_DIR),
+    };
+    let extra = check::config::redaction_near(&dir).map_err(|err| Failure {
+        error: Box::new(err),
+        hint: Some(format!(
+            "fix the file, or remove it to use the defaults ({} is optional)",
+            check::config::FILE_NAME
+        )),
+    })?;
+    for name in extra.env {
+        if !options.redact_env.contains(&name) {
+            options.redact_env.push(name);
+        }
+    }
+    for pattern in extra.patterns {
+        if !options.redact_patterns.contains(&pattern) {
+            options.redact_patterns.push(pattern);
+        }
+    }
     let recorded = record(&options, &mut std::io::stderr()).map_err(|err| {
         let hint = match &err {
             RecordError::Exists { .. } => {
@@ -341,10 +368,16 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.settle = args.settle;
     options.grace = args.grace;
 
+    // A JUnit file that cannot be written is a usage error found before
+    // anything runs, not after a long run.
+    let junit = args.junit.as_deref().map(JunitFile::open).transpose()?;
+
     // Ctrl-C (or SIGTERM, or the terminal going away) kills every server
-    // still running, then exits with 130 (143, 129). The servers run in
-    // groups of their own, so no signal of the terminal reaches them.
-    mcp_replay::process::exit_on_signals(&[
+    // still running and ends the run at once; what finished is reported,
+    // the rest listed as not run, and the exit is 130 (143, 129). The
+    // servers run in groups of their own, so no signal of the terminal
+    // reaches them.
+    mcp_replay::process::stop_on_signals(&[
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
@@ -352,13 +385,19 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     let progress = Progress::new(io::stderr().is_terminal() && args.format == Format::Human);
     let result = check::run(&options, &|done, total| progress.update(done, total));
     progress.clear();
-    let report = result.map_err(|err| {
-        let hint = err.hint();
-        Failure {
-            error: Box::new(err),
-            hint,
+    let report = match result {
+        Ok(report) => report,
+        Err(err) => {
+            if let Some(junit) = junit {
+                junit.discard();
+            }
+            let hint = err.hint();
+            return Err(Failure {
+                error: Box::new(err),
+                hint,
+            });
         }
-    })?;
+    };
 
     for transcript in &report.transcripts {
         if let Some(n) = transcript.blessed {
@@ -366,15 +405,17 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
             eprintln!("Blessed: {} ({n} difference{s})", transcript.path.display());
         }
     }
-    if let Some(path) = &args.write_baseline {
-        eprintln!("Wrote baseline: {}", path.display());
+    match (&args.write_baseline, &report.interrupted) {
+        (Some(path), None) => eprintln!("Wrote baseline: {}", path.display()),
+        (Some(path), Some(_)) => eprintln!(
+            "Not written: the baseline `{}` (the run was interrupted)",
+            path.display()
+        ),
+        (None, _) => {}
     }
-    // A JUnit file that cannot be written fails the run, but only after the
-    // report is out: the findings are not lost with it.
-    let junit = match &args.junit {
-        Some(path) => write_junit(&report, path).err(),
-        None => None,
-    };
+    // A JUnit file that fails to be written now fails the run, but only
+    // after the report is out: the findings are not lost with it.
+    let junit = junit.and_then(|junit| junit.write(&report).err());
     let stdout = io::stdout();
     let palette = Palette::choose(args.color, stdout.is_terminal());
     let mut out = io::BufWriter::new(stdout.lock());
@@ -389,28 +430,80 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     }
     match written {
         Ok(()) => Ok(ExitCode::from(report.exit_code())),
-        // A reader that stopped reading (`| head`) is not an error.
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        // A reader that stopped reading (`| head`) is not an error; an
+        // interrupted run still ends as the signal says.
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::from(
+            report
+                .interrupted
+                .as_ref()
+                .map_or(0, report::Interruption::exit_code),
+        )),
         Err(err) => Err(err.into()),
     }
 }
 
-fn write_junit(report: &Report, path: &Path) -> Result<(), Failure> {
-    #[derive(Debug, thiserror::Error)]
-    #[error("cannot write the JUnit report `{}`", .path.display())]
-    struct JunitError {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    }
-    let mut xml = Vec::new();
-    report::junit::render(report, &mut xml).expect("writing to a Vec cannot fail");
-    std::fs::write(path, xml).map_err(|source| {
-        Failure::from(JunitError {
+/// The `--junit` file, opened before the run so that a path that cannot be
+/// written stops the run before it starts.
+struct JunitFile {
+    path: PathBuf,
+    file: std::fs::File,
+    /// The file did not exist before: a run that does not start removes it.
+    created: bool,
+}
+
+/// The JUnit file cannot be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write the JUnit report `{}`", .path.display())]
+struct JunitError {
+    path: PathBuf,
+    #[source]
+    source: io::Error,
+}
+
+impl JunitFile {
+    fn open(path: &Path) -> Result<JunitFile, Failure> {
+        let created = !path.exists();
+        // Not truncated yet: an old report stays whole until the new one
+        // replaces it.
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|source| JunitError {
+                path: path.to_owned(),
+                source,
+            })?;
+        Ok(JunitFile {
             path: path.to_owned(),
-            source,
+            file,
+            created,
         })
-    })
+    }
+
+    /// Replaces the file's content with the JUnit XML of `report`.
+    fn write(mut self, report: &Report) -> Result<(), Failure> {
+        let mut xml = Vec::new();
+        report::junit::render(report, &mut xml).expect("writing to a Vec cannot fail");
+        self.file
+            .set_len(0)
+            .and_then(|()| self.file.write_all(&xml))
+            .and_then(|()| self.file.flush())
+            .map_err(|source| {
+                Failure::from(JunitError {
+                    path: self.path.clone(),
+                    source,
+                })
+            })
+    }
+
+    /// Leaves no file behind that the run created and did not write.
+    fn discard(self) {
+        if self.created {
+            drop(self.file);
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// The progress line on stderr: only on a terminal, and only once a run

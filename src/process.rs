@@ -5,8 +5,9 @@
 //! arriving, the process exiting), never by a fixed sleep. A process that is
 //! dropped is killed with its whole group and reaped, so nothing outlives its
 //! owner; [`kill_all`] does the same for every live process when the owner
-//! itself is told to stop, and [`exit_on_signals`] does it on SIGINT or
-//! SIGTERM.
+//! itself is told to stop, and [`stop_on_signals`] does it on SIGINT or
+//! SIGTERM, after which every wait ends at once and [`stop_signal`] says
+//! which signal came.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::ffi::OsString;
@@ -16,6 +17,7 @@ use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -377,6 +379,9 @@ impl ServerProcess {
     /// look after the deadline; lines read later are left for the next
     /// call, so that a server writing without pause cannot keep a wait
     /// past its deadline.
+    ///
+    /// Once the owner is told to stop ([`stop_on_signals`]), a wait for a
+    /// line that has not arrived ends at once, as a timeout.
     pub fn recv(&mut self, deadline: Instant) -> Recv {
         loop {
             match self.lines.front() {
@@ -385,6 +390,7 @@ impl ServerProcess {
                 None if self.stdout_closed => {
                     return Recv::Output(Output::Closed { at: Instant::now() });
                 }
+                None if STOPPED_BY.load(Ordering::Relaxed) != 0 => return Recv::Timeout,
                 None => {}
             }
             let now = Instant::now();
@@ -538,7 +544,12 @@ impl ServerProcess {
                 fds.push(PollFd::new(pidfd, PollFlags::IN));
                 which.push(3);
             }
-            let stops = STOP_PIPES.get().map_or(&[][..], Vec::as_slice);
+            // Once a stop has been seen, the sockets stay readable: watching
+            // them still would make every later wait spin.
+            let stops = match STOP_PIPES.get() {
+                Some(pipes) if STOPPED_BY.load(Ordering::Relaxed) == 0 => pipes.as_slice(),
+                _ => &[][..],
+            };
             for (_, pipe) in stops {
                 fds.push(PollFd::new(pipe, PollFlags::IN));
             }
@@ -552,8 +563,7 @@ impl ServerProcess {
                     .zip(stops)
                     .find(|(fd, _)| !fd.revents().is_empty());
                 if let Some((_, (signal, _))) = stop {
-                    kill_all();
-                    std::process::exit(128 + signal);
+                    stop_all(*signal);
                 }
             }
         }
@@ -782,26 +792,69 @@ struct Live {
     stopped: bool,
 }
 
-/// The signals [`exit_on_signals`] asked for.
+/// The signals [`stop_on_signals`] asked for.
 static STOP_SIGNALS: OnceLock<Vec<i32>> = OnceLock::new();
+
+/// The first stop signal that arrived, or 0.
+static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
 
 /// Each armed signal, with the read end of the socket its handler writes a
 /// byte to.
 static STOP_PIPES: OnceLock<Vec<(i32, UnixStream)>> = OnceLock::new();
 
-/// Makes `signals` (e.g. SIGINT and SIGTERM) end the owning process, once a
-/// server has been started: every live server group is killed, then the
-/// process exits with 128 + the signal. For a command-line owner, whose
-/// Ctrl-C must never leave servers behind.
+/// Makes `signals` (e.g. SIGINT and SIGTERM) stop every server, once a
+/// server has been started: when one arrives, every live server group is
+/// killed, no new server starts, every wait for a line ends at once, and
+/// [`stop_signal`] names the signal. For a command-line owner, whose Ctrl-C
+/// must never leave servers behind, and which still reports what finished
+/// before it exits.
 ///
 /// The handlers only write a byte to a socket, which every wait on a server
 /// watches; before the first server starts, the signals keep their default
 /// action. No thread is started for it.
-pub fn exit_on_signals(signals: &[i32]) {
+pub fn stop_on_signals(signals: &[i32]) {
     let _ = STOP_SIGNALS.set(signals.to_vec());
 }
 
-/// Installs the handlers [`exit_on_signals`] asked for, once.
+/// The signal that stopped every server ([`stop_on_signals`]), if one has
+/// arrived: a signal that came while no wait was watching is noticed (and
+/// the servers killed) here.
+pub fn stop_signal() -> Option<i32> {
+    let signal = STOPPED_BY.load(Ordering::Relaxed);
+    if signal != 0 {
+        return Some(signal);
+    }
+    let pipes = STOP_PIPES.get()?;
+    let mut fds: Vec<PollFd<'_>> = pipes
+        .iter()
+        .map(|(_, pipe)| PollFd::new(pipe, PollFlags::IN))
+        .collect();
+    let zero = rustix::event::Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    if rustix::event::poll(&mut fds, Some(&zero)).is_ok()
+        && let Some((_, (signal, _))) = fds
+            .iter()
+            .zip(pipes)
+            .find(|(fd, _)| !fd.revents().is_empty())
+    {
+        stop_all(*signal);
+    }
+    match STOPPED_BY.load(Ordering::Relaxed) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// Notes that `signal` stops the owner (the first such signal wins) and
+/// kills every live server.
+fn stop_all(signal: i32) {
+    let _ = STOPPED_BY.compare_exchange(0, signal, Ordering::Relaxed, Ordering::Relaxed);
+    kill_all();
+}
+
+/// Installs the handlers [`stop_on_signals`] asked for, once.
 fn arm_stop_signals() {
     STOP_PIPES.get_or_init(|| {
         let Some(signals) = STOP_SIGNALS.get() else {
@@ -820,7 +873,7 @@ fn arm_stop_signals() {
 }
 
 /// Kills the process group of every server started here and not dropped
-/// yet. For signal handlers of the owner: call it, then exit.
+/// yet. For an owner on its way out.
 ///
 /// From then on no new server starts ([`ServerProcess::spawn`] fails): a
 /// thread that starts one while the owner exits would leave it behind.

@@ -3,8 +3,10 @@
 //! The nearest `mcp-replay.json` above a transcript (up to the directory the
 //! run was given) sets the profile, waived laws, extra ignore rules and
 //! deadlines of the transcripts below it. Flags on the command line win over
-//! it, except `--waive`, which adds to its waivers. JSON, so that no new
-//! format or dependency is needed.
+//! it, except `--waive`, which adds to its waivers. Its redaction settings
+//! (`redactEnv`, `redact`) add to the command line's, for `record` (the
+//! config nearest to the transcript being written) and `check` alike. JSON,
+//! so that no new format or dependency is needed.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -15,6 +17,7 @@ use serde_json::Value;
 use crate::check::diff::IgnoreRules;
 use crate::check::duration::parse_duration;
 use crate::laws::{LawId, Profile};
+use crate::transcript::Redaction;
 
 /// The file name looked for.
 pub const FILE_NAME: &str = "mcp-replay.json";
@@ -29,6 +32,9 @@ pub(crate) struct Config {
     pub startup_timeout: Option<Duration>,
     pub settle: Option<Duration>,
     pub grace: Option<Duration>,
+    /// More variables whose values are secret (`redactEnv`), and regular
+    /// expressions whose matches are (`redact`).
+    pub redaction: Redaction,
 }
 
 /// Why a config file cannot be used.
@@ -102,6 +108,10 @@ struct Wire {
     startup_timeout: Option<Value>,
     settle: Option<Value>,
     grace: Option<Value>,
+    #[serde(default)]
+    redact_env: Vec<String>,
+    #[serde(default)]
+    redact: Vec<String>,
 }
 
 impl Config {
@@ -139,7 +149,27 @@ impl Config {
                 .map(Some)
                 .map_err(|err| invalid(format!("`{field}`: {err}")))
         };
+        for pattern in &wire.redact {
+            if let Err(err) = regex::bytes::Regex::new(pattern) {
+                return Err(invalid(format!(
+                    "`redact`: `{pattern}` is no regular expression: {err}"
+                )));
+            }
+        }
+        if let Some(name) = wire
+            .redact_env
+            .iter()
+            .find(|name| name.is_empty() || name.contains('='))
+        {
+            return Err(invalid(format!(
+                "`redactEnv`: `{name}` is no environment variable name"
+            )));
+        }
         Ok(Config {
+            redaction: Redaction {
+                env: wire.redact_env,
+                patterns: wire.redact,
+            },
             profile: wire
                 .profile
                 .map(|p| p.parse::<Profile>())
@@ -160,6 +190,29 @@ impl Config {
             settle: duration("settle", wire.settle)?,
             grace: duration("grace", wire.grace)?,
         })
+    }
+}
+
+/// The redaction settings of the config nearest to the transcripts of
+/// `dir` (for `record`): the search goes up to the current directory when
+/// `dir` is inside it, and looks in `dir` alone otherwise. Nothing when no
+/// config is found.
+///
+/// # Errors
+///
+/// [`ConfigError`] when the config found cannot be used.
+pub fn redaction_near(dir: &Path) -> Result<Redaction, ConfigError> {
+    let root = if dir.is_relative() {
+        PathBuf::new()
+    } else {
+        match std::env::current_dir() {
+            Ok(cwd) if dir.starts_with(&cwd) => cwd,
+            _ => dir.to_owned(),
+        }
+    };
+    match find(dir, &root) {
+        Some(path) => Ok(Config::read(&path)?.redaction),
+        None => Ok(Redaction::default()),
     }
 }
 
@@ -201,6 +254,22 @@ mod tests {
         assert_eq!(config.startup_timeout, Some(Duration::from_secs(30)));
         assert_eq!(config.settle, Some(Duration::from_millis(100)));
         assert_eq!(config.grace, Some(Duration::from_millis(1500)));
+    }
+
+    #[test]
+    fn redaction_settings_read_and_bad_ones_are_named() {
+        let config = parse(r#"{"redactEnv":["TEAM"],"redact":["order-[0-9]+"]}"#).unwrap();
+        assert_eq!(config.redaction.env, ["TEAM"]);
+        assert_eq!(config.redaction.patterns, ["order-[0-9]+"]);
+        let err = parse(r#"{"redact":["("]}"#).unwrap_err();
+        assert!(
+            err.starts_with("t/mcp-replay.json:1:1: `redact`: `(` is no regular expression"),
+            "{err}"
+        );
+        assert_eq!(
+            parse(r#"{"redactEnv":["A=B"]}"#).unwrap_err(),
+            "t/mcp-replay.json:1:1: `redactEnv`: `A=B` is no environment variable name"
+        );
     }
 
     #[test]

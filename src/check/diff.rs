@@ -29,11 +29,20 @@ enum Segment {
 ///
 /// The pointer is rooted at the whole message, e.g.
 /// `/result/serverInfo/version` or `/**/timestamp`.
+///
+/// A rule `method:NAME` ignores no field: it allows the server to send a
+/// request of method `NAME` (e.g. `method:roots/list`) that the recording
+/// lacks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IgnoreRule {
     pattern: String,
     segments: Vec<Segment>,
+    /// For a `method:NAME` rule: the server request method it allows.
+    method: Option<String>,
 }
+
+/// The prefix of a rule that allows an unrecorded server request.
+const METHOD_RULE: &str = "method:";
 
 impl IgnoreRule {
     /// Parses a pattern.
@@ -44,6 +53,18 @@ impl IgnoreRule {
     /// not empty, which means the whole message) or holds a `~` that is not
     /// `~0` or `~1`.
     pub fn parse(pattern: &str) -> Result<IgnoreRule, String> {
+        if let Some(method) = pattern.strip_prefix(METHOD_RULE) {
+            if method.trim().is_empty() {
+                return Err(format!(
+                    "ignore rule `{pattern}` names no method (expected e.g. `method:roots/list`)"
+                ));
+            }
+            return Ok(IgnoreRule {
+                pattern: pattern.to_owned(),
+                segments: Vec::new(),
+                method: Some(method.trim().to_owned()),
+            });
+        }
         let mut segments = Vec::new();
         if !pattern.is_empty() {
             let Some(rest) = pattern.strip_prefix('/') else {
@@ -66,12 +87,16 @@ impl IgnoreRule {
         Ok(IgnoreRule {
             pattern: pattern.to_owned(),
             segments,
+            method: None,
         })
     }
 
     /// Removes every part of `value` the rule matches. A rule that matches
     /// the whole value turns it into `null`.
     pub fn apply(&self, value: &mut Value) {
+        if self.method.is_some() {
+            return;
+        }
         if strip(value, &self.segments) {
             *value = Value::Null;
         }
@@ -254,6 +279,14 @@ impl IgnoreRules {
     pub fn extend(&mut self, other: &IgnoreRules) {
         self.0.extend(other.0.iter().cloned());
         self.1.extend(other.1.iter().cloned());
+    }
+
+    /// Whether a `method:NAME` rule allows the server to send a request of
+    /// `method` that the recording lacks.
+    pub fn allows_request(&self, method: &str) -> bool {
+        self.0
+            .iter()
+            .any(|rule| rule.method.as_deref() == Some(method))
     }
 
     /// Removes everything the rules match from `value`, then masks what the
@@ -586,6 +619,19 @@ mod tests {
             .unwrap()
             .apply(&mut value);
         value
+    }
+
+    #[test]
+    fn a_method_rule_allows_a_request_and_ignores_no_field() {
+        let rules = IgnoreRules::parse(["method:roots/list"]).unwrap();
+        assert!(rules.allows_request("roots/list"));
+        assert!(!rules.allows_request("sampling/createMessage"));
+        let value = json!({"result":{"a":1}});
+        assert_eq!(ignored(&["method:roots/list"], value.clone()), value);
+        assert_eq!(
+            IgnoreRules::parse(["method:"]).unwrap_err(),
+            "ignore rule `method:` names no method (expected e.g. `method:roots/list`)"
+        );
     }
 
     #[test]

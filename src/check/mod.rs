@@ -35,10 +35,10 @@ use self::config::ConfigError;
 use self::plan::{Plan, Planned, PlannedProbe};
 use self::replay::{ReplayError, replay_on};
 use crate::laws::{LawId, Profile, Severity};
-use crate::process::ServerProcess;
+use crate::process::{ServerProcess, stop_signal};
 use crate::report::{
-    Disposition, Finding, Graded, InputError, LawOutcome, LawStatus, Location, ProbeResult, Report,
-    TranscriptResult,
+    Disposition, Finding, Graded, InputError, Interruption, LawOutcome, LawStatus, Location,
+    ProbeResult, Report, TranscriptResult,
 };
 use crate::transcript::{Redaction, Redactor, Transcript, env_secret_names};
 
@@ -240,6 +240,11 @@ struct Replayed {
 /// Runs the check `options` describe. `progress` hears `(done, total)`
 /// after each replay or probe run finishes, from any thread.
 ///
+/// When a signal stops every server ([`crate::process::stop_on_signals`]),
+/// the jobs still running end at once and no other starts: the report holds
+/// what finished before the signal, and its [`Report::interrupted`] lists
+/// the rest.
+///
 /// # Errors
 ///
 /// [`CheckError`] when the run cannot start: no transcripts and no command,
@@ -271,7 +276,22 @@ pub fn run(
     let mut probed = Vec::new();
     let mut unprobed = Vec::new();
     let mut unstartable = Vec::new();
+    // A job that was running when the signal came ended early, and what it
+    // found says more about the stop than about the server: it did not run.
+    let mut interrupted = stop_signal().map(Interruption::new);
     for (index, result) in done.into_iter().enumerate() {
+        let Some(result) = result else {
+            let interruption = interrupted
+                .as_mut()
+                .expect("only an interruption leaves a job without a result");
+            match plan.probes.get(index) {
+                Some(probe) => interruption.probes.push(probe.command.display()),
+                None => interruption
+                    .transcripts
+                    .push(plan.transcripts[index - plan.probes.len()].path.clone()),
+            }
+            continue;
+        };
         match result {
             Done::Replay(Replayed {
                 mut result,
@@ -279,17 +299,23 @@ pub fn run(
                 unstartable: failed,
             }) => {
                 report.errors.extend(errors);
-                if let Some(result) = &mut result {
-                    scrub.transcript(result);
-                }
                 let plan = &plan.transcripts[index - plan.probes.len()];
+                if let Some(result) = &mut result {
+                    match Scrub::with(&plan.replay.redaction) {
+                        Some(own) => own.transcript(result),
+                        None => scrub.transcript(result),
+                    }
+                }
                 if failed {
                     unstartable.push(&plan.command);
                 }
                 transcripts.extend(result.map(|result| (result, &plan.waive)));
             }
             Done::Probe(Ok(mut result)) => {
-                scrub.probe(&mut result);
+                match Scrub::with(&plan.probes[index].options.redaction) {
+                    Some(own) => own.probe(&mut result),
+                    None => scrub.probe(&mut result),
+                }
                 probed.push((result, &plan.probes[index]));
             }
             Done::Probe(Err(error)) => unprobed.push((error, &plan.probes[index].command)),
@@ -308,7 +334,13 @@ pub fn run(
         scrub.text(&mut error.message);
     }
 
-    let baseline = match &options.write_baseline {
+    // A baseline of an interrupted run would lack the findings of what did
+    // not run, and pass them next time: none is written.
+    let baseline = match options
+        .write_baseline
+        .as_ref()
+        .filter(|_| interrupted.is_none())
+    {
         Some(path) => {
             let findings = transcripts
                 .iter()
@@ -383,6 +415,12 @@ pub fn run(
         .map(Entry::to_stale)
         .collect();
     report.errors.sort_by(|a, b| a.path.cmp(&b.path));
+    if let Some(interruption) = &mut interrupted {
+        for command in &mut interruption.probes {
+            scrub.text(command);
+        }
+    }
+    report.interrupted = interrupted;
     report.elapsed = started.elapsed();
     Ok(report)
 }
@@ -399,6 +437,21 @@ impl Scrub {
         };
         // Without patterns nothing can fail to compile.
         Scrub(Redactor::from_env(&redaction).unwrap_or_default())
+    }
+
+    /// The environment's secrets and those a directory config adds, when
+    /// it adds any (its patterns were checked when it was read).
+    fn with(extra: &Redaction) -> Option<Scrub> {
+        if extra.is_empty() {
+            return None;
+        }
+        let mut env = env_secret_names();
+        env.extend(extra.env.iter().cloned());
+        let redaction = Redaction {
+            env,
+            patterns: extra.patterns.clone(),
+        };
+        Redactor::from_env(&redaction).ok().map(Scrub)
     }
 
     fn text(&self, text: &mut String) {
@@ -476,19 +529,23 @@ impl Grader<'_> {
 }
 
 /// Runs the probe runs, then the replays, on up to `options.jobs` threads;
-/// returns their results in that order.
+/// returns their results in that order, `None` for each job a stop signal
+/// kept from running or finishing.
 fn run_jobs(
     probes: &[PlannedProbe],
     planned: &[Planned],
     options: &CheckOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Vec<Done> {
+) -> Vec<Option<Done>> {
     let total = probes.len() + planned.len();
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Done>>> = (0..total).map(|_| Mutex::new(None)).collect();
     let work = || {
         loop {
+            if stop_signal().is_some() {
+                return;
+            }
             let index = next.fetch_add(1, Ordering::Relaxed);
             if index >= total {
                 return;
@@ -497,6 +554,9 @@ fn run_jobs(
                 Some(probe) => Done::Probe(run_probe(probe)),
                 None => Done::Replay(run_replay(&planned[index - probes.len()], options)),
             };
+            if stop_signal().is_some() {
+                return;
+            }
             *results[index]
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(done);
@@ -526,7 +586,6 @@ fn run_jobs(
         .map(|slot| {
             slot.into_inner()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .expect("every job ran")
         })
         .collect()
 }

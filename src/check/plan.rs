@@ -45,6 +45,8 @@ struct Settings {
     startup_timeout: Duration,
     settle: Duration,
     grace: Duration,
+    /// The config's redaction settings.
+    redaction: Redaction,
 }
 
 impl Settings {
@@ -70,6 +72,7 @@ impl Settings {
                 .grace
                 .or(config.grace)
                 .unwrap_or(probe_defaults.grace),
+            redaction: config.redaction.clone(),
         }
     }
 
@@ -80,6 +83,7 @@ impl Settings {
             timeout: self.timeout,
             startup_timeout: self.startup_timeout,
             grace: self.grace,
+            redaction: self.redaction.clone(),
         }
     }
 }
@@ -215,6 +219,7 @@ fn plan_transcript(
             ignore,
             keep_live: bless,
             bless_hint,
+            redaction: settings.redaction.clone(),
         },
         path: file.to_owned(),
         command,

@@ -48,8 +48,34 @@ fn render_dyn(report: &Report, palette: &Palette, out: &mut dyn Write) -> io::Re
             ),
         )?;
     }
+    if let Some(interruption) = &report.interrupted {
+        let why = format!("not run: interrupted by {}", interruption.signal_name());
+        for path in &interruption.transcripts {
+            status_line(
+                out,
+                palette,
+                Status::Skip,
+                &format!("{}  {why}", path.display()),
+            )?;
+        }
+        for command in &interruption.probes {
+            status_line(
+                out,
+                palette,
+                Status::Skip,
+                &format!("laws of {command}  {why}"),
+            )?;
+        }
+    }
     let summary = report.summary();
     writeln!(out, "{}", summary_line(&summary, report.elapsed))?;
+    if let Some(interruption) = &report.interrupted {
+        writeln!(
+            out,
+            "Interrupted by {}: every server was stopped; what finished is reported above",
+            interruption.signal_name()
+        )?;
+    }
     if summary.errors > 0 {
         writeln!(
             out,
@@ -181,6 +207,7 @@ pub(crate) fn summary_line(summary: &Summary, elapsed: Duration) -> String {
     add(summary.waived, "waived");
     add(summary.stale, "stale");
     add(summary.errors, "not checked");
+    add(summary.not_run, "not run");
     format!(
         "Summary: {} transcript{}, {} law{}: {} in {}",
         summary.transcripts,

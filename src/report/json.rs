@@ -1,6 +1,6 @@
 //! The report for programs: JSON Lines, one object per line, each with a
 //! `type` first (`error`, `transcript`, `finding`, `law`, `stale`,
-//! `summary`).
+//! `interrupted`, `summary`).
 //!
 //! `docs/output-formats.md` describes every field. The structs below are the
 //! wire format: their field order is the order on the line.
@@ -59,6 +59,11 @@ enum Line<'a> {
     Stale {
         law: &'a str,
         location: &'a str,
+    },
+    Interrupted {
+        signal: String,
+        transcripts: Vec<String>,
+        commands: &'a [String],
     },
     Summary {
         transcripts: usize,
@@ -157,6 +162,20 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             &Line::Stale {
                 law: &stale.law,
                 location: &stale.location,
+            },
+        )?;
+    }
+    if let Some(interruption) = &report.interrupted {
+        line(
+            out,
+            &Line::Interrupted {
+                signal: interruption.signal_name(),
+                transcripts: interruption
+                    .transcripts
+                    .iter()
+                    .map(|path| path.display().to_string())
+                    .collect(),
+                commands: &interruption.probes,
             },
         )?;
     }

@@ -5,7 +5,9 @@
 //! server command, with a `<testcase>` per law. Failures carry the finding's
 //! message, citation and plain diff; warnings go to `<system-out>`. Input
 //! that could not be checked (a malformed transcript, a server that cannot
-//! start) is an `<error>`: no law was judged, so nothing failed.
+//! start) is an `<error>`: no law was judged, so nothing failed. A run a
+//! signal stopped has one more suite, named by the signal, with a skipped
+//! `<testcase>` per transcript and probe run that did not run.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -184,6 +186,21 @@ fn to_xml(report: &Report) -> String {
             })
             .collect();
         suites.push(("baseline".to_owned(), None, cases));
+    }
+    if let Some(interruption) = &report.interrupted {
+        let suite = format!("interrupted by {}", interruption.signal_name());
+        let why = format!("not run: interrupted by {}", interruption.signal_name());
+        let names = (interruption.transcripts.iter())
+            .map(|path| path.display().to_string())
+            .chain(interruption.probes.iter().map(|c| format!("laws: {c}")));
+        let cases = names
+            .map(|name| {
+                let mut case = Case::new(name, &suite);
+                case.skipped = Some(why.clone());
+                case
+            })
+            .collect();
+        suites.push((suite, None, cases));
     }
 
     let count = |cases: &[Case], what: fn(&Case) -> bool| cases.iter().filter(|c| what(c)).count();

@@ -377,6 +377,42 @@ pub struct StaleEntry {
     pub location: String,
 }
 
+/// A run that a signal stopped before everything had run: what did not
+/// run, so that a report of what finished still says what it lacks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Interruption {
+    /// The signal's number (SIGTERM is 15).
+    pub signal: i32,
+    /// The transcripts that did not run or did not finish, in path order.
+    pub transcripts: Vec<PathBuf>,
+    /// The server commands whose law probes did not run or did not finish.
+    pub probes: Vec<String>,
+}
+
+impl Interruption {
+    /// An interruption by `signal`, with nothing listed yet.
+    pub fn new(signal: i32) -> Interruption {
+        Interruption {
+            signal,
+            transcripts: Vec::new(),
+            probes: Vec::new(),
+        }
+    }
+
+    /// The signal's name, e.g. `SIGTERM`.
+    pub fn signal_name(&self) -> String {
+        signal_hook::low_level::signal_name(self.signal)
+            .map_or_else(|| format!("signal {}", self.signal), str::to_owned)
+    }
+
+    /// The exit status of an interrupted run: 128 + the signal, as a shell
+    /// reports a process the signal ended.
+    pub fn exit_code(&self) -> u8 {
+        u8::try_from(128 + self.signal.clamp(0, 127)).unwrap_or(u8::MAX)
+    }
+}
+
 /// Everything a check run found.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -389,6 +425,8 @@ pub struct Report {
     pub errors: Vec<InputError>,
     /// Baseline entries that no longer occur.
     pub stale: Vec<StaleEntry>,
+    /// Set when a signal stopped the run: what did not run.
+    pub interrupted: Option<Interruption>,
     /// How long the run took.
     pub elapsed: Duration,
 }
@@ -417,6 +455,8 @@ pub struct Summary {
     pub stale: usize,
     /// Unreadable inputs.
     pub errors: usize,
+    /// Transcripts and probe runs an interruption kept from running.
+    pub not_run: usize,
 }
 
 /// The exit status of a run in which everything held.
@@ -445,6 +485,10 @@ impl Report {
             laws: self.probes.iter().map(|probe| probe.outcomes.len()).sum(),
             stale: self.stale.len(),
             errors: self.errors.len(),
+            not_run: self
+                .interrupted
+                .as_ref()
+                .map_or(0, |i| i.transcripts.len() + i.probes.len()),
             ..Summary::default()
         };
         for status in self.statuses() {
@@ -461,9 +505,13 @@ impl Report {
         summary
     }
 
-    /// The exit status: 2 when some input could not be checked, else 1 when
-    /// a finding fails the run or a baseline entry is stale, else 0.
+    /// The exit status: 128 + the signal when a signal stopped the run, else
+    /// 2 when some input could not be checked, else 1 when a finding fails
+    /// the run or a baseline entry is stale, else 0.
     pub fn exit_code(&self) -> u8 {
+        if let Some(interruption) = &self.interrupted {
+            return interruption.exit_code();
+        }
         let summary = self.summary();
         if summary.errors > 0 {
             EXIT_USAGE

@@ -34,6 +34,7 @@ use aho_corasick::AhoCorasick;
 use memchr::memmem::Finder;
 use regex::bytes::Regex;
 
+use super::secrets::secret_value;
 use super::{LineKind, Redaction};
 
 /// Values shorter than this many bytes are not redacted: a two-letter value
@@ -95,7 +96,8 @@ enum Which {
 
 impl Redactor {
     /// A redactor for the variables and patterns of `redaction`, taking each
-    /// variable's value from `lookup`. Variables that `lookup` does not know,
+    /// variable's value from `lookup` (for a name `NAME:password`, the
+    /// password of the URL in `NAME`). Variables that `lookup` does not know,
     /// or whose value is empty, are left out; values shorter than 6 bytes
     /// are restored but never redacted.
     ///
@@ -109,7 +111,7 @@ impl Redactor {
         let mut found: Vec<(String, String)> = redaction
             .env
             .iter()
-            .filter_map(|name| Some((name.clone(), lookup(name)?)))
+            .filter_map(|name| Some((name.clone(), secret_value(name, &lookup)?)))
             .filter(|(_, value)| !value.is_empty())
             .collect();
         // Longest first, so a value that contains another is replaced whole;
@@ -745,6 +747,29 @@ mod tests {
             let back: serde_json::Value = serde_json::from_slice(&restored).unwrap();
             prop_assert_eq!(back, value);
         }
+    }
+
+    #[test]
+    fn the_password_of_a_url_is_redacted_and_restored_alone() {
+        let url = "postgres://app:s3cr3t-pass@db:5432/app";
+        let redactor = Redactor::new(
+            &Redaction {
+                env: vec!["DATABASE_URL:password".to_owned()],
+                patterns: Vec::new(),
+            },
+            |name| (name == "DATABASE_URL").then(|| url.to_owned()),
+        )
+        .unwrap();
+        let line = format!(r#"{{"url":"{url}"}}"#);
+        let redacted = redact(&redactor, &line);
+        assert_eq!(
+            redacted,
+            r#"{"url":"postgres://app:[REDACTED:DATABASE_URL:password]@db:5432/app"}"#
+        );
+        assert_eq!(
+            String::from_utf8(redactor.restore(redacted.as_bytes()).into_owned()).unwrap(),
+            line
+        );
     }
 
     #[test]

@@ -873,7 +873,7 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
 }
 
 #[test]
-fn a_junit_file_that_cannot_be_written_exits_2_after_the_report() {
+fn a_junit_file_that_cannot_be_written_exits_2_before_anything_runs() {
     let (dir, _) = recorded(&[]);
     let output = check(dir.path())
         .args(["--no-probes", "--junit", "no/such/dir/report.xml"])
@@ -881,17 +881,19 @@ fn a_junit_file_that_cannot_be_written_exits_2_after_the_report() {
         .code(2)
         .get_output()
         .clone();
-    assert!(
-        stdout_of(&output).contains("  PASS transcripts/session.jsonl"),
-        "{}",
-        stdout_of(&output)
-    );
+    assert_eq!(stdout_of(&output), "");
     assert!(
         String::from_utf8_lossy(&output.stderr)
             .contains("mcp-replay: error: cannot write the JUnit report `no/such/dir/report.xml`"),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    // A run that does not start leaves no JUnit file of its own making.
+    check(dir.path())
+        .args(["--junit", "report.xml", "--baseline", "missing.json"])
+        .assert()
+        .code(2);
+    assert!(!dir.path().join("report.xml").exists());
 }
 
 fn which(program: &str) -> Result<PathBuf, ()> {
@@ -1398,4 +1400,250 @@ fn bless_pins_the_noise_with_ignore_rules_in_the_header() {
     let lines = json_lines(&output.get_output().stdout);
     let transcript = lines.iter().find(|l| l["type"] == "transcript").unwrap();
     assert_eq!(transcript["notes"], json!([]), "{lines:#?}");
+}
+
+#[test]
+fn a_duration_out_of_range_is_a_usage_error_naming_the_flag_or_file() {
+    let (dir, _) = recorded(&[]);
+    for flag in ["--timeout", "--grace", "--settle", "--startup-timeout"] {
+        check(dir.path())
+            .args([flag, "9223372036854775807s"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(flag))
+            .stderr(predicate::str::contains("at most 24h"));
+    }
+    for field in ["timeout", "startupTimeout", "settle", "grace"] {
+        std::fs::write(
+            dir.path().join("transcripts/mcp-replay.json"),
+            format!(r#"{{"{field}": "9223372036854775807s"}}"#),
+        )
+        .unwrap();
+        check(dir.path())
+            .arg("--no-probes")
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("mcp-replay.json"))
+            .stderr(predicate::str::contains(format!("`{field}`")))
+            .stderr(predicate::str::contains("at most 24h"));
+    }
+}
+
+/// Runs `check --jobs 1 --no-probes <args>` on two transcripts: `a.jsonl`,
+/// recorded from the fixture (it passes), and `b.jsonl`, whose server
+/// touches a file when it starts and then hangs. Once that file exists
+/// (`a.jsonl` has finished, since one job runs at a time), sends `signal`
+/// to the checker; returns its exit status, its stdout and the directory.
+fn interrupted_while_the_second_hangs(
+    name: &str,
+    signal: rustix::process::Signal,
+    args: &[&str],
+) -> (std::process::ExitStatus, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let transcripts = dir.path().join("transcripts");
+    std::fs::create_dir(&transcripts).unwrap();
+    record(&transcripts.join("a.jsonl"), &[], &session());
+    let marker = format!("{name}-report-{}", std::process::id());
+    let started = dir.path().join("b-started");
+    let script = format!("touch '{}'; exec sleep 600", started.display());
+    let header = Header::new(
+        vec!["sh".into(), "-c".into(), script, marker.clone()],
+        "2026-01-01T00:00:00Z".to_owned(),
+    );
+    let mut writer = TranscriptWriter::create(transcripts.join("b.jsonl"), &header, true).unwrap();
+    writer
+        .line(Direction::ClientToServer, initialize(1).as_bytes(), true)
+        .unwrap();
+    drop(writer);
+
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-replay"))
+        .current_dir(dir.path())
+        .args(["check", "--jobs", "1", "--no-probes"])
+        .args(["--startup-timeout", "600s", "--timeout", "600s"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        let _ = tx.send(text);
+    });
+    let pid = rustix::process::Pid::from_child(&child);
+    let mut waiter = Waiter::new(child);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !started.exists() {
+        assert!(Instant::now() < deadline, "the second server never started");
+        std::thread::yield_now();
+    }
+    rustix::process::kill_process(pid, signal).unwrap();
+    let status = waiter.wait();
+    assert_no_process_with(&marker);
+    let stdout = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    (status, stdout, dir)
+}
+
+#[test]
+fn a_terminated_check_reports_what_finished_and_what_did_not_run() {
+    let (status, stdout, dir) = interrupted_while_the_second_hangs(
+        "terminated",
+        rustix::process::Signal::TERM,
+        &["--junit", "report.xml"],
+    );
+    assert_eq!(status.code(), Some(143), "{stdout}");
+    assert!(
+        stdout.contains("  PASS transcripts/a.jsonl  6 exchanges"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  SKIP transcripts/b.jsonl  not run: interrupted by SIGTERM"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Summary: 1 transcript, 0 laws: 1 held, 1 not run in "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Interrupted by SIGTERM"), "{stdout}");
+    let xml = std::fs::read_to_string(dir.path().join("report.xml")).unwrap();
+    assert!(
+        xml.contains("<testsuite name=\"transcripts/a.jsonl\" tests=\"6\" failures=\"0\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<testsuite name=\"interrupted by SIGTERM\" tests=\"1\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(
+            "<testcase name=\"transcripts/b.jsonl\" classname=\"interrupted by SIGTERM\">"
+        ),
+        "{xml}"
+    );
+}
+
+#[test]
+fn an_interrupted_check_says_so_in_json_lines() {
+    let (status, stdout, _dir) = interrupted_while_the_second_hangs(
+        "interrupted",
+        rustix::process::Signal::INT,
+        &["--format", "json"],
+    );
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    let lines = json_lines(stdout.as_bytes());
+    let passed: Vec<&Value> = lines
+        .iter()
+        .filter(|line| line["type"] == "transcript")
+        .collect();
+    assert_eq!(passed.len(), 1, "{stdout}");
+    assert_eq!(passed[0]["path"], "transcripts/a.jsonl");
+    assert_eq!(passed[0]["status"], "pass");
+    let interrupted = lines
+        .iter()
+        .find(|line| line["type"] == "interrupted")
+        .unwrap_or_else(|| panic!("no interrupted line: {stdout}"));
+    assert_eq!(
+        *interrupted,
+        json!({"type": "interrupted", "signal": "SIGINT",
+               "transcripts": ["transcripts/b.jsonl"], "commands": []})
+    );
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["exit"], 130);
+}
+
+#[test]
+fn secrets_known_by_their_shape_or_the_config_are_recorded_as_placeholders() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcripts = dir.path().join("transcripts");
+    std::fs::create_dir(&transcripts).unwrap();
+    std::fs::write(
+        transcripts.join("mcp-replay.json"),
+        r#"{"redactEnv": ["TEAM_NAME_VALUE"], "redact": ["order-[0-9]{6}"]}"#,
+    )
+    .unwrap();
+    let secrets = [
+        ("GH_PAT", "Zq8VnW2rLk5tYx3Bm9Jd"),
+        ("STRIPE_SK", "sk_live_51H8abcdefGHIJKLmnop"),
+        (
+            "JWT",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        ),
+        ("BEARER", "dGhpcyBpcyBhIHNlY3JldCB0b2tlbjE5"),
+        ("SOME_VALUE", "ghp_16C7e42F292c6912E7710c838347Ae178B4a"),
+        ("TEAM_NAME_VALUE", "the-blue-team"),
+    ];
+    let url = "postgres://app:s3cr3t-pass@db.internal:5432/app";
+    let mut said: Vec<&str> = secrets.iter().map(|(_, value)| *value).collect();
+    said.extend([url, "order-123456", "/usr/local/share/pat"]);
+    let input = format!(
+        "{}\n",
+        json!({"jsonrpc": "2.0", "id": 1, "method": "x", "params": {"said": said}})
+    );
+    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay");
+    cmd.current_dir(dir.path())
+        .args(["record", "-o", "transcripts/t.jsonl", "--"])
+        .args(crate::util::python(crate::util::ECHO, &[]))
+        .env("DATABASE_URL", url)
+        .env("PAT_DIR", "/usr/local/share/pat")
+        .write_stdin(input.clone())
+        .timeout(Duration::from_secs(60));
+    for (name, value) in secrets {
+        cmd.env(name, value);
+    }
+    let output = cmd.output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    // What is forwarded stays exact.
+    assert_eq!(output.stdout, format!("{input}bye").into_bytes());
+
+    let text = std::fs::read_to_string(transcripts.join("t.jsonl")).unwrap();
+    for (name, value) in secrets {
+        assert!(!text.contains(value), "{name} leaked: {text}");
+        assert!(
+            text.contains(&format!("[REDACTED:{name}]")),
+            "{name}: {text}"
+        );
+    }
+    assert!(!text.contains("s3cr3t-pass"), "{text}");
+    assert!(
+        text.contains("postgres://app:[REDACTED:DATABASE_URL:password]@db.internal:5432/app"),
+        "{text}"
+    );
+    assert!(!text.contains("order-123456"), "{text}");
+    assert!(text.contains("[REDACTED:pattern-1]"), "{text}");
+    // A path is no secret, whatever its variable is called.
+    assert!(text.contains("/usr/local/share/pat"), "{text}");
+}
+
+#[test]
+fn the_configs_redaction_applies_to_what_check_reports() {
+    // A value no rule takes for a secret, named in the config, and a
+    // pattern the config adds: the server appends both to every echo.
+    let (dir, _) = recorded(&[]);
+    std::fs::write(
+        dir.path().join("transcripts/mcp-replay.json"),
+        r#"{"redactEnv": ["TEAM_WORD"], "redact": ["order-[0-9]{6}"]}"#,
+    )
+    .unwrap();
+    let server = format!(
+        r#"exec {} --echo-suffix "$TEAM_WORD order-654321""#,
+        fixture_server()
+    );
+    let output = check(dir.path())
+        .env("TEAM_WORD", "the-blue-team")
+        .args(["--no-probes", "--format", "json"])
+        .args(["transcripts", "--", "sh", "-c", &server])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = stdout_of(&output);
+    assert!(!stdout.contains("the-blue-team"), "{stdout}");
+    assert!(!stdout.contains("order-654321"), "{stdout}");
+    assert!(
+        stdout.contains("hello[REDACTED:TEAM_WORD] [REDACTED:pattern-1]"),
+        "{stdout}"
+    );
 }

@@ -60,6 +60,9 @@ pub struct ProbeOptions {
     pub startup_timeout: Duration,
     /// How long the server may take to exit after stdin closes or SIGTERM.
     pub grace: Duration,
+    /// More variables and patterns to redact (`redactEnv` and `redact` in
+    /// `mcp-replay.json`), besides the secrets of the environment.
+    pub redaction: Redaction,
 }
 
 impl Default for ProbeOptions {
@@ -70,6 +73,7 @@ impl Default for ProbeOptions {
             timeout: Duration::from_secs(5),
             startup_timeout: crate::check::DEFAULT_STARTUP_TIMEOUT,
             grace: Duration::from_secs(2),
+            redaction: Redaction::default(),
         }
     }
 }
@@ -130,9 +134,11 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     }
     // A secret set where the check runs (in CI) must not reach a finding
     // that quotes what the server wrote.
+    let mut env = env_secret_names();
+    env.extend(options.redaction.env.iter().cloned());
     let redactor = Redactor::from_env(&Redaction {
-        env: env_secret_names(),
-        patterns: Vec::new(),
+        env,
+        patterns: options.redaction.patterns.clone(),
     })
     .unwrap_or_default();
     let redactor = &redactor;

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::check::duration::after;
 use crate::check::probes::{Ledger, ProbeOptions};
 use crate::check::wire;
 use crate::jsonrpc::{
@@ -292,7 +293,7 @@ impl<'a> Session<'a> {
 
     /// Waits up to `wait` for the answer to `id`; see [`Session::call`].
     fn await_answer(&mut self, law: LawId, id: &RequestId, wait: Duration) -> Option<Answer> {
-        let deadline = Instant::now() + wait;
+        let deadline = after(Instant::now(), wait);
         loop {
             if let Some(answer) = self.early.remove(id) {
                 return Some(answer);
@@ -392,7 +393,11 @@ impl<'a> Session<'a> {
             "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
         });
         let id = self.number_id();
-        let wait = (self.options.timeout * STARTUP_STEPS).max(self.options.startup_timeout);
+        let wait = self
+            .options
+            .timeout
+            .saturating_mul(STARTUP_STEPS)
+            .max(self.options.startup_timeout);
         let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
         let init = answer.as_ref().ok().map(|result| Init {
             revision: result
@@ -454,7 +459,7 @@ impl<'a> Session<'a> {
     /// How the process ended, in words: "exited with status 1", or "closed
     /// stdout" when it is still running.
     pub fn exit_words(&mut self) -> String {
-        let deadline = Instant::now() + self.options.grace;
+        let deadline = after(Instant::now(), self.options.grace);
         match self.process.wait(deadline) {
             Some(status) => format!("exited with status {}", shell_status(status)),
             None => "closed stdout".to_owned(),

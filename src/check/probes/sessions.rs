@@ -6,6 +6,7 @@ use std::time::Instant;
 use rustix::process::Signal;
 use serde_json::Value;
 
+use crate::check::duration::after;
 use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, method};
 use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
@@ -38,7 +39,7 @@ const UNSUPPORTED_REVISION: &str = "1900-01-01";
 pub(super) fn quiet(mut s: Session<'_>) -> Ledger {
     let settle = s.options().settle;
     let step = s.step(format!("the first {} after start", seconds(settle)));
-    let deadline = s.process().spawned_at() + settle;
+    let deadline = after(s.process().spawned_at(), settle);
     let messages_allowed = s.ledger.profile() == Profile::Spec;
     let lines = s.watch(deadline.max(Instant::now()), messages_allowed);
     if let Some(first) = &lines.first {
@@ -159,7 +160,7 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     s.send_lines(&lines);
     s.process().close_stdin();
     let grace = s.options().grace;
-    let deadline = Instant::now() + grace;
+    let deadline = after(Instant::now(), grace);
     s.drain(deadline, true);
     let answered = s.notifications.clone();
     s.drain(deadline, false);
@@ -239,7 +240,7 @@ pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
     let step = s.step("SIGTERM while serving");
     s.process().signal(Signal::TERM);
     let grace = s.options().grace;
-    match s.process().wait(Instant::now() + grace) {
+    match s.process().wait(after(Instant::now(), grace)) {
         Some(status) if shell_status(status) == 143 => {}
         Some(status) => s.ledger.fail(
             law,

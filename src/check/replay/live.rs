@@ -304,8 +304,20 @@ impl Run<'_> {
             }
             return None;
         }
-        // A request the recording never answered: answer it as a host
-        // would, so the server is not left waiting.
+        // A request the recording lacks is a deviation from it, unless an
+        // ignore rule allows the method. A ping is none: servers send it on
+        // timers, and a replay does not reproduce the time a host sat idle.
+        if method != method::PING && !self.options.ignore.allows_request(method) {
+            let line = self.last_line.max(1);
+            // No hint: the one hint of a transcript's `transcript-match`
+            // findings is the bless command, which cannot record the host's
+            // answer to a request it never saw.
+            let message = format!(
+                "the server sent a request the recording lacks: `{method}`, after line {line} (the ignore rule `method:{method}` allows it)"
+            );
+            self.finding(LawId::TranscriptMatch, line, message);
+        }
+        // Answer it as a host would, so the server is not left waiting.
         let answer = if method == method::PING {
             Response::ok(id, Value::Object(serde_json::Map::new()))
         } else {

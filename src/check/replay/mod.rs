@@ -38,13 +38,13 @@ use self::live::loose_key;
 use self::rewrite::with_member;
 use self::script::{Expect, ExpectKind, ExpectState, Script, SendKind, SendLine, Slot, Step};
 use crate::check::diff::IgnoreRules;
-use crate::check::duration::format_duration;
+use crate::check::duration::{after, format_duration};
 use crate::check::wire;
 use crate::jsonrpc::RequestId;
 use crate::laws::{LawId, Profile};
 use crate::process::{Output, Recv, ServerProcess, SpawnError, shell_status};
 use crate::report::{Exchange, ExchangeStatus, Finding, Location};
-use crate::transcript::{RedactError, Redactor, Transcript, env_secret_names};
+use crate::transcript::{RedactError, Redaction, Redactor, Transcript, env_secret_names};
 
 /// How a replay runs.
 #[derive(Debug, Clone)]
@@ -66,6 +66,9 @@ pub(crate) struct ReplayOptions {
     pub keep_live: bool,
     /// The exact command that accepts this transcript's mismatches.
     pub bless_hint: String,
+    /// More variables and patterns to redact (`redactEnv` and `redact` in
+    /// `mcp-replay.json`), after the header's.
+    pub redaction: Redaction,
 }
 
 /// What a replay found.
@@ -168,9 +171,19 @@ pub(crate) fn replay_on(
     // that look secret: a secret set only where the check runs (in CI) must
     // not reach a diff, a report or a blessed transcript either.
     let mut redaction = transcript.header.redact.clone();
-    for name in env_secret_names() {
+    for name in env_secret_names()
+        .into_iter()
+        .chain(options.redaction.env.iter().cloned())
+    {
         if !redaction.env.contains(&name) {
             redaction.env.push(name);
+        }
+    }
+    // After the header's, so that the placeholders the recording wrote keep
+    // their numbers.
+    for pattern in &options.redaction.patterns {
+        if !redaction.patterns.contains(pattern) {
+            redaction.patterns.push(pattern.clone());
         }
     }
     let redactor = Redactor::from_env(&redaction).map_err(|source| ReplayError::Redact {
@@ -404,10 +417,10 @@ impl Run<'_> {
             }
             let (deadline, allowance) = match self.first_output {
                 Some(first) => (
-                    start.max(first) + self.options.timeout,
+                    after(start.max(first), self.options.timeout),
                     self.options.timeout,
                 ),
-                None => (start + startup, startup),
+                None => (after(start, startup), startup),
             };
             match self.server.recv(deadline) {
                 Recv::Output(Output::Line {
@@ -429,7 +442,7 @@ impl Run<'_> {
             Stop::Closed => {
                 let status = self
                     .server
-                    .wait(Instant::now() + self.options.grace)
+                    .wait(after(Instant::now(), self.options.grace))
                     .map_or_else(
                         || "still running".to_owned(),
                         |status| format!("exit status {}", shell_status(status)),
@@ -507,7 +520,7 @@ impl Run<'_> {
     /// stdout, and makes sure it ends (killing it after the grace period).
     fn finish(&mut self) {
         self.server.close_stdin();
-        let deadline = Instant::now() + self.options.grace;
+        let deadline = after(Instant::now(), self.options.grace);
         loop {
             match self.server.recv(deadline) {
                 Recv::Output(Output::Line {
@@ -715,6 +728,7 @@ mod tests {
             ignore: IgnoreRules::default(),
             keep_live: true,
             bless_hint: "mcp-replay check --bless t.jsonl".into(),
+            redaction: Redaction::default(),
         }
     }
 
@@ -1204,5 +1218,57 @@ mod tests {
             String::from_utf8(outcome.live[0].bytes.clone()).unwrap(),
             answer
         );
+    }
+
+    /// A server that asks for the roots once initialized, and exits with
+    /// status 3 unless the answer it gets contains `expect`.
+    fn asks(method: &str, expect: &str) -> String {
+        format!(
+            r#"read a; echo '{INIT_OK}'; echo '{{"jsonrpc":"2.0","id":"s1","method":"{method}"}}'; read b; case "$b" in *'{expect}'*) cat >/dev/null;; *) echo "got $b" >&2; exit 3;; esac"#
+        )
+    }
+
+    #[test]
+    fn a_server_request_the_recording_lacks_is_a_transcript_match_finding() {
+        let outcome = run(
+            &[("c2s", INIT), ("s2c", INIT_OK)],
+            &asks("roots/list", "-32601"),
+        );
+        assert_eq!(
+            laws(&outcome),
+            vec![(
+                LawId::TranscriptMatch,
+                "the server sent a request the recording lacks: `roots/list`, after line 2 (the ignore rule `method:roots/list` allows it)".into()
+            )]
+        );
+        assert_eq!(
+            outcome.findings[0].location,
+            Location::Transcript {
+                path: "t.jsonl".into(),
+                line: 2
+            }
+        );
+    }
+
+    #[test]
+    fn a_method_ignore_rule_allows_an_unrecorded_server_request() {
+        let mut options = options(Duration::from_secs(20));
+        options.ignore = IgnoreRules::parse(["method:roots/list"]).unwrap();
+        let outcome = replay(
+            &transcript("", &[("c2s", INIT), ("s2c", INIT_OK)]),
+            &sh(&asks("roots/list", "-32601")),
+            &options,
+        )
+        .unwrap();
+        assert_eq!(laws(&outcome), vec![]);
+    }
+
+    #[test]
+    fn an_unrecorded_ping_from_the_server_is_answered_and_passes() {
+        let outcome = run(
+            &[("c2s", INIT), ("s2c", INIT_OK)],
+            &asks("ping", r#""id":"s1","result":{}"#),
+        );
+        assert_eq!(laws(&outcome), vec![]);
     }
 }
