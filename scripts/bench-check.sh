@@ -23,6 +23,12 @@
 #    run once per transcript, one after the other). Also `--jobs 1`.
 # 4. the peak RSS of each run above, from GNU time (%M: the largest of the
 #    checker and the servers it waited for). Target: below 15 MiB.
+# 5. the law suite alone (`check --no-replay -- python server.py`) against
+#    a server that starts slowly: a FastMCP server on the official Python
+#    SDK (`mcp<2`, installed from PyPI into a scratch virtualenv), against
+#    the floor of one whole session of it (the floor client: spawn,
+#    initialize, tools/list, clean exit). Target: at most 2x one session.
+#    SLOW=0 skips it (it needs PyPI).
 #
 # The floor and the replay run in pairs, swapping places each round, so that
 # load on the machine weighs on both alike; the law suite and the corpus run
@@ -32,7 +38,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-30}
 corpus_n=${CORPUS:-50}
-settle_ms=${SETTLE_MS:-300}
+settle_ms=${SETTLE_MS:-1000}
 cores=$(nproc)
 
 cargo build --release --bin mcp-replay >&2
@@ -74,9 +80,36 @@ script.append(pending)
 open(f"{scratch}/floor.script", "w").write("".join(f"{c}\t{m}\n" for c, m in script))
 PY
 
-python3 - "$bin" "$scratch" "$rounds" "$corpus_n" "$cores" "$settle_ms" "${BEFORE:-}" <<'PY'
+# A server that starts slowly: FastMCP on the official Python SDK.
+slow_python=
+if [ "${SLOW:-1}" != 0 ]; then
+    python3 -m venv "$scratch/py" >&2
+    "$scratch/py/bin/pip" install --quiet --disable-pip-version-check 'mcp<2' >&2
+    cat > "$scratch/server.py" <<'PY'
+from mcp.server.fastmcp import FastMCP
+
+server = FastMCP("bench")
+
+
+@server.tool()
+def echo(text: str) -> str:
+    """Answers with its text."""
+    return text
+
+
+server.run()
+PY
+    init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"floor","version":"1"}}}'
+    printf '1\t%s\n0\t%s\n1\t%s\n' "$init" \
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+        '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' > "$scratch/slow.script"
+    slow_python=$scratch/py/bin/python
+fi
+
+python3 - "$bin" "$scratch" "$rounds" "$corpus_n" "$cores" "$settle_ms" "${BEFORE:-}" "$slow_python" <<'PY'
 import os, statistics, subprocess, sys, time
 binary, scratch, rounds, corpus_n, cores, settle_ms, before = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
+slow_python = sys.argv[8]
 floor = [f"{scratch}/floor", f"{scratch}/floor.script", "--", binary, "demo-server"]
 commands = {
     "empty": [f"{scratch}/empty"],
@@ -89,6 +122,11 @@ commands = {
 }
 if before:
     commands["before"] = [before, "check", "--no-probes", f"{scratch}/one/t.jsonl"]
+if slow_python:
+    slow = [slow_python, f"{scratch}/server.py"]
+    commands["slow-floor"] = [f"{scratch}/floor", f"{scratch}/slow.script", "--"] + slow
+    # The spec profile: a correct SDK server, graded as the SDKs are.
+    commands["slow-laws"] = [binary, "check", "--profile", "spec", "--no-replay", "--"] + slow
 
 def run(argv):
     """Wall time in seconds."""
@@ -122,11 +160,15 @@ for round in range(rounds):
 for name in ("laws", "corpus-jobs", "corpus-1"):
     for round in range(max(5, rounds // 3)):
         times[name].append(run(commands[name]))
+if slow_python:
+    for round in range(max(3, rounds // 10)):
+        for name in ("slow-floor", "slow-laws") if round % 2 == 0 else ("slow-laws", "slow-floor"):
+            times[name].append(run(commands[name]))
 # The floor of the corpus: the floor client once per transcript, in turn.
 for round in range(max(3, rounds // 10)):
     floor_corpus.append(sum(run(floor) for _ in range(corpus_n)))
 have_time = os.path.exists("/usr/bin/time")
-rss = {name: max(peak_rss(argv) for _ in range(3)) for name, argv in commands.items() if name not in ("empty", "version", "before")} if have_time else {}
+rss = {name: max(peak_rss(argv) for _ in range(3)) for name, argv in commands.items() if name not in ("empty", "version", "before", "slow-floor", "slow-laws")} if have_time else {}
 
 med = {name: statistics.median(values) for name, values in times.items()}
 ms = lambda s: f"{s * 1000:8.2f} ms"
@@ -148,6 +190,9 @@ print(f"(3) {corpus_n} transcripts, --jobs {cores}  {ms(med['corpus-jobs'])}   f
 print(f"    {corpus_n} transcripts, --jobs 1  {ms(med['corpus-1'])}   floor {ms(fc)}   ratio {med['corpus-1'] / fc:.3f}x")
 if not have_time:
     print("(4) peak RSS: not measured (no /usr/bin/time)")
+if slow_python:
+    ratio = med["slow-laws"] / med["slow-floor"]
+    print(f"(5) the law suite, Python SDK server {ms(med['slow-laws'])}   one session {ms(med['slow-floor'])}   ratio {ratio:.2f}x (target <= 2x)")
 for name in rss:
     print(f"(4) peak RSS {name:<12} {rss[name] / 1024:6.1f} MiB" + ("" if name == "floor" else "  (target < 15 MiB)"))
 PY

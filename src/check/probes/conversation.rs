@@ -11,7 +11,7 @@ use crate::laws::{LawId, Profile, Severity};
 
 use super::Ledger;
 use super::session::{Answer, Init, Session, describe, error_words, short};
-use super::sessions::{DETERMINISTIC_TOOL_ORDER, at_least};
+use super::sessions::{self, DETERMINISTIC_TOOL_ORDER, at_least};
 use super::tools::{self, Listing};
 
 /// The laws that need a tool list.
@@ -36,11 +36,11 @@ const AFTER_INITIALIZE: &[LawId] = &[
     LawId::ToolErrorIsResult,
     LawId::RequestAnsweredOnce,
     LawId::CancelTolerated,
+    LawId::ParseErrorKeepsServing,
 ];
 
 pub(super) fn run(mut s: Session<'_>) -> Ledger {
     let init = initialize(&mut s);
-    s.first_request_done();
     let Some(init) = init else {
         let reason = s.dead().unwrap_or("initialize failed").to_owned();
         for law in AFTER_INITIALIZE {
@@ -69,6 +69,9 @@ pub(super) fn run(mut s: Session<'_>) -> Ledger {
     }
     string_id(&mut s);
     cancellations(&mut s, finished);
+    // Last: a server that a malformed line kills has answered everything
+    // else first. The notifications it sent after one count too.
+    sessions::malformed(&mut s);
     honest_notifications(&mut s, &init);
     s.finish()
 }
@@ -533,7 +536,7 @@ fn cancellations(s: &mut Session<'_>, finished: Option<RequestId>) {
 
 /// `capabilities-honest` for what the server sent on its own: log messages
 /// only with `logging`, list changes only with `tools.listChanged`.
-pub(super) fn honest_notifications(s: &mut Session<'_>, init: &Init) {
+fn honest_notifications(s: &mut Session<'_>, init: &Init) {
     let law = LawId::CapabilitiesHonest;
     let step = "notifications the server sent".to_owned();
     let sent = |s: &Session<'_>, name: &str| s.notifications.get(name).copied().unwrap_or(0);

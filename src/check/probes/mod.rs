@@ -2,22 +2,21 @@
 //! set per distinct server command.
 //!
 //! Each session is a process of its own, so a crash in one cannot hide what
-//! the others would find. The conversation and the quiet start begin first;
-//! the other sessions start once the conversation's server has answered its
-//! first request (or its session has ended without an answer), so a server
-//! slow to start (through `npx` or `uv run`) is not started eight times at
-//! once, and then run in parallel with them. The whole suite takes about the
-//! settle window of `quiet-before-serving` (1 s), which the other sessions
-//! overlap, or the round trips of the conversation, whichever is longer:
+//! the others would find, and the three start at once, so a server slow to
+//! start (through `npx` or `uv run`) costs its start about once, not once
+//! per law: the whole suite takes about the settle window of
+//! `quiet-before-serving` (1 s), which the start of the server overlaps, or
+//! the round trips of the conversation, whichever is longer.
 //!
-//! - the quiet start: a process watched, unspoken to, for the settle window;
-//! - the conversation: `initialize`, `ping`, notifications,
-//!   unknown methods, the tool list and calls, a string id, cancellations;
-//! - malformed input: `parse-error-keeps-serving`;
-//! - end of input: `eof-drains`, `eof-exit-zero`;
-//! - SIGTERM: `sigterm-exit-143`;
-//! - an unsupported revision: `initialize`;
-//! - under the spec profile, revision 2025-11-25: `tool-error-is-result`.
+//! - the conversation: `initialize`, `ping`, notifications, unknown methods,
+//!   the tool list and calls, a string id, cancellations, and last (so that
+//!   a server it kills has answered everything else) malformed input:
+//!   `parse-error-keeps-serving`;
+//! - end of input: `initialize` with an unsupported revision, then
+//!   `eof-drains` and `eof-exit-zero`;
+//! - SIGTERM: the quiet start (a process watched, unspoken to, for the
+//!   settle window), then under the spec profile revision 2025-11-25 and
+//!   `tool-error-is-result`, then `sigterm-exit-143`.
 //!
 //! Negatives are proven with fences, never with sleeps: a notification or a
 //! malformed line is sent with a `ping` right behind it, then a second
@@ -30,7 +29,6 @@ mod sessions;
 mod tools;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
@@ -113,25 +111,19 @@ type Probe = fn(Session<'_>) -> Ledger;
 
 /// Runs every law probe against fresh processes of `command`.
 ///
-/// The conversation starts first, and the other sessions once its server
-/// has answered its first request or its session has ended; all of them are
-/// probed in parallel, and every process is killed and reaped before `run`
-/// returns.
+/// The three sessions start at once and are probed in parallel; every
+/// process is killed and reaped before `run` returns.
 ///
 /// # Errors
 ///
 /// [`SpawnError`] when the server cannot be started at all: that is no
 /// finding about the server, but a command to fix.
 pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
-    let mut probes: Vec<(&'static str, Probe)> = vec![
-        ("malformed", sessions::malformed),
+    let probes: [(&'static str, Probe); 3] = [
+        ("conversation", conversation::run),
         ("eof", sessions::eof),
         ("sigterm", sessions::sigterm),
-        ("version", sessions::version),
     ];
-    if options.profile == Profile::Spec {
-        probes.push(("revision", sessions::revision));
-    }
     // A secret set where the check runs (in CI) must not reach a finding
     // that quotes what the server wrote.
     let mut env = env_secret_names();
@@ -142,42 +134,32 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     })
     .unwrap_or_default();
     let redactor = &redactor;
-    let mut first = Session::start("conversation", command, options, redactor)?;
-    let (answered, first_response) = mpsc::channel();
-    first.on_first_response(answered);
-    let quiet = Session::start("quiet", command, options, redactor)?;
-    let (mut ledgers, spawned) = thread::scope(|scope| {
-        let mut handles = vec![
-            scope.spawn(move || conversation::run(first)),
-            scope.spawn(move || sessions::quiet(quiet)),
-        ];
-        // Either a first answer, or the conversation's session is gone
-        // (dropping the sender) and waiting longer finds nothing.
-        let _ = first_response.recv();
-        let mut spawned = Ok(());
-        for (name, probe) in probes {
-            match Session::start(name, command, options, redactor) {
-                Ok(session) => handles.push(scope.spawn(move || probe(session))),
-                Err(err) => {
-                    spawned = Err(err);
-                    break;
-                }
-            }
-        }
-        let ledgers: Vec<Ledger> = handles
+    // Every process starts before any session runs: a server that cannot
+    // start is an error, and the processes already started are dropped
+    // (killed and reaped) with it.
+    let sessions = probes
+        .iter()
+        .map(|(name, _)| Session::start(name, command, options, redactor))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut ledgers: Vec<Ledger> = thread::scope(|scope| {
+        let handles: Vec<_> = sessions
+            .into_iter()
+            .zip(probes)
+            .map(|(session, (_, probe))| scope.spawn(move || probe(session)))
+            .collect();
+        handles
             .into_iter()
             .map(|handle| {
                 handle
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
-            .collect();
-        (ledgers, spawned)
+            .collect()
     });
-    spawned?;
     // A line at start reaches the conversation too, before its first
-    // answer: the quiet session's finding stands for both.
-    if ledgers[1].failed(LawId::QuietBeforeServing) {
+    // answer: the finding of the session that watched the quiet start
+    // stands for both.
+    if ledgers[2].failed(LawId::QuietBeforeServing) {
         ledgers[0].forget(LawId::QuietBeforeServing);
     }
     let mut all = Ledger::new(command.display(), options.profile, "");

@@ -11,7 +11,6 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -102,9 +101,6 @@ pub(super) struct Session<'a> {
     dead: Option<String>,
     /// The session is opening: a failure is a reason to skip, not a finding.
     prologue: bool,
-    /// Told once the first response arrives; dropped with the session, which
-    /// tells the receiver as much when none ever does.
-    first_response: Option<mpsc::Sender<()>>,
     /// Secrets of the checker's environment, redacted from every line the
     /// server writes before it is classified, quoted or parsed.
     redactor: &'a Redactor,
@@ -138,7 +134,6 @@ impl<'a> Session<'a> {
             batches: false,
             dead: None,
             prologue: false,
-            first_response: None,
             redactor,
         })
     }
@@ -149,18 +144,6 @@ impl<'a> Session<'a> {
             Cow::Owned(redacted) => redacted,
             Cow::Borrowed(_) => line,
         }
-    }
-
-    /// Tells `first_response` when the server answers its first request, or
-    /// drops it when the session ends without an answer.
-    pub fn on_first_response(&mut self, first_response: mpsc::Sender<()>) {
-        self.first_response = Some(first_response);
-    }
-
-    /// Lets go of whoever waits for the first response: the first request
-    /// has been answered or given up on.
-    pub fn first_request_done(&mut self) {
-        self.first_response = None;
     }
 
     /// Names the step under way.
@@ -419,23 +402,51 @@ impl<'a> Session<'a> {
     /// The main session grades these steps; here a failure only means the
     /// session cannot probe `law`, which is skipped with the reason.
     pub fn open(&mut self, law: LawId, revision: &str) -> Option<Init> {
-        self.prologue = true;
-        self.step("initialize");
-        let init = match self.initialize(law, revision) {
-            Some((_, Some(init))) => Some(init),
-            Some((Err(error), None)) => {
+        match self.open_or_refused(law, revision) {
+            Ok(init) => Some(init),
+            Err(Some(error)) => {
                 self.stop(format!("initialize answered {}", error_words(&error)));
                 None
             }
-            _ => None,
-        };
-        if init.is_some() {
-            self.step("ping after notifications/initialized");
-            let initialized = notification_line(method::INITIALIZED, None);
-            let _ = self.fenced(law, &[initialized]);
+            Err(None) => None,
         }
+    }
+
+    /// [`Session::open`], but a server that refuses `initialize` with an
+    /// error is left running and the error returned (`Err(Some)`), so that
+    /// the session can open again with another revision; `Err(None)` when
+    /// the session cannot go on.
+    pub fn open_or_refused(
+        &mut self,
+        law: LawId,
+        revision: &str,
+    ) -> Result<Init, Option<RpcError>> {
+        self.prologue = true;
+        self.step("initialize");
+        let opened = match self.initialize(law, revision) {
+            Some((_, Some(init))) => Ok(init),
+            Some((Err(error), None)) => Err(Some(error)),
+            _ => Err(None),
+        };
         self.prologue = false;
-        if self.alive_for(law) { init } else { None }
+        let init = opened?;
+        if self.initialized(law) {
+            Ok(init)
+        } else {
+            Err(None)
+        }
+    }
+
+    /// Sends `notifications/initialized` behind a fence, once `initialize`
+    /// has been answered with a result; returns whether the session can go
+    /// on (a failure is a reason to skip `law`, not a finding).
+    pub fn initialized(&mut self, law: LawId) -> bool {
+        self.prologue = true;
+        self.step("ping after notifications/initialized");
+        let initialized = notification_line(method::INITIALIZED, None);
+        let _ = self.fenced(law, &[initialized]);
+        self.prologue = false;
+        self.alive_for(law)
     }
 
     /// Ends the session: kills the server, with the reason for what is left.
@@ -546,10 +557,6 @@ impl<'a> Session<'a> {
             match frame {
                 Frame::Response { id, outcome } => {
                     self.serving = true;
-                    if let Some(first_response) = self.first_response.take() {
-                        // The receiver may have gone; nothing waits then.
-                        let _ = first_response.send(());
-                    }
                     return Next::Response(id, outcome);
                 }
                 Frame::Notification { method, .. } => {

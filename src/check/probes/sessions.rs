@@ -1,5 +1,8 @@
-//! The probe sessions that need a process of their own: malformed input,
-//! end of input, SIGTERM, and the two `initialize` variants.
+//! The probes beside the conversation: the end-of-input and SIGTERM
+//! sessions, which each need a process of their own (each ends its
+//! server), with the probes that ride on their openings (version
+//! negotiation, the quiet start, a newer revision), and malformed input,
+//! which the conversation runs last.
 
 use std::time::Instant;
 
@@ -12,8 +15,8 @@ use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
 
 use super::Ledger;
-use super::conversation::{honest_notifications, tool_error_is_result};
-use super::session::{Session, Stray, describe, error_words, seconds};
+use super::conversation::tool_error_is_result;
+use super::session::{Init, Session, Stray, describe, error_words, seconds};
 use super::tools;
 
 /// The revision from which the spec makes a tool's input errors results.
@@ -31,12 +34,13 @@ const UNSUPPORTED_REVISION: &str = "1900-01-01";
 /// window is no finding; a line that is no message is, under both (and it
 /// breaks `stdout-is-protocol` too).
 ///
-/// The window is watched on a process of its own, started beside the
-/// conversation, so that its length adds nothing to the suite: a server
-/// that waits some time for its client before it greets it (`waiting for a
-/// client…`) is caught by a window as long as a host's patience, while the
-/// other sessions speak to their servers at once.
-pub(super) fn quiet(mut s: Session<'_>) -> Ledger {
+/// The window is watched at the start of the SIGTERM session, whose probe
+/// is short, while the other sessions speak to their servers at once, so
+/// its length adds nothing to the suite (and a server slow to start spends
+/// its start inside it): a server that waits some time for its client
+/// before it greets it (`waiting for a client…`) is caught by a window as
+/// long as a host's patience.
+pub(super) fn quiet_start(s: &mut Session<'_>) {
     let settle = s.options().settle;
     let step = s.step(format!("the first {} after start", seconds(settle)));
     let deadline = after(s.process().spawned_at(), settle);
@@ -53,19 +57,20 @@ pub(super) fn quiet(mut s: Session<'_>) -> Ledger {
         );
     }
     s.ledger.held(LawId::QuietBeforeServing);
-    s.stop("the settle window has passed".to_owned());
-    s.finish()
 }
 
 /// `parse-error-keeps-serving`: a line that is not JSON, and a JSON object
 /// that is no frame, do not end the loop. Core also asks error -32700 with
 /// id null; spec accepts silence, -32700 or -32600 and fails only on a crash
 /// or a hang.
-pub(super) fn malformed(mut s: Session<'_>) -> Ledger {
+///
+/// The conversation runs it last, so that a server a malformed line kills
+/// has answered everything else first.
+pub(super) fn malformed(s: &mut Session<'_>) {
     let law = LawId::ParseErrorKeepsServing;
-    let Some(init) = s.open(law, PROTOCOL_2024_11_05) else {
-        return s.finish();
-    };
+    if !s.alive_for(law) {
+        return;
+    }
     let cases = [
         ("a line that is not JSON", "this is not JSON {"),
         (
@@ -81,8 +86,6 @@ pub(super) fn malformed(mut s: Session<'_>) -> Ledger {
         grade_parse_replies(&mut s.ledger, &step, &strays);
     }
     s.ledger.held(law);
-    honest_notifications(&mut s, &init);
-    s.finish()
 }
 
 fn grade_parse_replies(ledger: &mut Ledger, step: &str, strays: &[Stray]) {
@@ -145,9 +148,19 @@ fn grade_parse_replies(ledger: &mut Ledger, step: &str, strays: &[Stray]) {
 /// `eof-drains` and `eof-exit-zero`: requests sent right before stdin
 /// closes are all answered, then the process exits 0 within the grace
 /// period.
+///
+/// The session opens with the version negotiation probe (`initialize` with
+/// a revision no server supports); a server that refused it is opened again
+/// with revision 2024-11-05.
 pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     let (drains, exit_zero) = (LawId::EofDrains, LawId::EofExitZero);
-    if s.open(drains, PROTOCOL_2024_11_05).is_none() {
+    let opened = match version(&mut s) {
+        Some(_) => s.initialized(drains),
+        None if s.dead().is_none() => s.open(drains, PROTOCOL_2024_11_05).is_some(),
+        None => false,
+    };
+    if !opened {
+        s.alive_for(drains);
         s.alive_for(exit_zero);
         return s.finish();
     }
@@ -232,9 +245,20 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
 
 /// `sigterm-exit-143`: SIGTERM while serving ends the process with 143
 /// (exit(143), or death by signal 15) within the grace period.
+///
+/// The session opens with the quiet start, and under the spec profile
+/// negotiates revision 2025-11-25 to probe `tool-error-is-result` before the
+/// signal.
 pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
     let law = LawId::SigtermExit143;
-    if s.open(law, PROTOCOL_2024_11_05).is_none() {
+    quiet_start(&mut s);
+    let opened = if s.ledger.profile() == Profile::Spec {
+        revision(&mut s)
+    } else {
+        s.open(law, PROTOCOL_2024_11_05).is_some()
+    };
+    if !opened {
+        s.alive_for(law);
         return s.finish();
     }
     let step = s.step("SIGTERM while serving");
@@ -269,14 +293,16 @@ pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
 /// `initialize` with a revision no server supports: the answer is a result
 /// with a revision the server does support. The spec only warns on the
 /// `-32602 {supported, requested}` error its lifecycle page shows.
-pub(super) fn version(mut s: Session<'_>) -> Ledger {
+///
+/// Returns what the server said when it answered with a result, so that
+/// the session can go on in that revision.
+pub(super) fn version(s: &mut Session<'_>) -> Option<Init> {
     let law = LawId::Initialize;
     let step = s.step(format!(
         "initialize with the unsupported revision {UNSUPPORTED_REVISION}"
     ));
-    let Some((answer, init)) = s.initialize(law, UNSUPPORTED_REVISION) else {
-        return s.finish();
-    };
+    let (answer, init) = s.initialize(law, UNSUPPORTED_REVISION)?;
+    let opened = answer.is_ok().then(|| init.clone()).flatten();
     match (answer, init) {
         (Ok(_), Some(init)) if init.revision == UNSUPPORTED_REVISION => s.ledger.fail(
             law,
@@ -309,16 +335,31 @@ pub(super) fn version(mut s: Session<'_>) -> Ledger {
         }
     }
     s.ledger.held(law);
-    s.finish()
+    opened
 }
 
 /// `tool-error-is-result` under the spec profile, which applies it from
 /// revision 2025-11-25 on: negotiate that revision and violate a tool's
 /// inputSchema.
-pub(super) fn revision(mut s: Session<'_>) -> Ledger {
+///
+/// Returns whether the session is open (in whatever revision the server
+/// answered), so that SIGTERM can follow.
+pub(super) fn revision(s: &mut Session<'_>) -> bool {
     let law = LawId::ToolErrorIsResult;
-    let Some(init) = s.open(law, TOOL_ERRORS_AS_RESULTS) else {
-        return s.finish();
+    let init = match s.open_or_refused(law, TOOL_ERRORS_AS_RESULTS) {
+        Ok(init) => init,
+        // The law cannot be probed, but SIGTERM can still follow.
+        Err(Some(error)) => {
+            s.ledger.skip(
+                law,
+                format!(
+                    "initialize answered {} for revision {TOOL_ERRORS_AS_RESULTS}",
+                    error_words(&error)
+                ),
+            );
+            return s.open(LawId::SigtermExit143, PROTOCOL_2024_11_05).is_some();
+        }
+        Err(None) => return false,
     };
     if !at_least(&init.revision, TOOL_ERRORS_AS_RESULTS) {
         s.ledger.skip(
@@ -328,11 +369,11 @@ pub(super) fn revision(mut s: Session<'_>) -> Ledger {
                 init.revision
             ),
         );
-        return s.finish();
+        return true;
     }
     s.step("tools/list");
-    match tools::list(&mut s, law) {
-        Some(Ok(listing)) => tool_error_is_result(&mut s, &listing),
+    match tools::list(s, law) {
+        Some(Ok(listing)) => tool_error_is_result(s, &listing),
         Some(Err(error)) => s.ledger.skip(
             law,
             format!(
@@ -342,7 +383,7 @@ pub(super) fn revision(mut s: Session<'_>) -> Ledger {
         ),
         None => {}
     }
-    s.finish()
+    s.dead().is_none()
 }
 
 /// Whether `revision` (a date, `YYYY-MM-DD`) is `min` or later.
