@@ -15,6 +15,7 @@ use serde_json::Value;
 use crate::check::diff::IgnoreRules;
 use crate::check::duration::parse_duration;
 use crate::laws::{LawId, Profile};
+use crate::transcript::input::{Input, MAX_CONFIG_SIZE};
 
 /// The file name looked for.
 pub const FILE_NAME: &str = "mcp-replay.json";
@@ -111,10 +112,15 @@ impl Config {
     ///
     /// [`ConfigError`] naming file:line:column and what was expected.
     pub(crate) fn read(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let read_err = |source| ConfigError::Read {
             path: path.to_owned(),
             source,
-        })?;
+        };
+        let bytes = Input::open(path, MAX_CONFIG_SIZE)
+            .and_then(Input::read_all)
+            .map_err(read_err)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|err| read_err(std::io::Error::new(std::io::ErrorKind::InvalidData, err)))?;
         Config::parse(&text, path)
     }
 

@@ -29,7 +29,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use self::baseline::{BaselineError, Entry};
+use self::baseline::{BaselineError, Entry, Keys};
 use self::config::ConfigError;
 use self::plan::{Plan, Planned, PlannedProbe};
 use self::replay::{ReplayError, replay_on};
@@ -39,7 +39,7 @@ use crate::report::{
     Disposition, Finding, Graded, InputError, LawOutcome, LawStatus, Location, ProbeResult, Report,
     TranscriptResult,
 };
-use crate::transcript::{Redaction, Redactor, Transcript, env_secret_names};
+use crate::transcript::{Redaction, Redactor, env_secret_names};
 
 /// The directory checked when no path is given.
 pub const DEFAULT_DIR: &str = "transcripts";
@@ -244,8 +244,16 @@ pub fn run(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, CheckError> {
     let started = Instant::now();
+    // Transcripts are keyed relative to the baseline that grades the run:
+    // the one written (which then replaces the one read), else the one read.
+    let keys = Keys::new(
+        options
+            .write_baseline
+            .as_deref()
+            .or(options.baseline.as_deref()),
+    );
     let baseline = match &options.baseline {
-        Some(path) => baseline::read(path)?,
+        Some(path) => baseline::read(path, &Keys::new(Some(path)))?,
         None => BTreeSet::new(),
     };
     let plan = Plan::new(options)?;
@@ -317,7 +325,7 @@ pub fn run(
                     findings
                         .iter()
                         .filter(|graded| !waive.contains(&graded.finding.law))
-                        .map(|graded| Entry::of(&graded.finding))
+                        .map(|graded| keys.entry(&graded.finding))
                 })
                 .collect();
             baseline::write(path, &entries)?;
@@ -330,6 +338,7 @@ pub fn run(
     let grader = Grader {
         deny_warnings: options.deny_warnings,
         baseline: &baseline,
+        keys: &keys,
     };
     for (mut result, waive) in transcripts {
         for graded in &mut result.findings {
@@ -356,7 +365,7 @@ pub fn run(
     let checked: BTreeSet<String> = report
         .transcripts
         .iter()
-        .map(|result| result.path.display().to_string())
+        .map(|result| keys.transcript(&result.path))
         .collect();
     let probed: BTreeSet<&str> = report
         .probes
@@ -445,6 +454,7 @@ impl Scrub {
 struct Grader<'a> {
     deny_warnings: bool,
     baseline: &'a BTreeSet<Entry>,
+    keys: &'a Keys,
 }
 
 impl Grader<'_> {
@@ -452,7 +462,7 @@ impl Grader<'_> {
         if graded.disposition == Disposition::Blessed {
             return;
         }
-        let entry = Entry::of(&graded.finding);
+        let entry = self.keys.entry(&graded.finding);
         let known = self.baseline.contains(&entry);
         if known {
             seen.insert(entry);
@@ -560,7 +570,7 @@ fn run_replay(plan: &Planned, bless: bool) -> Replayed {
         errors: vec![error(message)],
         unstartable,
     };
-    let transcript = match Transcript::read(&plan.path) {
+    let transcript = match plan.transcript() {
         Ok(transcript) => transcript,
         Err(err) => return failed(chain(&err), false),
     };

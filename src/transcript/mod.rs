@@ -14,6 +14,7 @@
 
 mod base64;
 mod classify;
+pub(crate) mod input;
 mod read;
 mod redact;
 mod replay;
@@ -27,6 +28,7 @@ use serde_json::value::RawValue;
 
 pub(crate) use self::classify::LineKind;
 pub use self::read::{TranscriptError, TranscriptWarning};
+pub(crate) use self::read::{line_too_long, read_line};
 pub(crate) use self::redact::MIN_SECRET_LEN;
 pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;
