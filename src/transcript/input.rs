@@ -98,9 +98,19 @@ impl Input {
     ///
     /// As the reads: the OS's error, the limit passed, the deadline passed.
     pub(crate) fn read_all(mut self) -> io::Result<Vec<u8>> {
+        // Through a small buffer: `read_to_end` would zero the spare
+        // capacity it reads into, which for a file that turns out too long
+        // is memory taken for bytes never kept.
         let mut bytes = Vec::new();
-        self.read_to_end(&mut bytes)?;
-        Ok(bytes)
+        let mut chunk = [0u8; 64 * 1024];
+        loop {
+            match self.read(&mut chunk) {
+                Ok(0) => return Ok(bytes),
+                Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        }
     }
 
     /// Waits until the file can be read, up to the deadline.

@@ -498,6 +498,9 @@ fn one_of<'a>(
 }
 
 #[cfg(test)]
+mod props;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
