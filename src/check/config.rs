@@ -170,12 +170,14 @@ impl Config {
 }
 
 /// The nearest config file for the transcripts of `dir`: in `dir` or a
-/// parent, not above `root` (`""` is the current directory).
+/// parent, not above `root` (`""` is the current directory). Anything of
+/// that name but a directory counts, so that one that cannot be read (a
+/// link to a device, a FIFO) is reported rather than quietly passed over.
 pub(crate) fn find(dir: &Path, root: &Path) -> Option<PathBuf> {
     let mut dir = Some(dir);
     while let Some(current) = dir {
         let candidate = current.join(FILE_NAME);
-        if candidate.is_file() {
+        if std::fs::metadata(&candidate).is_ok_and(|meta| !meta.is_dir()) {
             return Some(candidate);
         }
         if current == root || current.as_os_str().is_empty() {
@@ -226,6 +228,19 @@ mod tests {
             parse(r#"{"timeout":true}"#)
                 .unwrap_err()
                 .contains("`timeout` must be")
+        );
+    }
+
+    #[test]
+    fn a_config_that_never_ends_is_refused_at_its_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join(FILE_NAME)).unwrap();
+        let path = find(dir.path(), dir.path()).unwrap();
+        let err = Config::read(&path).unwrap_err();
+        let text = format!("{err}: {}", std::error::Error::source(&err).unwrap());
+        assert!(
+            text.ends_with("it is longer than the 1 MiB mcp-replay reads (docs/limits.md)"),
+            "{text}"
         );
     }
 

@@ -264,6 +264,9 @@ fn read_transcript(
     let header = header.ok_or_else(|| TranscriptError::Empty {
         path: path.to_owned(),
     })?;
+    // The vector grew by doubling: give back what no event uses, up to half
+    // of it, for the rest of the replay.
+    events.shrink_to_fit();
     Ok(Transcript {
         path: path.to_owned(),
         header,

@@ -119,6 +119,24 @@ fn a_transcript_given_as_a_pipe_is_read_once_and_replayed() {
         stdout.contains("  PASS /dev/stdin  6 exchanges"),
         "{stdout}"
     );
+
+    // There is no file to bless: that is said, and nothing is written.
+    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay");
+    let output = cmd
+        .current_dir(dir.path())
+        .args(["check", "--no-probes", "--bless", "/dev/stdin", "--"])
+        .args([fixture_server(), "--echo-suffix", "!"])
+        .env("NO_COLOR", "1")
+        .write_stdin(std::fs::read(&path).unwrap())
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("cannot bless `/dev/stdin`: it is not a regular file"),
+        "{stdout}"
+    );
 }
 
 #[test]
