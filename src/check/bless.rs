@@ -58,6 +58,14 @@ pub(crate) fn bless(transcript: &Transcript, live: &[LiveLine], reshaped: bool) 
 pub(crate) fn write_through(path: &Path, text: &[u8]) -> io::Result<()> {
     let target = std::fs::canonicalize(path)?;
     let meta = std::fs::metadata(&target)?;
+    // A device or a FIFO is neither replaced (a rename would put a file in
+    // place of `/dev/null`) nor written (a FIFO's open waits for a reader).
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it is not a regular file",
+        ));
+    }
     if meta.nlink() > 1 {
         // Written over from the start, then cut to length: the file is never
         // empty on the way, whether it grows or shrinks.
@@ -202,6 +210,18 @@ mod tests {
                 .unwrap()
                 .file_type()
                 .is_symlink()
+        );
+    }
+
+    #[test]
+    fn a_device_is_neither_replaced_nor_written() {
+        let err = write_through(Path::new("/dev/null"), b"x").unwrap_err();
+        assert_eq!(err.to_string(), "it is not a regular file");
+        assert!(
+            !std::fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_file()
         );
     }
 
