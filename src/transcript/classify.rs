@@ -407,11 +407,13 @@ mod tests {
         let json = is_json(line);
         assert_eq!(json, serde_says(line), "{shown:?}");
         // The checker's reading (a trailing `\r` aside, which it strips and
-        // the recorder keeps): JSON there is JSON here, and a line beyond
-        // the limits is named so, never as "not JSON".
+        // the recorder keeps): JSON there is JSON here (the recorder keeps
+        // the whitespace around a value as text, which the replay reads as
+        // the value), and a line beyond the limits is named so, never as
+        // "not JSON".
         if !line.ends_with(b"\r") {
             match crate::check::wire::parse(line, true) {
-                Ok(_) => assert!(json, "{shown:?}"),
+                Ok(_) => assert!(is_json(line.trim_ascii()), "{shown:?}"),
                 Err(err) if json => assert!(!err.reason.starts_with("not JSON"), "{shown:?}"),
                 Err(err) => {
                     if let Some(why) = beyond_limits(line) {
@@ -645,6 +647,28 @@ mod tests {
             changes in prop::collection::vec((any::<usize>(), telling_byte(), any::<u8>()), 1..4),
         ) {
             let mut line = text.trim().as_bytes().to_vec();
+            for (at, byte, how) in changes {
+                mutate(&mut line, at, byte, how);
+                agrees(&line);
+            }
+        }
+
+        #[test]
+        fn messages_agree_with_the_checker(
+            text in json_text(),
+            depth in 0usize..140,
+            changes in prop::collection::vec((any::<usize>(), telling_byte(), any::<u8>()), 0..3),
+        ) {
+            // A response holding the value `depth` arrays down: below the
+            // limit, at it and past it.
+            let mut line = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"result":{}{}{}}}"#,
+                "[".repeat(depth),
+                text.trim(),
+                "]".repeat(depth)
+            )
+            .into_bytes();
+            agrees(&line);
             for (at, byte, how) in changes {
                 mutate(&mut line, at, byte, how);
                 agrees(&line);
