@@ -9,14 +9,24 @@
 //! lines it arrived between; every other line (the header with its ignore
 //! rules, the client side, stderr, protocol and exit events) still stays
 //! byte for byte. Live lines carry the recorded ids in place of live ones,
-//! and secrets redacted. The file is replaced atomically: a temporary file
-//! in the same directory, renamed over it.
+//! and secrets redacted.
+//!
+//! The file written is the one the transcript's path leads to: a symbolic
+//! link is followed, and stays a link. A file with one name is replaced
+//! atomically (a temporary file beside it, renamed over it), so a crash
+//! leaves the old transcript or the new one. A file with several names
+//! (hard links) is rewritten in place instead, so that every name sees the
+//! blessed transcript: a rename would give the new content to one name
+//! only. That write is not atomic; a crash during it can leave the file
+//! half written, which `git checkout` undoes.
 
 use std::collections::HashMap;
 use std::io::{self, Write as _};
+use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
 use crate::check::replay::LiveLine;
+use crate::transcript::input::{Input, MAX_TRANSCRIPT_SIZE};
 use crate::transcript::{Direction, EventKind, Transcript, encode_line_event};
 
 /// Writes the live answers of `live` into `transcript`'s file: in place of
@@ -35,23 +45,52 @@ pub(crate) fn bless(
     reshaped: bool,
     rules: &[String],
 ) -> io::Result<()> {
-    let original = std::fs::read(&transcript.path)?;
+    let input = Input::open(&transcript.path, MAX_TRANSCRIPT_SIZE)?;
+    if !input.is_regular() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it is not a regular file (a pipe or a FIFO cannot be rewritten)",
+        ));
+    }
+    let original = input.read_all()?;
     let text = if reshaped {
         rewrite(&original, transcript, live)
     } else {
         replace(&original, transcript, live)
     };
     let text = with_rules(text, transcript, rules);
-    let dir = match transcript.path.parent() {
+    write_through(&transcript.path, &text)
+}
+
+/// Replaces the content of the file `path` leads to with `text`: atomically
+/// when the file has one name, in place when it has several.
+pub(crate) fn write_through(path: &Path, text: &[u8]) -> io::Result<()> {
+    let target = std::fs::canonicalize(path)?;
+    let meta = std::fs::metadata(&target)?;
+    // A device or a FIFO is neither replaced (a rename would put a file in
+    // place of `/dev/null`) nor written (a FIFO's open waits for a reader).
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it is not a regular file",
+        ));
+    }
+    if meta.nlink() > 1 {
+        // Written over from the start, then cut to length: the file is never
+        // empty on the way, whether it grows or shrinks.
+        let mut file = std::fs::OpenOptions::new().write(true).open(&target)?;
+        file.write_all(text)?;
+        file.set_len(text.len() as u64)?;
+        return file.sync_all();
+    }
+    let dir = match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
     let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    file.write_all(&text)?;
-    if let Ok(meta) = std::fs::metadata(&transcript.path) {
-        let _ = file.as_file().set_permissions(meta.permissions());
-    }
-    file.persist(&transcript.path).map_err(|err| err.error)?;
+    file.write_all(text)?;
+    let _ = file.as_file().set_permissions(meta.permissions());
+    file.persist(&target).map_err(|err| err.error)?;
     Ok(())
 }
 
@@ -186,6 +225,48 @@ fn rewrite(original: &[u8], transcript: &Transcript, live: &[LiveLine]) -> Vec<u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_symbolic_link_is_written_through_and_stays_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.jsonl");
+        let link = dir.path().join("link.jsonl");
+        std::fs::write(&real, "old\n").unwrap();
+        std::os::unix::fs::symlink("real.jsonl", &link).unwrap();
+        write_through(&link, b"new\n").unwrap();
+        assert_eq!(std::fs::read(&real).unwrap(), b"new\n");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+
+    #[test]
+    fn a_device_is_neither_replaced_nor_written() {
+        let err = write_through(Path::new("/dev/null"), b"x").unwrap_err();
+        assert_eq!(err.to_string(), "it is not a regular file");
+        assert!(
+            !std::fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_file()
+        );
+    }
+
+    #[test]
+    fn every_hard_link_sees_the_new_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let one = dir.path().join("one.jsonl");
+        let two = dir.path().join("two.jsonl");
+        std::fs::write(&one, "a longer old content\n").unwrap();
+        std::fs::hard_link(&one, &two).unwrap();
+        write_through(&one, b"new\n").unwrap();
+        assert_eq!(std::fs::read(&one).unwrap(), b"new\n");
+        assert_eq!(std::fs::read(&two).unwrap(), b"new\n");
+        assert_eq!(std::fs::metadata(&one).unwrap().nlink(), 2);
+    }
 
     const HEADER: &str = r#"{"format":"mcp-replay-transcript","version":1,"tool":"t","created":"c","command":["s"],"ignore":["/result/x"]}"#;
 

@@ -18,6 +18,7 @@ use crate::check::diff::IgnoreRules;
 use crate::check::duration::parse_duration;
 use crate::laws::{LawId, Profile};
 use crate::transcript::Redaction;
+use crate::transcript::input::{Input, MAX_CONFIG_SIZE};
 
 /// The file name looked for.
 pub const FILE_NAME: &str = "mcp-replay.json";
@@ -121,10 +122,15 @@ impl Config {
     ///
     /// [`ConfigError`] naming file:line:column and what was expected.
     pub(crate) fn read(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let read_err = |source| ConfigError::Read {
             path: path.to_owned(),
             source,
-        })?;
+        };
+        let bytes = Input::open(path, MAX_CONFIG_SIZE)
+            .and_then(Input::read_all)
+            .map_err(read_err)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|err| read_err(std::io::Error::new(std::io::ErrorKind::InvalidData, err)))?;
         Config::parse(&text, path)
     }
 
@@ -217,12 +223,14 @@ pub fn redaction_near(dir: &Path) -> Result<Redaction, ConfigError> {
 }
 
 /// The nearest config file for the transcripts of `dir`: in `dir` or a
-/// parent, not above `root` (`""` is the current directory).
+/// parent, not above `root` (`""` is the current directory). Anything of
+/// that name but a directory counts, so that one that cannot be read (a
+/// link to a device, a FIFO) is reported rather than quietly passed over.
 pub(crate) fn find(dir: &Path, root: &Path) -> Option<PathBuf> {
     let mut dir = Some(dir);
     while let Some(current) = dir {
         let candidate = current.join(FILE_NAME);
-        if candidate.is_file() {
+        if std::fs::metadata(&candidate).is_ok_and(|meta| !meta.is_dir()) {
             return Some(candidate);
         }
         if current == root || current.as_os_str().is_empty() {
@@ -289,6 +297,19 @@ mod tests {
             parse(r#"{"timeout":true}"#)
                 .unwrap_err()
                 .contains("`timeout` must be")
+        );
+    }
+
+    #[test]
+    fn a_config_that_never_ends_is_refused_at_its_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join(FILE_NAME)).unwrap();
+        let path = find(dir.path(), dir.path()).unwrap();
+        let err = Config::read(&path).unwrap_err();
+        let text = format!("{err}: {}", std::error::Error::source(&err).unwrap());
+        assert!(
+            text.ends_with("it is longer than the 1 MiB mcp-replay reads (docs/limits.md)"),
+            "{text}"
         );
     }
 

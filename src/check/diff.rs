@@ -7,6 +7,7 @@
 //! with sorted keys, so that equal messages give equal text and unequal
 //! ones a readable line diff.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::time::Duration;
 
@@ -309,24 +310,37 @@ pub fn canonical(value: &Value) -> String {
     text
 }
 
-/// Compares `expected`, to which `rules` have been applied already (once
-/// for every comparison with it), with `actual`, to which they are applied
-/// here; returns a plain unified diff, with the two headers `headers` makes,
-/// when they differ. Nothing is copied, and nothing is formatted for a match.
+/// A recorded value to compare with: a [`Value`] to which the rules have
+/// been applied already, or a form kept compact that is read (and the rules
+/// applied to) when it is compared.
+pub(crate) trait Expected {
+    /// The value, the ignore rules `rules` applied.
+    fn resolve(&self, rules: &IgnoreRules) -> Cow<'_, Value>;
+}
+
+impl Expected for Value {
+    fn resolve(&self, _rules: &IgnoreRules) -> Cow<'_, Value> {
+        Cow::Borrowed(self)
+    }
+}
+
+/// Compares `expected` with `actual`, the rules applied to both; returns a
+/// plain unified diff, with the two headers `headers` makes, when they
+/// differ. Nothing is formatted for a match.
 #[cfg(test)]
-pub fn compare(
-    expected: &Value,
+pub(crate) fn compare(
+    expected: &(impl Expected + ?Sized),
     mut actual: Value,
     rules: &IgnoreRules,
     headers: impl FnOnce() -> (String, String),
 ) -> Option<String> {
     rules.apply(&mut actual);
-    compare_applied(expected, &actual, headers)
+    let expected = expected.resolve(rules);
+    compare_applied(&expected, &actual, headers)
 }
 
-/// [`compare`] for an `actual` to which the rules have been applied
-/// already.
-pub fn compare_applied(
+/// [`compare`] for values to which the rules have been applied already.
+pub(crate) fn compare_applied(
     expected: &Value,
     actual: &Value,
     headers: impl FnOnce() -> (String, String),

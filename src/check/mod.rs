@@ -30,7 +30,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use self::baseline::{BaselineError, Entry};
+use self::baseline::{BaselineError, Entry, Keys};
 use self::config::ConfigError;
 use self::plan::{Plan, Planned, PlannedProbe};
 use self::replay::{ReplayError, replay_on};
@@ -40,7 +40,7 @@ use crate::report::{
     Disposition, Finding, Graded, InputError, Interruption, LawOutcome, LawStatus, Location,
     ProbeResult, Report, TranscriptResult,
 };
-use crate::transcript::{Redaction, Redactor, Transcript, env_secret_names};
+use crate::transcript::{Redaction, Redactor, env_secret_names};
 
 /// The directory checked when no path is given.
 pub const DEFAULT_DIR: &str = "transcripts";
@@ -255,8 +255,16 @@ pub fn run(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Report, CheckError> {
     let started = Instant::now();
+    // Transcripts are keyed relative to the baseline that grades the run:
+    // the one written (which then replaces the one read), else the one read.
+    let keys = Keys::new(
+        options
+            .write_baseline
+            .as_deref()
+            .or(options.baseline.as_deref()),
+    );
     let baseline = match &options.baseline {
-        Some(path) => baseline::read(path)?,
+        Some(path) => baseline::read(path, &Keys::new(Some(path)))?,
         None => BTreeSet::new(),
     };
     let plan = Plan::new(options)?;
@@ -355,7 +363,7 @@ pub fn run(
                     findings
                         .iter()
                         .filter(|graded| !waive.contains(&graded.finding.law))
-                        .map(|graded| Entry::of(&graded.finding))
+                        .map(|graded| keys.entry(&graded.finding))
                 })
                 .collect();
             baseline::write(path, &entries)?;
@@ -368,6 +376,7 @@ pub fn run(
     let grader = Grader {
         deny_warnings: options.deny_warnings,
         baseline: &baseline,
+        keys: &keys,
     };
     for (mut result, waive) in transcripts {
         for graded in &mut result.findings {
@@ -394,7 +403,7 @@ pub fn run(
     let checked: BTreeSet<String> = report
         .transcripts
         .iter()
-        .map(|result| result.path.display().to_string())
+        .map(|result| keys.transcript(&result.path))
         .collect();
     let probed: BTreeSet<&str> = report
         .probes
@@ -504,6 +513,7 @@ impl Scrub {
 struct Grader<'a> {
     deny_warnings: bool,
     baseline: &'a BTreeSet<Entry>,
+    keys: &'a Keys,
 }
 
 impl Grader<'_> {
@@ -511,7 +521,7 @@ impl Grader<'_> {
         if graded.disposition == Disposition::Blessed {
             return;
         }
-        let entry = Entry::of(&graded.finding);
+        let entry = self.keys.entry(&graded.finding);
         let known = self.baseline.contains(&entry);
         if known {
             seen.insert(entry);
@@ -626,7 +636,7 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
         errors: vec![error(message)],
         unstartable,
     };
-    let transcript = match Transcript::read(&plan.path) {
+    let transcript = match plan.transcript() {
         Ok(transcript) => transcript,
         Err(err) => return failed(chain(&err), false),
     };

@@ -2,7 +2,10 @@
 //! which command and with which settings, and which commands it probes.
 
 use std::collections::{BTreeSet, HashMap};
+use std::io::BufReader;
+use std::os::unix::fs::FileTypeExt as _;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use super::config::{self, Config};
@@ -15,7 +18,10 @@ use super::{
 use crate::laws::{LawId, Profile};
 use crate::process::{ServerCommand, shell_quote};
 use crate::report::InputError;
-use crate::transcript::{Redaction, Redactor, Transcript, TranscriptError};
+use crate::transcript::input::{Input, MAX_TRANSCRIPT_LINE, MAX_TRANSCRIPT_SIZE};
+use crate::transcript::{
+    Redaction, Redactor, Transcript, TranscriptError, line_too_long, read_line,
+};
 
 /// One transcript of the run, with everything its replay needs but its
 /// events: those are read by the job that replays it, so that a run holds
@@ -25,6 +31,29 @@ pub(super) struct Planned {
     pub(super) command: ServerCommand,
     pub(super) replay: ReplayOptions,
     pub(super) waive: BTreeSet<LawId>,
+    /// The whole transcript, for a file that can be read only once (a pipe,
+    /// a FIFO): the planner read it, and the replay takes it.
+    kept: Mutex<Option<Transcript>>,
+}
+
+impl Planned {
+    /// The transcript to replay: the one the planner kept, or else the file
+    /// read now.
+    ///
+    /// # Errors
+    ///
+    /// As [`Transcript::read`].
+    pub(super) fn transcript(&self) -> Result<Transcript, TranscriptError> {
+        let kept = self
+            .kept
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        match kept {
+            Some(transcript) => Ok(transcript),
+            None => Transcript::read(&self.path),
+        }
+    }
 }
 
 /// One probe run of the run.
@@ -100,15 +129,17 @@ impl Plan {
     pub(super) fn new(options: &CheckOptions) -> Result<Plan, CheckError> {
         let override_command =
             (!options.command.is_empty()).then(|| ServerCommand::new(options.command.clone()));
-        let files = collect(options, override_command.is_some())?;
-        if files.is_empty() && !options.probes {
+        let mut skipped = Vec::new();
+        let files = collect(options, override_command.is_some(), &mut skipped)?;
+        // Files left out are reported, even when nothing else is checked.
+        if files.is_empty() && !options.probes && skipped.is_empty() {
             return Err(CheckError::NothingToDo);
         }
         let mut configs = Configs::default();
         let mut plan = Plan {
             transcripts: Vec::new(),
             probes: Vec::new(),
-            errors: Vec::new(),
+            errors: skipped,
         };
         // Each distinct command is probed once. The commands, in the order
         // of their first transcripts, are dealt round-robin across the
@@ -189,7 +220,7 @@ fn plan_transcript(
         path: Some(file.to_owned()),
         message,
     };
-    let head = read_header(file).map_err(|err| error(chain(&err)))?;
+    let (head, kept) = read_header(file).map_err(|err| error(chain(&err)))?;
     let command = match override_command {
         Some(command) => command.clone(),
         None => recorded_command(&head).ok_or_else(|| {
@@ -224,6 +255,7 @@ fn plan_transcript(
         path: file.to_owned(),
         command,
         waive: settings.waive.clone(),
+        kept: Mutex::new(kept),
     })
 }
 
@@ -262,9 +294,14 @@ impl Configs {
 
 /// The transcripts the run's paths name, sorted, each with the directory
 /// its config search stops at.
+///
+/// Files a directory holds that are not regular ones (a FIFO, a device, a
+/// socket) are left out, each with an error in `skipped`: reading one could
+/// wait forever, or never end.
 fn collect(
     options: &CheckOptions,
     has_command: bool,
+    skipped: &mut Vec<InputError>,
 ) -> Result<Vec<(PathBuf, PathBuf)>, CheckError> {
     if !options.replay {
         return if has_command {
@@ -298,7 +335,7 @@ fn collect(
             source,
         })?;
         if meta.is_dir() {
-            walk(path, path, &mut files).map_err(|source| CheckError::Path {
+            walk(path, path, &mut files, skipped).map_err(|source| CheckError::Path {
                 path: path.clone(),
                 source,
             })?;
@@ -318,7 +355,7 @@ fn collect(
     }
     files.sort();
     files.dedup_by(|a, b| a.0 == b.0);
-    if files.is_empty() && !has_command {
+    if files.is_empty() && !has_command && skipped.is_empty() {
         let what = paths
             .iter()
             .map(|path| format!("`{}`", path.display()))
@@ -345,21 +382,53 @@ fn cwd_root(file: &Path, cwd: Option<&Path>) -> Option<PathBuf> {
     file.starts_with(cwd).then(|| cwd.to_owned())
 }
 
-/// Every `*.jsonl` below `dir`, skipping hidden directories.
-fn walk(dir: &Path, root: &Path, files: &mut Vec<(PathBuf, PathBuf)>) -> std::io::Result<()> {
+/// Every `*.jsonl` below `dir`, skipping hidden directories; a `*.jsonl`
+/// that is not a regular file (after symbolic links) goes to `skipped`.
+fn walk(
+    dir: &Path,
+    root: &Path,
+    files: &mut Vec<(PathBuf, PathBuf)>,
+    skipped: &mut Vec<InputError>,
+) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
         let hidden = entry.file_name().to_string_lossy().starts_with('.');
         if entry.file_type()?.is_dir() {
             if !hidden {
-                walk(&path, root, files)?;
+                walk(&path, root, files, skipped)?;
             }
         } else if path.extension().is_some_and(|ext| ext == "jsonl") {
-            files.push((path, root.to_owned()));
+            // A link that leads nowhere is kept: reading it names the error.
+            match std::fs::metadata(&path) {
+                Ok(meta) if !meta.is_file() => skipped.push(InputError {
+                    message: format!(
+                        "`{}` is not a regular file ({}); skipped",
+                        path.display(),
+                        file_kind(meta.file_type())
+                    ),
+                    path: Some(path),
+                }),
+                _ => files.push((path, root.to_owned())),
+            }
         }
     }
     Ok(())
+}
+
+/// What a file that is not a regular one is, in words.
+fn file_kind(kind: std::fs::FileType) -> &'static str {
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else {
+        "not a file"
+    }
 }
 
 /// The server command a transcript records: its argv, run in its `cwd`
@@ -394,26 +463,48 @@ fn recorded_command(transcript: &Transcript) -> Option<ServerCommand> {
 }
 
 /// The command of a transcript another share replays, read from its header
-/// alone; `None` when the header is unusable (its share reports it).
+/// alone; `None` when the header is unusable (its share reports it), and
+/// for a file that is not a regular one, which can be read only once (and
+/// only by the share that replays it).
 fn header_command(path: &Path) -> Option<ServerCommand> {
-    recorded_command(&read_header(path).ok()?)
+    if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
+        return None;
+    }
+    recorded_command(&read_header(path).ok()?.0)
 }
 
-/// A transcript's first line alone: its header, and no events.
+/// A transcript's first line alone: its header, and no events. A file that
+/// is not a regular one (a pipe, a FIFO) can be read only once, so it is
+/// read whole (within the limits and deadline of [`Transcript::read`]), and
+/// the whole transcript is returned too, for its replay.
 ///
 /// # Errors
 ///
 /// As [`Transcript::read`], for the first line.
-fn read_header(path: &Path) -> Result<Transcript, TranscriptError> {
-    use std::io::BufRead as _;
+fn read_header(path: &Path) -> Result<(Transcript, Option<Transcript>), TranscriptError> {
     let io_error = |source| TranscriptError::Read {
         path: path.to_owned(),
         source,
     };
-    let file = std::fs::File::open(path).map_err(io_error)?;
+    let input = Input::open(path, MAX_TRANSCRIPT_SIZE).map_err(io_error)?;
+    if !input.is_regular() {
+        let whole = Transcript::from_reader(BufReader::new(input), path)?;
+        let head = Transcript {
+            path: whole.path.clone(),
+            header: whole.header.clone(),
+            events: Vec::new(),
+            warnings: Vec::new(),
+        };
+        return Ok((head, Some(whole)));
+    }
     let mut first = Vec::new();
-    std::io::BufReader::new(file)
-        .read_until(b'\n', &mut first)
-        .map_err(io_error)?;
-    Transcript::from_reader(first.as_slice(), path)
+    let complete =
+        read_line(&mut BufReader::new(input), &mut first, MAX_TRANSCRIPT_LINE).map_err(io_error)?;
+    if first.len() > MAX_TRANSCRIPT_LINE {
+        return Err(line_too_long(path, 1, MAX_TRANSCRIPT_LINE));
+    }
+    if complete == Some(true) {
+        first.push(b'\n');
+    }
+    Ok((Transcript::from_reader(first.as_slice(), path)?, None))
 }

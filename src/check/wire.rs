@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::jsonrpc::{Frame, RequestId, json_kind};
 use crate::process::MAX_LINE;
+use crate::transcript::beyond_limits;
 
 /// Why a stdout line is not a protocol message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +67,12 @@ pub fn parse(line: &[u8], batches: bool) -> Result<Value, NotProtocol> {
         return Err(fail("starts with a byte order mark".to_owned()));
     }
     let value: Value = serde_json::from_str(text).map_err(|e| {
+        // Valid JSON nested too deep or with a lone surrogate is the
+        // checker's limit, not the server's fault: say so, as the recorder
+        // keeps such a line as text.
+        if let Some(why) = beyond_limits(line) {
+            return fail(why.to_owned());
+        }
         let what = e.to_string();
         let what = what.split(" at line ").next().unwrap_or(&what).to_owned();
         fail(format!("not JSON ({what})"))
@@ -239,6 +246,26 @@ mod tests {
                 _ => assert_eq!(checked, Ok(()), "{text}"),
             }
         }
+    }
+
+    #[test]
+    fn json_beyond_the_limits_is_not_called_not_json() {
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{}{}}}"#,
+            "[".repeat(130),
+            "]".repeat(130)
+        );
+        assert_eq!(
+            classify(deep.as_bytes(), false).unwrap_err().reason,
+            "nested deeper than 127 levels, beyond what mcp-replay reads as a message"
+        );
+        let lone = br#"{"jsonrpc":"2.0","id":1,"result":"\ud800"}"#;
+        assert!(
+            classify(lone, false)
+                .unwrap_err()
+                .reason
+                .starts_with("a string holds a lone surrogate escape")
+        );
     }
 
     #[test]

@@ -3,11 +3,18 @@
 //!
 //! The recorder classifies every line it forwards, so the check is one pass
 //! over the bytes that neither allocates nor builds anything. It accepts
-//! exactly what serde_json's `RawValue` accepts, which is what the reader
-//! reads back: RFC 8259 JSON, strings of valid UTF-8 without control
-//! characters, any `\uXXXX` escape (a lone surrogate included), and no limit
-//! on nesting. The tests hold it to serde_json on generated and mutated
-//! lines.
+//! exactly the lines the checker reads as JSON (`check::wire` parses a
+//! server's line into a serde_json `Value`): RFC 8259 JSON, strings of valid
+//! UTF-8 without control characters, `\uXXXX` escapes whose surrogates come
+//! in pairs, numbers within the range of an `f64`, and at most
+//! [`MAX_DEPTH`] levels of arrays and objects. A line that is JSON beyond
+//! those limits is kept as text, so that a replay
+//! never expects as a message what it cannot read as one. The tests hold
+//! the classifier to serde_json on generated and mutated lines.
+
+/// The deepest nesting of arrays and objects read as a message: serde_json
+/// refuses a 128th level.
+pub(crate) const MAX_DEPTH: usize = 127;
 
 /// How a line is kept, decided without copying it.
 pub(crate) enum LineKind<'a> {
@@ -85,13 +92,17 @@ pub(crate) fn is_json(line: &[u8]) -> bool {
                 at += 1;
                 string!();
             }
+            // An empty array or object is a level too, to serde_json.
+            b'{' | b'[' if frames.depth >= MAX_DEPTH => return false,
             b'{' => {
                 at += 1;
                 skip_space!();
                 if at < len && line[at] == b'}' {
                     at += 1;
                 } else {
-                    frames.push(true);
+                    if !frames.push(true) {
+                        return false;
+                    }
                     key!();
                     continue 'value;
                 }
@@ -102,7 +113,9 @@ pub(crate) fn is_json(line: &[u8]) -> bool {
                 if at < len && line[at] == b']' {
                     at += 1;
                 } else {
-                    frames.push(false);
+                    if !frames.push(false) {
+                        return false;
+                    }
                     continue 'value;
                 }
             }
@@ -159,50 +172,57 @@ fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-/// The arrays and objects the validator is inside, innermost last: the first
-/// 128 levels in a bit set, deeper ones (rare, and still valid JSON) in a
-/// vector.
+/// The arrays and objects the validator is inside, innermost last, as bits:
+/// [`MAX_DEPTH`] levels fit in one word.
 #[derive(Default)]
 struct Frames {
     depth: usize,
     /// Bit `d` is set when level `d` is an object.
     objects: u128,
-    deeper: Vec<bool>,
 }
 
 impl Frames {
+    /// Enters a level; `false` past [`MAX_DEPTH`].
     #[inline]
-    fn push(&mut self, object: bool) {
-        if self.depth < 128 {
-            self.objects = (self.objects & !(1 << self.depth)) | (u128::from(object) << self.depth);
-        } else {
-            self.deeper.push(object);
+    fn push(&mut self, object: bool) -> bool {
+        if self.depth >= MAX_DEPTH {
+            return false;
         }
+        self.objects = (self.objects & !(1 << self.depth)) | (u128::from(object) << self.depth);
         self.depth += 1;
+        true
     }
 
     #[inline]
     fn pop(&mut self) {
         self.depth -= 1;
-        if self.depth >= 128 {
-            self.deeper.pop();
-        }
     }
 
     /// Whether the innermost level is an object; at least one level is open.
     #[inline]
     fn in_object(&self) -> bool {
-        if self.depth <= 128 {
-            self.objects & (1 << (self.depth - 1)) != 0
-        } else {
-            self.deeper.last().copied().unwrap_or(false)
-        }
+        self.objects & (1 << (self.depth - 1)) != 0
     }
 }
 
 /// Where the number starting at `at` ends:
-/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-fn number_end(line: &[u8], mut at: usize) -> Option<usize> {
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, and its value within
+/// the range of an `f64` (serde_json refuses a number that overflows it).
+fn number_end(line: &[u8], at: usize) -> Option<usize> {
+    let end = number_syntax_end(line, at)?;
+    let number = &line[at..end];
+    // Only an exponent or more than 300 digits can reach 1.8e308: those
+    // few numbers are read by serde_json itself, for its exact verdict.
+    let long = number.len() > 300;
+    if (long || number.iter().any(|b| matches!(b, b'e' | b'E')))
+        && serde_json::from_slice::<f64>(number).is_err()
+    {
+        return None;
+    }
+    Some(end)
+}
+
+fn number_syntax_end(line: &[u8], mut at: usize) -> Option<usize> {
     let digit = |at: usize| line.get(at).is_some_and(u8::is_ascii_digit);
     let digits_end = |mut at: usize| {
         while digit(at) {
@@ -283,11 +303,22 @@ fn string_end(line: &[u8], mut at: usize) -> Option<usize> {
             b'\\' => match line.get(at + 1)? {
                 b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => at += 2,
                 b'u' => {
-                    let hex = line.get(at + 2..at + 6)?;
-                    if !hex.iter().all(u8::is_ascii_hexdigit) {
-                        return None;
-                    }
+                    let unit = hex4(line, at + 2)?;
                     at += 6;
+                    match unit {
+                        // A high surrogate must be followed by a low one.
+                        0xD800..=0xDBFF => {
+                            if line.get(at..at + 2) != Some(b"\\u") {
+                                return None;
+                            }
+                            if !(0xDC00..=0xDFFF).contains(&hex4(line, at + 2)?) {
+                                return None;
+                            }
+                            at += 6;
+                        }
+                        0xDC00..=0xDFFF => return None,
+                        _ => {}
+                    }
                 }
                 _ => return None,
             },
@@ -296,6 +327,37 @@ fn string_end(line: &[u8], mut at: usize) -> Option<usize> {
             _ => return None,
         }
     }
+}
+
+/// The four hex digits at `at`, as a UTF-16 code unit.
+fn hex4(line: &[u8], at: usize) -> Option<u32> {
+    let hex = line.get(at..at + 4)?;
+    hex.iter().try_fold(0, |unit, &digit| {
+        Some(unit * 16 + char::from(digit).to_digit(16)?)
+    })
+}
+
+/// Why a line that is JSON is not read as a message, when that is so: it is
+/// beyond the limits of the grammar the checker reads (see the module
+/// docs). `None` for a message, and for a line that is no JSON at all.
+pub(crate) fn beyond_limits(line: &[u8]) -> Option<&'static str> {
+    let text = std::str::from_utf8(line).ok()?;
+    let raw = serde_json::from_str::<&serde_json::value::RawValue>(text).ok()?;
+    if raw.get().len() != text.len() || is_json(line) {
+        return None;
+    }
+    // JSON to serde_json's own reading, yet not by ours: too deep, a
+    // number out of range or a lone surrogate, the three limits, which
+    // serde_json's reading into a `Value` names.
+    let err = serde_json::from_str::<serde_json::Value>(text).err()?;
+    let what = err.to_string();
+    Some(if what.starts_with("recursion limit exceeded") {
+        "nested deeper than 127 levels, beyond what mcp-replay reads as a message"
+    } else if what.starts_with("number out of range") {
+        "a number beyond the range of a 64-bit float, beyond what mcp-replay reads as a message"
+    } else {
+        "a string holds a lone surrogate escape (such as \\ud800), beyond what mcp-replay reads as a message"
+    })
 }
 
 /// The length of the UTF-8 sequence at the start of `bytes`, when it is a
@@ -324,24 +386,42 @@ mod tests {
 
     use super::*;
 
-    /// What serde_json says: the line is one JSON value and nothing else.
+    /// What serde_json says: the line is one JSON value and nothing else,
+    /// and it reads into a `Value`, as the checker reads a server's line.
     fn serde_says(line: &[u8]) -> bool {
         match std::str::from_utf8(line) {
-            Ok(text) => matches!(
-                serde_json::from_str::<&RawValue>(text),
-                Ok(raw) if raw.get().len() == text.len()
-            ),
+            Ok(text) => {
+                matches!(
+                    serde_json::from_str::<&RawValue>(text),
+                    Ok(raw) if raw.get().len() == text.len()
+                ) && serde_json::from_str::<serde_json::Value>(text).is_ok()
+            }
             Err(_) => false,
         }
     }
 
+    /// The classifier, the checker's reading of a server line, and the
+    /// account of a line beyond the limits give one verdict.
     fn agrees(line: &[u8]) {
-        assert_eq!(
-            is_json(line),
-            serde_says(line),
-            "{:?}",
-            String::from_utf8_lossy(line)
-        );
+        let shown = String::from_utf8_lossy(line);
+        let json = is_json(line);
+        assert_eq!(json, serde_says(line), "{shown:?}");
+        // The checker's reading (a trailing `\r` aside, which it strips and
+        // the recorder keeps): JSON there is JSON here (the recorder keeps
+        // the whitespace around a value as text, which the replay reads as
+        // the value), and a line beyond the limits is named so, never as
+        // "not JSON".
+        if !line.ends_with(b"\r") {
+            match crate::check::wire::parse(line, true) {
+                Ok(_) => assert!(is_json(line.trim_ascii()), "{shown:?}"),
+                Err(err) if json => assert!(!err.reason.starts_with("not JSON"), "{shown:?}"),
+                Err(err) => {
+                    if let Some(why) = beyond_limits(line) {
+                        assert_eq!(err.reason, why, "{shown:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -357,10 +437,22 @@ mod tests {
             b"[[],{},[{}]]",
             b"{ \"a\" : [ 1 , 2 ] }",
             br#""\ud800 lone""#,
+            br#""\udc00 lone""#,
+            br#""\ud800\u0041""#,
+            br#""\ud800\ud800""#,
+            br#""\ud800\""#,
+            br#""\ud800\udc00\udc00""#,
             br#""\uD83D\uDE00 pair""#,
+            br#""\udbff\udfff""#,
             "\"é and 😀\"".as_bytes(),
             b"true",
             b"null",
+            b"1e-400",
+            b"1.7976931348623157e308",
+            // Beyond an f64.
+            b"1e400",
+            b"-1e309",
+            b"1.7976931348623159e308",
             // Not JSON.
             b"",
             b" 1",
@@ -399,8 +491,8 @@ mod tests {
     }
 
     #[test]
-    fn nesting_has_no_limit() {
-        for depth in [127, 128, 129, 1000] {
+    fn nesting_stops_where_the_checker_stops() {
+        for depth in [126, 127, 128, 129, 1000] {
             let line = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
             agrees(line.as_bytes());
             let line = format!("{}1{}", "{\"a\":[".repeat(depth), "]}".repeat(depth));
@@ -408,6 +500,31 @@ mod tests {
             let line = format!("{}{}", "[".repeat(depth), "]".repeat(depth - 1));
             agrees(line.as_bytes());
         }
+    }
+
+    #[test]
+    fn long_numbers_agree() {
+        for digits in [299, 300, 301, 308, 309, 310, 400] {
+            agrees("9".repeat(digits).as_bytes());
+            agrees(format!("0.{}", "9".repeat(digits)).as_bytes());
+        }
+    }
+
+    #[test]
+    fn json_beyond_the_limits_is_named() {
+        let deep = format!("{}{}", "[".repeat(128), "]".repeat(128));
+        assert_eq!(
+            beyond_limits(deep.as_bytes()),
+            Some("nested deeper than 127 levels, beyond what mcp-replay reads as a message")
+        );
+        let fits = format!("{}{}", "[".repeat(127), "]".repeat(127));
+        assert_eq!(beyond_limits(fits.as_bytes()), None);
+        assert!(
+            beyond_limits(br#"{"jsonrpc":"2.0","method":"m","params":"\ud800"}"#)
+                .is_some_and(|why| why.contains("lone surrogate"))
+        );
+        assert_eq!(beyond_limits(b"not json"), None);
+        assert!(matches!(LineKind::of(deep.as_bytes()), LineKind::Text(_)));
     }
 
     #[test]
@@ -445,11 +562,11 @@ mod tests {
             any::<f64>()
                 .prop_filter("finite", |f| f.is_finite())
                 .prop_map(|f| f.to_string()),
-            "-?(0|[1-9][0-9]{0,20})(\\.[0-9]{1,5})?([eE][+-]?[0-9]{1,3})?",
+            "-?(0|[1-9][0-9]{0,20})(\\.[0-9]{1,5})?([eE][+-]?[0-9]{1,2})?",
         ];
         let string = prop_oneof![
             any::<String>().prop_map(|s| serde_json::to_string(&s).unwrap()),
-            "([ -!#-\\[\\]-~]|\\\\[\"\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4}){0,12}"
+            "([ -!#-\\[\\]-~]|\\\\[\"\\\\/bfnrt]|\\\\u[0-9a-cefA-CEF][0-9a-fA-F]{3}|\\\\u[dD][89abAB][0-9a-fA-F]{2}\\\\u[dD][c-fC-F][0-9a-fA-F]{2}){0,12}"
                 .prop_map(|s| format!("\"{s}\"")),
         ];
         let space = "[ \t\r\n]{0,2}";
@@ -530,6 +647,28 @@ mod tests {
             changes in prop::collection::vec((any::<usize>(), telling_byte(), any::<u8>()), 1..4),
         ) {
             let mut line = text.trim().as_bytes().to_vec();
+            for (at, byte, how) in changes {
+                mutate(&mut line, at, byte, how);
+                agrees(&line);
+            }
+        }
+
+        #[test]
+        fn messages_agree_with_the_checker(
+            text in json_text(),
+            depth in 0usize..140,
+            changes in prop::collection::vec((any::<usize>(), telling_byte(), any::<u8>()), 0..3),
+        ) {
+            // A response holding the value `depth` arrays down: below the
+            // limit, at it and past it.
+            let mut line = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"result":{}{}{}}}"#,
+                "[".repeat(depth),
+                text.trim(),
+                "]".repeat(depth)
+            )
+            .into_bytes();
+            agrees(&line);
             for (at, byte, how) in changes {
                 mutate(&mut line, at, byte, how);
                 agrees(&line);

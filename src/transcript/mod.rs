@@ -14,6 +14,7 @@
 
 mod base64;
 mod classify;
+pub(crate) mod input;
 mod read;
 mod redact;
 mod replay;
@@ -25,8 +26,9 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-pub(crate) use self::classify::LineKind;
+pub(crate) use self::classify::{LineKind, beyond_limits};
 pub use self::read::{TranscriptError, TranscriptWarning};
+pub(crate) use self::read::{line_too_long, read_line};
 pub(crate) use self::redact::MIN_SECRET_LEN;
 pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;

@@ -1,13 +1,13 @@
 //! Reading transcripts, with errors that point at file:line:column.
 
 use std::fmt;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::input::{Input, MAX_TRANSCRIPT_LINE, MAX_TRANSCRIPT_SIZE, mib};
 use super::{
     Direction, Event, EventKind, Exit, FORMAT, Header, Payload, Transcript, VERSION, base64,
 };
@@ -139,6 +139,12 @@ fn present<'de, D: serde::Deserializer<'de>>(
 impl Transcript {
     /// Reads the transcript at `path`.
     ///
+    /// The file is read within the limits of `docs/limits.md`: a regular
+    /// file larger than 256 MiB is refused before it is read, a line longer
+    /// than 128 MiB is an error at its line, and a file that is not a
+    /// regular one (a FIFO, a pipe) must deliver all of its bytes within 10
+    /// seconds.
+    ///
     /// # Errors
     ///
     /// [`TranscriptError`] when the file cannot be read or a line other than a
@@ -146,14 +152,17 @@ impl Transcript {
     /// file:line:column and what was expected.
     pub fn read(path: impl AsRef<Path>) -> Result<Transcript, TranscriptError> {
         let path = path.as_ref();
-        let file = File::open(path).map_err(|source| TranscriptError::Read {
-            path: path.to_owned(),
-            source,
-        })?;
-        Transcript::from_reader(BufReader::new(file), path)
+        let input =
+            Input::open(path, MAX_TRANSCRIPT_SIZE).map_err(|source| TranscriptError::Read {
+                path: path.to_owned(),
+                source,
+            })?;
+        Transcript::from_reader(BufReader::new(input), path)
     }
 
     /// Reads a transcript from `reader`; `path` is used in messages only.
+    /// Lines are held to the same limit as [`Transcript::read`] holds them
+    /// to; the caller bounds the whole.
     ///
     /// # Errors
     ///
@@ -162,11 +171,59 @@ impl Transcript {
         reader: impl BufRead,
         path: impl AsRef<Path>,
     ) -> Result<Transcript, TranscriptError> {
-        read_transcript(&mut { reader }, path.as_ref())
+        read_transcript(&mut { reader }, path.as_ref(), MAX_TRANSCRIPT_LINE)
     }
 }
 
-fn read_transcript(reader: &mut dyn BufRead, path: &Path) -> Result<Transcript, TranscriptError> {
+/// Reads one line of at most `max_line` bytes (its terminator aside) into
+/// `buf`, without it; `None` at end of input, else whether the line ended
+/// with a newline. The line is read no further than one byte past the
+/// limit, so that a file without newlines (`/dev/zero`) cannot take more.
+pub(crate) fn read_line(
+    reader: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+    max_line: usize,
+) -> io::Result<Option<bool>> {
+    buf.clear();
+    let most = u64::try_from(max_line)
+        .unwrap_or(u64::MAX)
+        .saturating_add(2);
+    let n = reader.take(most).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    let complete = buf.last() == Some(&b'\n');
+    if complete {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    }
+    Ok(Some(complete))
+}
+
+/// The error of a line longer than `max_line`.
+pub(crate) fn line_too_long(path: &Path, line: usize, max_line: usize) -> TranscriptError {
+    let limit = if max_line >= 1024 * 1024 {
+        format!("{} MiB", mib(max_line as u64))
+    } else {
+        format!("{max_line} bytes")
+    };
+    invalid(
+        path,
+        line,
+        1,
+        format!(
+            "line {line} is longer than {limit}, the most mcp-replay reads as one transcript line"
+        ),
+    )
+}
+
+fn read_transcript(
+    reader: &mut dyn BufRead,
+    path: &Path,
+    max_line: usize,
+) -> Result<Transcript, TranscriptError> {
     let io_err = |source| TranscriptError::Read {
         path: path.to_owned(),
         source,
@@ -176,19 +233,10 @@ fn read_transcript(reader: &mut dyn BufRead, path: &Path) -> Result<Transcript, 
     let mut header: Option<Header> = None;
     let mut events = Vec::new();
     let mut warnings = Vec::new();
-    loop {
-        buf.clear();
-        let n = reader.read_until(b'\n', &mut buf).map_err(io_err)?;
-        if n == 0 {
-            break;
-        }
+    while let Some(complete) = read_line(reader, &mut buf, max_line).map_err(io_err)? {
         line_no += 1;
-        let complete = buf.last() == Some(&b'\n');
-        if complete {
-            buf.pop();
-            if buf.last() == Some(&b'\r') {
-                buf.pop();
-            }
+        if buf.len() > max_line {
+            return Err(line_too_long(path, line_no, max_line));
         }
         if buf.iter().all(u8::is_ascii_whitespace) {
             if complete {
@@ -216,6 +264,9 @@ fn read_transcript(reader: &mut dyn BufRead, path: &Path) -> Result<Transcript, 
     let header = header.ok_or_else(|| TranscriptError::Empty {
         path: path.to_owned(),
     })?;
+    // The vector grew by doubling: give back what no event uses, up to half
+    // of it, for the rest of the replay.
+    events.shrink_to_fit();
     Ok(Transcript {
         path: path.to_owned(),
         header,
@@ -450,6 +501,9 @@ fn one_of<'a>(
 }
 
 #[cfg(test)]
+mod props;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -653,6 +707,28 @@ mod tests {
         let err = read(&format!("{header}\n")).unwrap_err().to_string();
         assert!(
             err.starts_with("t.jsonl:1:130: expected a valid header: invalid type: string"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_is_an_error_at_its_line() {
+        let text = format!("{HEADER}\n{}\n", "x".repeat(1000));
+        let err = read_transcript(&mut text.as_bytes(), Path::new("t.jsonl"), 500)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "t.jsonl:2:1: line 2 is longer than 500 bytes, the most mcp-replay reads as one transcript line"
+        );
+        // A file without a newline is read no further than the limit.
+        let mut endless = std::io::repeat(b'x');
+        let mut reader = std::io::BufReader::new(&mut endless);
+        let err = read_transcript(&mut reader, Path::new("t.jsonl"), 500)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("t.jsonl:1:1: line 1 is longer than 500 bytes"),
             "{err}"
         );
     }

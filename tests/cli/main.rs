@@ -4,6 +4,7 @@ mod check;
 mod demo_server;
 mod fixture;
 mod laws;
+mod limits;
 mod output;
 mod record;
 mod transcript;

@@ -11,7 +11,7 @@ use super::Run;
 use super::rewrite::with_member;
 use super::script::{ExpectKind, ExpectState, MessageKind, message_kind};
 use super::{LiveLine, Mismatch, Sent};
-use crate::check::diff;
+use crate::check::diff::{self, Expected as _};
 use crate::check::wire;
 use crate::jsonrpc::{RequestId, Response, method};
 use crate::laws::LawId;
@@ -244,15 +244,17 @@ impl Run<'_> {
                 format!("actual: {}", self.command),
             )
         };
-        let Some(diff) = diff::compare_applied(&self.expects[index].value, &actual, headers) else {
+        let expected = self.expects[index].value.resolve(&self.options.ignore);
+        let Some(diff) = diff::compare_applied(&expected, &actual, headers) else {
             return true;
         };
+        let expected = expected.into_owned();
         self.mismatches += 1;
         self.changed.push(line);
         self.mismatched.push(Mismatch {
             line,
             finding: self.findings.len(),
-            expected: self.expects[index].value.clone(),
+            expected,
             actual,
         });
         let finding = Finding::new(

@@ -5,7 +5,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
+use crate::check::diff::{Expected, IgnoreRules};
 use crate::jsonrpc::{Frame, RequestId, method};
 use crate::report::ExchangeStatus;
 use crate::transcript::{Direction, EventKind, Payload, Redactor, Transcript};
@@ -76,8 +78,32 @@ pub(super) struct Expect {
     /// Whether the client lines after it wait for it: see
     /// [`gates_the_client`].
     pub(super) gates: bool,
-    pub(super) value: Value,
+    pub(super) value: Recorded,
     pub(super) state: ExpectState,
+}
+
+/// A recorded server message as the script keeps it: its JSON text, after
+/// redaction, read into a [`Value`] (and the ignore rules applied) only
+/// when a live message is compared with it. A parsed `Value` costs many
+/// times its text (a map node per object), and a long transcript holds
+/// many messages that wait for their turn.
+#[derive(Debug)]
+pub(super) struct Recorded(Box<str>);
+
+impl Recorded {
+    /// The message `text` (one JSON value).
+    fn new(text: &str) -> Recorded {
+        Recorded(text.into())
+    }
+}
+
+impl Expected for Recorded {
+    fn resolve(&self, rules: &IgnoreRules) -> Cow<'_, Value> {
+        // The text was read as JSON when the script was built.
+        let mut value = serde_json::from_str(&self.0).unwrap_or(Value::Null);
+        rules.apply(&mut value);
+        Cow::Owned(value)
+    }
 }
 
 #[derive(Debug)]
@@ -137,19 +163,26 @@ impl Script {
                     }));
                 }
                 Direction::ServerToClient => {
-                    let parsed = match redactor.redact(payload.as_bytes()) {
-                        Cow::Borrowed(_) => payload.to_json(),
-                        Cow::Owned(redacted) => serde_json::from_slice(&redacted).ok(),
+                    let redacted = redactor.redact(payload.as_bytes());
+                    // A line with surrounding whitespace is still read, as
+                    // `Payload::to_json` reads it.
+                    let Some(text) = std::str::from_utf8(&redacted)
+                        .ok()
+                        .map(|text| text.trim_matches(['\t', '\n', '\r', ' ']))
+                        .filter(|text| serde_json::from_str::<Value>(text).is_ok())
+                    else {
+                        continue;
                     };
-                    let values = match parsed {
-                        Some(Value::Array(items)) => items,
-                        Some(value) => vec![value],
-                        None => Vec::new(),
+                    // A batch is one message per element, each kept as its
+                    // own text.
+                    let items: Vec<&RawValue> = match serde_json::from_str::<Vec<&RawValue>>(text) {
+                        Ok(items) if text.starts_with('[') => items,
+                        _ => vec![serde_json::from_str::<&RawValue>(text).expect("read above")],
                     };
-                    for value in values {
+                    for item in items {
                         script.server_message(
                             event.line,
-                            value,
+                            item.get(),
                             &open,
                             &mut server_requests,
                             &cancels,
@@ -228,11 +261,14 @@ impl Script {
     fn server_message(
         &mut self,
         line: usize,
-        value: Value,
+        text: &str,
         open: &HashMap<RequestId, usize>,
         server_requests: &mut HashMap<RequestId, usize>,
         cancelled: &[usize],
     ) {
+        let Ok(value) = serde_json::from_str::<Value>(text) else {
+            return;
+        };
         let kind = match message_kind(&value) {
             MessageKind::Response(Some(id)) => {
                 // A recorded response to no recorded request cannot be
@@ -265,7 +301,7 @@ impl Script {
             line,
             gates: gates_the_client(&kind),
             kind,
-            value,
+            value: Recorded::new(text),
             state: ExpectState::Waiting,
         });
     }
