@@ -6,7 +6,9 @@
 //! dropped is killed with its whole group and reaped, so nothing outlives its
 //! owner; [`kill_all`] does the same for every live process when the owner
 //! itself is told to stop, and [`exit_on_signals`] does it on SIGINT or
-//! SIGTERM.
+//! SIGTERM. An owner that calls [`adopt_orphans`] also reaches the
+//! descendants that left their server's group: they are killed once no
+//! server of the owner runs.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::ffi::OsString;
@@ -21,6 +23,10 @@ use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags};
 use rustix::process::{Pid, Signal};
+
+mod orphans;
+
+pub use self::orphans::{adopt_orphans, kill_orphans};
 
 /// How to start a server: a program, its arguments, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -758,7 +764,14 @@ impl Drop for ServerProcess {
         if self.status.is_none() {
             self.wait(Instant::now() + Duration::from_secs(5));
         }
-        live().groups.remove(&self.pid());
+        let mut live = live();
+        live.groups.remove(&self.pid());
+        // Once no server runs, every child left is a descendant that
+        // escaped its group, re-parented here; the lock keeps a new server
+        // from starting meanwhile.
+        if live.groups.is_empty() {
+            kill_orphans();
+        }
     }
 }
 
@@ -832,6 +845,7 @@ pub fn kill_all() {
             let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         }
     }
+    kill_orphans();
 }
 
 /// A status as a shell reports it: the exit code, or 128 + the signal.

@@ -583,6 +583,7 @@ fn run_replay(plan: &Planned, bless: bool) -> Replayed {
             };
             return failed(message, true);
         }
+        Err(err @ ReplayError::CutClientLine { .. }) => return failed(chain(&err), false),
         Err(err) => {
             return failed(format!("{}: {}", plan.path.display(), chain(&err)), false);
         }

@@ -19,6 +19,7 @@
 //! then ends itself by that signal).
 
 mod clock;
+mod line;
 mod output;
 mod pump;
 
@@ -248,6 +249,10 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
     let host_stdout = own_stream(io::stdout().as_fd(), "stdout")?;
     let host_stderr = own_stream(io::stderr().as_fd(), "stderr")?;
 
+    // A process the server starts in a session of its own leaves its
+    // process group; as a subreaper, the recorder inherits it once its
+    // parent is gone, and kills it with the rest.
+    crate::process::adopt_orphans();
     let server = ServerCommand::new(options.command.clone());
     let mut cmd = Command::new(server.resolve_program());
     cmd.args(&options.command[1..])
@@ -435,8 +440,8 @@ fn start_streams(
     Streams { count, done }
 }
 
-/// Waits for the server to exit, kills what it left in its process group,
-/// and reaps it.
+/// Waits for the server to exit, kills what it left in its process group
+/// and what escaped the group, and reaps it.
 fn wait_for_exit(child: &mut Child, pid: Pid, exited: &Mutex<bool>) -> ExitStatus {
     // Wait without reaping first: until the server is reaped its pid (and so
     // its process group id) cannot be reused, so the group kill below and a
@@ -448,12 +453,17 @@ fn wait_for_exit(child: &mut Child, pid: Pid, exited: &Mutex<bool>) -> ExitStatu
     let mut exited = exited.lock().unwrap_or_else(PoisonError::into_inner);
     *exited = true;
     let _ = rustix::process::kill_process_group(pid, Signal::KILL);
-    loop {
+    let status = loop {
         match child.wait() {
-            Ok(status) => return status,
+            Ok(status) => break status,
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
             // Only a child that is not ours fails here, and ours is.
-            Err(_) => return ExitStatus::from_raw(0),
+            Err(_) => break ExitStatus::from_raw(0),
         }
-    }
+    };
+    // With the server reaped, any child of the recorder is a descendant
+    // that left the group (and lost its parent): it goes too, so that it
+    // neither outlives the session nor holds its streams open.
+    crate::process::kill_orphans();
+    status
 }

@@ -121,6 +121,22 @@ pub(crate) enum ReplayError {
         #[source]
         source: RedactError,
     },
+    /// A client line was cut when recorded: the replay cannot send what the
+    /// host sent.
+    #[error(
+        "{}:{line}: the client line was cut when recorded ({kept} bytes kept, {cut} more not): it cannot be replayed",
+        .path.display()
+    )]
+    CutClientLine {
+        /// The transcript.
+        path: std::path::PathBuf,
+        /// The line of the cut event.
+        line: usize,
+        /// The bytes of it the transcript holds.
+        kept: usize,
+        /// The bytes of it that were not recorded.
+        cut: u64,
+    },
     /// The server could not be started.
     #[error(transparent)]
     Spawn(#[from] SpawnError),
@@ -162,6 +178,14 @@ pub(crate) fn replay_on(
     let command =
         String::from_utf8_lossy(&redactor.redact(server.command().as_bytes())).into_owned();
     let mut script = Script::build(transcript, &redactor);
+    if let Some((line, kept, cut)) = script.cut_client {
+        return Err(ReplayError::CutClientLine {
+            path: transcript.path.clone(),
+            line,
+            kept,
+            cut,
+        });
+    }
     // Each recorded message is compared as the ignore rules leave it: apply
     // them once, rather than at every comparison.
     for expect in &mut script.expects {
@@ -207,11 +231,10 @@ pub(crate) fn replay_on(
     let exchanges = run.exchanges();
     // Once the replay stopped early, what did not come might have come
     // later: only a whole session notes what never came.
-    let notes = if complete {
-        run.missing_notifications()
-    } else {
-        Vec::new()
-    };
+    let mut notes = std::mem::take(&mut script.notes);
+    if complete {
+        notes.extend(run.missing_notifications());
+    }
     Ok(ReplayOutcome {
         notes,
         command: run.command,
