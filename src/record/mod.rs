@@ -3,9 +3,10 @@
 //! A host starts the recorder in place of the server. The recorder starts the
 //! server in a process group of its own and forwards each stream byte for
 //! byte (host stdin → server stdin, server stdout → host stdout, server
-//! stderr → the recorder's stderr), a batch of complete lines at a time,
-//! writing every batch to the transcript before forwarding it. Nothing of the
-//! recorder's own ever goes to stdout.
+//! stderr → the recorder's stderr), each read as soon as it returns, and
+//! writes every line a read ends to the transcript before forwarding it; a
+//! line is held for the transcript with bounded memory, and one past 64 MiB
+//! is recorded cut. Nothing of the recorder's own ever goes to stdout.
 //!
 //! The session ends when the server does: end of input from the host closes
 //! the server's stdin; SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2
@@ -13,7 +14,8 @@
 //! as a host that signals its server signals that one process), except those
 //! the host started the recorder with ignored, which stay ignored; a host that goes away (a broken
 //! pipe on stdout) gets the server's stdin closed. Once the server has
-//! exited, whatever it left running in its process group is killed, the
+//! exited, whatever it left running in its process group is killed, and on
+//! Linux whatever left the group too (the recorder is a child subreaper), the
 //! transcript gets the `exit` event, and the recorder exits with the server's
 //! status: its code, or 128 + N when it died of signal N (the command line
 //! then ends itself by that signal).
@@ -57,8 +59,8 @@ pub const DEFAULT_DIR: &str = "transcripts";
 const REPLACED_INLINE: u64 = 1 << 20;
 
 /// How long the server's streams may stay open after the server exited and
-/// its process group was killed (a process that left the group can hold
-/// them).
+/// its process group and orphaned descendants were killed (a process out of
+/// the recorder's reach can hold them: see `docs/recording.md`).
 const DRAIN_GRACE: Duration = Duration::from_secs(5);
 
 /// What to record and how.

@@ -740,6 +740,59 @@ mod tests {
         ]
     }
 
+    /// A transcript read from its event lines, given whole.
+    fn transcript_of(events: &[&str]) -> Transcript {
+        let mut text = r#"{"format":"mcp-replay-transcript","version":1,"tool":"t","created":"c","command":["server"]}"#.to_owned();
+        for event in events {
+            text.push('\n');
+            text.push_str(event);
+        }
+        text.push('\n');
+        Transcript::from_reader(text.as_bytes(), "t.jsonl").unwrap()
+    }
+
+    #[test]
+    fn a_cut_client_line_cannot_be_replayed_and_is_named() {
+        let transcript = transcript_of(&[
+            r#"{"t":0,"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}}"#,
+            r#"{"t":0,"dir":"c2s","text":"{\"jsonrpc\":","cut":70000000}"#,
+        ]);
+        let err = replay(
+            &transcript,
+            &sh("cat >/dev/null"),
+            &options(Duration::from_secs(20)),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.jsonl:3: the client line was cut when recorded (11 bytes kept, 70000000 more not): it cannot be replayed"
+        );
+    }
+
+    #[test]
+    fn a_cut_server_line_is_no_message_even_when_its_start_parses() {
+        // The start of a cut line is `1`, which parses as JSON; the live
+        // `1` must not pass for it.
+        let transcript = transcript_of(&[
+            &format!(r#"{{"t":0,"dir":"c2s","msg":{INIT}}}"#),
+            &format!(r#"{{"t":0,"dir":"s2c","msg":{INIT_OK}}}"#),
+            r#"{"t":0,"dir":"s2c","msg":1,"cut":5000}"#,
+        ]);
+        let outcome = replay(
+            &transcript,
+            &sh(&format!("read a; echo '{INIT_OK}'; cat >/dev/null")),
+            &options(Duration::from_secs(20)),
+        )
+        .unwrap();
+        assert_eq!(
+            outcome.notes,
+            [
+                "t.jsonl:4: the server line was cut when recorded (1 bytes kept, 5000 more not): it is compared as a line that is not a message"
+            ]
+        );
+        assert_eq!(laws(&outcome), vec![]);
+    }
+
     #[test]
     fn a_session_answered_as_recorded_passes() {
         let outcome = run(
