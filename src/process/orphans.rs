@@ -92,6 +92,17 @@ fn reap(pid: Pid, deadline: Instant) {
 
 /// The children of this process, from `/proc` (empty where there is none).
 fn children() -> Vec<Pid> {
+    // One call says whether there is any child at all, which is the common
+    // case, without reading a file per process of the system.
+    let any = rustix::process::waitid(
+        rustix::process::WaitId::All,
+        rustix::process::WaitIdOptions::EXITED
+            | rustix::process::WaitIdOptions::NOHANG
+            | rustix::process::WaitIdOptions::NOWAIT,
+    );
+    if matches!(any, Err(rustix::io::Errno::CHILD)) {
+        return Vec::new();
+    }
     let me = rustix::process::getpid().as_raw_nonzero().get();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -106,7 +117,14 @@ fn children() -> Vec<Pid> {
 
 /// The parent of process `pid`, from `/proc/PID/stat`.
 fn parent_of(pid: i32) -> Option<i32> {
-    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    use std::io::Read as _;
+    // One read: the file reports no size, and the fields up to the parent
+    // are short, since the kernel keeps 16 bytes of the command's name.
+    let mut buf = [0u8; 512];
+    let len = std::fs::File::open(format!("/proc/{pid}/stat"))
+        .and_then(|mut file| file.read(&mut buf))
+        .ok()?;
+    let stat = &buf[..len];
     // The command name is in parentheses and may hold anything, `)` too:
     // the fields start after the last one. They are the state, then the
     // parent.

@@ -121,18 +121,40 @@ impl Recording {
             line.push(bytes, self.limits);
             return true;
         };
-        let mut written = Ok(());
-        let mut batch = &bytes[..=last];
-        if !line.is_empty() {
+        let batch = &bytes[..=last];
+        let written = if line.is_empty() {
+            self.record_batch(&mut open.writer, dir, batch)
+        } else {
             // The first line began in an earlier read.
             let first = memchr::memchr(b'\n', batch).expect("the batch ends with one");
             let (start, cut) = line.take(&batch[..first], self.limits);
-            written = self.record(&mut open.writer, dir, &start, true, cut);
-            batch = &batch[first + 1..];
-        }
-        if written.is_ok() && !batch.is_empty() {
-            written = self.record_batch(&mut open.writer, dir, batch);
-        }
+            let rest = &batch[first + 1..];
+            if dir == Direction::ServerToClient && self.initialize.waiting() {
+                // The protocol event may have to go between them.
+                self.record(&mut open.writer, dir, &start, true, cut)
+                    .and_then(|()| {
+                        if rest.is_empty() {
+                            Ok(())
+                        } else {
+                            self.record_batch(&mut open.writer, dir, rest)
+                        }
+                    })
+            } else {
+                if dir == Direction::ClientToServer {
+                    if cut.is_none() {
+                        self.initialize.client_lines(&start, true);
+                    }
+                    self.initialize.client_lines(rest, true);
+                }
+                // One write for the whole read, as when lines and reads
+                // line up.
+                let lines = std::iter::once((self.redactor.redact(&start), true, cut)).chain(
+                    each_line(rest, true)
+                        .map(|(line, eol)| (self.redactor.redact(line), eol, None)),
+                );
+                open.writer.lines_cut(dir, lines)
+            }
+        };
         open.lines[slot(dir)].push(&bytes[last + 1..], self.limits);
         if let Err(err) = written {
             *state = State::Failed(Some(err));
