@@ -652,7 +652,7 @@ mod tests {
             ),
             (
                 r#"{"t":1,"exit":{"code":0},"cut":5}"#,
-                "t.jsonl:2:33: expected `cut` only in a line event",
+                "t.jsonl:2:32: expected `cut` only in a line event",
             ),
         ] {
             assert_eq!(event_error(event), expected, "{event}");
