@@ -1139,6 +1139,44 @@ mod tests {
     }
 
     #[test]
+    fn a_grandchild_that_left_the_group_goes_with_the_last_server() {
+        // Becoming a subreaper is process-wide, so this runs in a child
+        // process of its own: this test binary, run again for this one test.
+        const CHILD: &str = "MCP_REPLAY_TEST_ORPHANS_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            assert!(adopt_orphans(), "Linux lets a process be a subreaper");
+            let mut server =
+                ServerProcess::spawn(&sh("setsid sleep 300 & echo $!; exec sleep 300")).unwrap();
+            let escaped = match server.recv(soon()) {
+                Recv::Output(Output::Line { bytes, .. }) => {
+                    String::from_utf8(bytes).unwrap().parse::<i32>().unwrap()
+                }
+                other => panic!("unexpected {other:?}"),
+            };
+            drop(server);
+            // Killed and reaped before the drop returned: no process is left
+            // under that id, not even a zombie.
+            assert!(
+                !Path::new(&format!("/proc/{escaped}")).exists(),
+                "process {escaped} outlived its server"
+            );
+            return;
+        }
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "process::tests::a_grandchild_that_left_the_group_goes_with_the_last_server",
+            ])
+            .env(CHILD, "1")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{stdout}");
+        assert!(stdout.contains("1 passed"), "{stdout}");
+    }
+
+    #[test]
     fn a_missing_working_directory_is_named_as_such() {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("no/such/dir");
