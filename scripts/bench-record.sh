@@ -15,7 +15,8 @@
 # - whole sessions (start, first answer, end of input, exit): the median time
 #   to the first answer and to exit;
 # and then the recorder's peak RSS (VmHWM) over sessions of 10k, 100k and 1M
-# messages, which must not grow with the session's length.
+# messages, which must not grow with the session's length, and over streams
+# that never end their lines, which must not grow with the line.
 #
 # The figures are medians over the rounds; "added" is recorder minus direct
 # within the same run, so load on the machine weighs on both alike. For the
@@ -85,6 +86,42 @@ for n in 10000 100000 1000000; do
     run record echo rss "$n" -- "$bin" record -o "$scratch/t.jsonl" --force -- "$scratch/echo"
 done
 
+# Streams that never end their lines: the recorder's peak RSS must stay flat.
+# Zeros without end on the host's stdin (the server reads half a gigabyte of
+# them, then exits; a figure near 2 GiB is a recorder stopped by the limit
+# below), a 100 MB line on stdout, and 100 MB
+# of a progress bar on stderr (`\r`, never `\n`). GNU time reports the peak:
+# a process started by a bigger one (the driver, Python) would count the
+# starter's pages in its own peak.
+stress() { # stress LABEL BIN
+    local label=$1 binary=$2 out=$scratch/stress-rss
+    # A recorder that holds the zeros waiting for a newline never ends and
+    # would take the machine's memory: 2 GiB of address space stop it.
+    (
+        ulimit -v 2097152
+        exec /usr/bin/time -f %M -o "$out" \
+            "$binary" record -o "$scratch/stress.jsonl" --force -- sh -c 'head -c 500000000 >/dev/null' \
+            </dev/zero >/dev/null 2>&1
+    ) || true
+    echo "$label stress stdin-zeros maxrss_kib=$(tail -1 "$out")" | tee -a "$results" >&2
+    /usr/bin/time -f %M -o "$out" \
+        "$binary" record -o "$scratch/stress.jsonl" --force -- sh -c "head -c 100000000 /dev/zero | tr '\\0' x; echo" \
+        </dev/null >/dev/null 2>&1
+    echo "$label stress stdout-100MB-line maxrss_kib=$(tail -1 "$out")" | tee -a "$results" >&2
+    /usr/bin/time -f %M -o "$out" \
+        "$binary" record -o "$scratch/stress.jsonl" --force -- sh -c "yes 50% | tr '\\n' '\\r' | head -c 100000000 >&2" \
+        </dev/null >/dev/null 2>&1
+    echo "$label stress stderr-progress-bar maxrss_kib=$(tail -1 "$out")" | tee -a "$results" >&2
+}
+if [ -x /usr/bin/time ]; then
+    stress record "$bin"
+    if [ -n "$base" ]; then
+        stress base "$base"
+    fi
+else
+    echo "no /usr/bin/time (GNU time): the stream stress figures are left out" >&2
+fi
+
 python3 - "$results" "$base" <<'EOF'
 import statistics, sys
 rows = []
@@ -124,4 +161,7 @@ for server in ("demo", "echo"):
 for r in rows:
     if r[2] == "rss":
         print(f"record peak RSS over {int(r[3]['n']):>8} messages: {r[3]['vmhwm_kib']} KiB")
+for r in rows:
+    if r[1] == "stress":
+        print(f"{r[0]} peak RSS, {r[2]}: {r[3]['maxrss_kib']} KiB")
 EOF

@@ -382,6 +382,9 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
     ]);
+    // A process a server started in a session of its own is killed too,
+    // once its server has ended and no other runs.
+    mcp_replay::process::adopt_orphans();
     let progress = Progress::new(io::stderr().is_terminal() && args.format == Format::Human);
     let result = check::run(&options, &|done, total| progress.update(done, total));
     progress.clear();

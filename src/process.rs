@@ -7,7 +7,9 @@
 //! owner; [`kill_all`] does the same for every live process when the owner
 //! itself is told to stop, and [`stop_on_signals`] does it on SIGINT or
 //! SIGTERM, after which every wait ends at once and [`stop_signal`] says
-//! which signal came.
+//! which signal came. An owner that calls [`adopt_orphans`] also reaches
+//! the descendants that left their server's group: they are killed once no
+//! server of the owner runs.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::ffi::OsString;
@@ -23,6 +25,10 @@ use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags};
 use rustix::process::{Pid, Signal};
+
+mod orphans;
+
+pub use self::orphans::{adopt_orphans, kill_orphans};
 
 /// How to start a server: a program, its arguments, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -768,7 +774,14 @@ impl Drop for ServerProcess {
         if self.status.is_none() {
             self.wait(Instant::now() + Duration::from_secs(5));
         }
-        live().groups.remove(&self.pid());
+        let mut live = live();
+        live.groups.remove(&self.pid());
+        // Once no server runs, every child left is a descendant that
+        // escaped its group, re-parented here; the lock keeps a new server
+        // from starting meanwhile.
+        if live.groups.is_empty() {
+            kill_orphans();
+        }
     }
 }
 
@@ -885,6 +898,7 @@ pub fn kill_all() {
             let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         }
     }
+    kill_orphans();
 }
 
 /// A status as a shell reports it: the exit code, or 128 + the signal.
@@ -1167,6 +1181,44 @@ mod tests {
             .args([
                 "--exact",
                 "process::tests::no_server_starts_once_every_server_is_being_stopped",
+            ])
+            .env(CHILD, "1")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{stdout}");
+        assert!(stdout.contains("1 passed"), "{stdout}");
+    }
+
+    #[test]
+    fn a_grandchild_that_left_the_group_goes_with_the_last_server() {
+        // Becoming a subreaper is process-wide, so this runs in a child
+        // process of its own: this test binary, run again for this one test.
+        const CHILD: &str = "MCP_REPLAY_TEST_ORPHANS_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            assert!(adopt_orphans(), "Linux lets a process be a subreaper");
+            let mut server =
+                ServerProcess::spawn(&sh("setsid sleep 300 & echo $!; exec sleep 300")).unwrap();
+            let escaped = match server.recv(soon()) {
+                Recv::Output(Output::Line { bytes, .. }) => {
+                    String::from_utf8(bytes).unwrap().parse::<i32>().unwrap()
+                }
+                other => panic!("unexpected {other:?}"),
+            };
+            drop(server);
+            // Killed and reaped before the drop returned: no process is left
+            // under that id, not even a zombie.
+            assert!(
+                !Path::new(&format!("/proc/{escaped}")).exists(),
+                "process {escaped} outlived its server"
+            );
+            return;
+        }
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "process::tests::a_grandchild_that_left_the_group_goes_with_the_last_server",
             ])
             .env(CHILD, "1")
             .stdin(std::process::Stdio::null())

@@ -3,9 +3,10 @@
 //! A host starts the recorder in place of the server. The recorder starts the
 //! server in a process group of its own and forwards each stream byte for
 //! byte (host stdin → server stdin, server stdout → host stdout, server
-//! stderr → the recorder's stderr), a batch of complete lines at a time,
-//! writing every batch to the transcript before forwarding it. Nothing of the
-//! recorder's own ever goes to stdout.
+//! stderr → the recorder's stderr), each read as soon as it returns, and
+//! writes every line a read ends to the transcript before forwarding it; a
+//! line is held for the transcript with bounded memory, and one past 64 MiB
+//! is recorded cut. Nothing of the recorder's own ever goes to stdout.
 //!
 //! The session ends when the server does: end of input from the host closes
 //! the server's stdin; SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2
@@ -13,12 +14,14 @@
 //! as a host that signals its server signals that one process), except those
 //! the host started the recorder with ignored, which stay ignored; a host that goes away (a broken
 //! pipe on stdout) gets the server's stdin closed. Once the server has
-//! exited, whatever it left running in its process group is killed, the
+//! exited, whatever it left running in its process group is killed, and on
+//! Linux whatever left the group too (the recorder is a child subreaper), the
 //! transcript gets the `exit` event, and the recorder exits with the server's
 //! status: its code, or 128 + N when it died of signal N (the command line
 //! then ends itself by that signal).
 
 mod clock;
+mod line;
 mod output;
 mod pump;
 
@@ -56,8 +59,8 @@ pub const DEFAULT_DIR: &str = "transcripts";
 const REPLACED_INLINE: u64 = 1 << 20;
 
 /// How long the server's streams may stay open after the server exited and
-/// its process group was killed (a process that left the group can hold
-/// them).
+/// its process group and orphaned descendants were killed (a process out of
+/// the recorder's reach can hold them: see `docs/recording.md`).
 const DRAIN_GRACE: Duration = Duration::from_secs(5);
 
 /// What to record and how.
@@ -248,6 +251,10 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
     let host_stdout = own_stream(io::stdout().as_fd(), "stdout")?;
     let host_stderr = own_stream(io::stderr().as_fd(), "stderr")?;
 
+    // A process the server starts in a session of its own leaves its
+    // process group; as a subreaper, the recorder inherits it once its
+    // parent is gone, and kills it with the rest.
+    crate::process::adopt_orphans();
     let server = ServerCommand::new(options.command.clone());
     let mut cmd = Command::new(server.resolve_program());
     cmd.args(&options.command[1..])
@@ -435,8 +442,8 @@ fn start_streams(
     Streams { count, done }
 }
 
-/// Waits for the server to exit, kills what it left in its process group,
-/// and reaps it.
+/// Waits for the server to exit, kills what it left in its process group
+/// and what escaped the group, and reaps it.
 fn wait_for_exit(child: &mut Child, pid: Pid, exited: &Mutex<bool>) -> ExitStatus {
     // Wait without reaping first: until the server is reaped its pid (and so
     // its process group id) cannot be reused, so the group kill below and a
@@ -448,12 +455,17 @@ fn wait_for_exit(child: &mut Child, pid: Pid, exited: &Mutex<bool>) -> ExitStatu
     let mut exited = exited.lock().unwrap_or_else(PoisonError::into_inner);
     *exited = true;
     let _ = rustix::process::kill_process_group(pid, Signal::KILL);
-    loop {
+    let status = loop {
         match child.wait() {
-            Ok(status) => return status,
+            Ok(status) => break status,
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
             // Only a child that is not ours fails here, and ours is.
-            Err(_) => return ExitStatus::from_raw(0),
+            Err(_) => break ExitStatus::from_raw(0),
         }
-    }
+    };
+    // With the server reaped, any child of the recorder is a descendant
+    // that left the group (and lost its parent): it goes too, so that it
+    // neither outlives the session nor holds its streams open.
+    crate::process::kill_orphans();
+    status
 }

@@ -1,13 +1,15 @@
-//! Forwarding one stream: read with a large buffer, and for every batch of
-//! complete lines, record it in one transcript write and then forward it in
-//! one write.
+//! Forwarding one stream: every read is forwarded in one write as soon as
+//! it returns, and every line it completes is recorded, in one transcript
+//! write, before that.
 //!
-//! Recording comes first, so every line that reached the other side is
-//! already in the transcript when the recorder is killed. A batch is what one
-//! `read` returned, so nothing waits for more input: a line is forwarded as
-//! soon as its newline has arrived. Bytes after the last newline wait for the
-//! rest of their line, or for the end of the stream, where they are forwarded
-//! and recorded as a last line without `eol`.
+//! Recording comes first, so every line whose newline reached the other
+//! side is already in the transcript when the recorder is killed. Bytes after
+//! the last newline of a read are forwarded at once too (a prompt, a progress
+//! bar, a message in the middle of being written), and recorded once their
+//! line ends: at its newline, at the end of the stream, or when the session
+//! ends. Until then they wait in the stream's [`OpenLine`], which bounds what
+//! a line can cost: a line longer than the limit is recorded as its start,
+//! marked cut.
 //!
 //! The server→host stream also watches the host's end while it waits for the
 //! server: a host that stops reading is noticed at once, not at the next
@@ -25,11 +27,12 @@ use std::sync::{LazyLock, Mutex, MutexGuard, PoisonError};
 use memchr::memmem::Finder;
 use rustix::event::{PollFd, PollFlags};
 
+use super::line::{Limits, OpenLine};
 use crate::jsonrpc::{Frame, RequestId, method};
 use crate::transcript::{Direction, Exit, Redactor, TranscriptWriter};
 
-/// How much one read asks for; also the size the buffer returns to after a
-/// long line.
+/// How much one read asks for: the only buffer a stream has besides its
+/// open line.
 const READ_SIZE: usize = 64 * 1024;
 
 /// The transcript being written, shared by the stream threads.
@@ -39,13 +42,14 @@ pub(crate) struct Recording {
     state: Mutex<State>,
     redactor: Redactor,
     initialize: InitializeWatch,
+    limits: Limits,
 }
 
 /// Where a recording stands.
 #[derive(Debug)]
 enum State {
     /// Taking events.
-    Writing(TranscriptWriter),
+    Writing(Box<Open>),
     /// A write failed, with this error until it is taken: a line after a
     /// half-written one would not be readable, so recording stops there,
     /// while the session goes on.
@@ -55,14 +59,45 @@ enum State {
     Finished,
 }
 
+/// A recording that takes events: the writer, and the open line of each
+/// stream.
+#[derive(Debug)]
+struct Open {
+    writer: TranscriptWriter,
+    lines: [OpenLine; 3],
+}
+
+/// The index of a stream's open line.
+fn slot(dir: Direction) -> usize {
+    match dir {
+        Direction::ClientToServer => 0,
+        Direction::ServerToClient => 1,
+        Direction::Stderr => 2,
+    }
+}
+
 impl Recording {
     /// A recording into `writer`, whose file is named `path`.
     pub(crate) fn new(writer: TranscriptWriter, path: PathBuf, redactor: Redactor) -> Recording {
+        Recording::with_limits(writer, path, redactor, Limits::default())
+    }
+
+    /// A recording whose open lines have the bounds `limits`.
+    pub(crate) fn with_limits(
+        writer: TranscriptWriter,
+        path: PathBuf,
+        redactor: Redactor,
+        limits: Limits,
+    ) -> Recording {
         Recording {
             path,
-            state: Mutex::new(State::Writing(writer)),
+            state: Mutex::new(State::Writing(Box::new(Open {
+                writer,
+                lines: Default::default(),
+            }))),
             redactor,
             initialize: InitializeWatch::default(),
+            limits,
         }
     }
 
@@ -70,22 +105,165 @@ impl Recording {
         &self.path
     }
 
-    /// Records a batch of lines of one stream in one write; `false` once the
-    /// recording is finished. See [`each_line`] for `batch` and `eol`.
-    fn lines(&self, dir: Direction, batch: &[u8], eol: bool) -> bool {
-        self.write(|writer| {
-            writer.lines(
-                dir,
-                each_line(batch, eol).map(|(line, eol)| (self.redactor.redact(line), eol)),
-            )
-        })
+    /// Takes the bytes one read of stream `dir` returned: records the lines
+    /// they end, in one write, and keeps what follows the last newline open.
+    /// `false` once the recording is finished (nothing may be forwarded
+    /// then).
+    pub(crate) fn chunk(&self, dir: Direction, bytes: &[u8]) -> bool {
+        let mut state = lock(&self.state);
+        let open = match &mut *state {
+            State::Writing(open) => open,
+            State::Failed(_) => return true,
+            State::Finished => return false,
+        };
+        let line = &mut open.lines[slot(dir)];
+        let Some(last) = memchr::memrchr(b'\n', bytes) else {
+            line.push(bytes, self.limits);
+            return true;
+        };
+        let batch = &bytes[..=last];
+        let written = if line.is_empty() {
+            self.record_batch(&mut open.writer, dir, batch)
+        } else {
+            // The first line began in an earlier read.
+            let first = memchr::memchr(b'\n', batch).expect("the batch ends with one");
+            let (start, cut) = line.take(&batch[..first], self.limits);
+            let rest = &batch[first + 1..];
+            if dir == Direction::ServerToClient && self.initialize.waiting() {
+                // The protocol event may have to go between them.
+                self.record(&mut open.writer, dir, &start, true, cut)
+                    .and_then(|()| {
+                        if rest.is_empty() {
+                            Ok(())
+                        } else {
+                            self.record_batch(&mut open.writer, dir, rest)
+                        }
+                    })
+            } else {
+                if dir == Direction::ClientToServer {
+                    if cut.is_none() {
+                        self.initialize.client_lines(&start, true);
+                    }
+                    self.initialize.client_lines(rest, true);
+                }
+                // One write for the whole read, as when lines and reads
+                // line up.
+                let lines = std::iter::once((self.redactor.redact(&start), true, cut)).chain(
+                    each_line(rest, true)
+                        .map(|(line, eol)| (self.redactor.redact(line), eol, None)),
+                );
+                open.writer.lines_cut(dir, lines)
+            }
+        };
+        open.lines[slot(dir)].push(&bytes[last + 1..], self.limits);
+        if let Err(err) = written {
+            *state = State::Failed(Some(err));
+        }
+        true
     }
 
-    /// Records how the server ended, which finishes the recording.
+    /// Records the open line of stream `dir`, which ended without a newline.
+    pub(crate) fn end(&self, dir: Direction) {
+        let mut state = lock(&self.state);
+        if let State::Writing(open) = &mut *state
+            && let Err(err) = self.end_line(open, dir)
+        {
+            *state = State::Failed(Some(err));
+        }
+    }
+
+    fn end_line(&self, open: &mut Open, dir: Direction) -> io::Result<()> {
+        let line = &mut open.lines[slot(dir)];
+        if line.is_empty() {
+            return Ok(());
+        }
+        let (start, cut) = line.take(&[], self.limits);
+        self.record(&mut open.writer, dir, &start, false, cut)
+    }
+
+    /// Records one line, which may be cut, with what it tells of
+    /// `initialize`.
+    fn record(
+        &self,
+        writer: &mut TranscriptWriter,
+        dir: Direction,
+        line: &[u8],
+        eol: bool,
+        cut: Option<u64>,
+    ) -> io::Result<()> {
+        if cut.is_some() {
+            // The start of a message is no message: it neither asks for nor
+            // names a revision.
+            let start = self.redactor.redact(line);
+            return writer.lines_cut(dir, std::iter::once((start, eol, cut)));
+        }
+        match dir {
+            Direction::ClientToServer => {
+                self.initialize.client_lines(line, eol);
+                writer.line(dir, &self.redactor.redact(line), eol)
+            }
+            Direction::ServerToClient => {
+                writer.line(dir, &self.redactor.redact(line), eol)?;
+                if self.initialize.waiting()
+                    && let Some(revision) = self.initialize.server_line(line)
+                {
+                    writer.protocol(&revision)?;
+                }
+                Ok(())
+            }
+            Direction::Stderr => writer.line(dir, &self.redactor.redact(line), eol),
+        }
+    }
+
+    /// Records a batch of complete lines, each with its newline, in one
+    /// write (two, around the protocol event when the batch holds the
+    /// answer to `initialize`).
+    fn record_batch(
+        &self,
+        writer: &mut TranscriptWriter,
+        dir: Direction,
+        batch: &[u8],
+    ) -> io::Result<()> {
+        let lines = |batch| {
+            each_line(batch, true)
+                .map(|(line, eol): (&[u8], bool)| (self.redactor.redact(line), eol))
+        };
+        match dir {
+            Direction::ClientToServer => {
+                // Before forwarding, so the answer cannot come back first.
+                self.initialize.client_lines(batch, true);
+                writer.lines(dir, lines(batch))
+            }
+            Direction::ServerToClient => {
+                // The protocol event goes right after the answer that names
+                // it.
+                match answer_to_initialize(batch, &self.initialize) {
+                    Some((end, revision)) => {
+                        writer.lines(dir, lines(&batch[..end]))?;
+                        writer.protocol(&revision)?;
+                        writer.lines(dir, lines(&batch[end..]))
+                    }
+                    None => writer.lines(dir, lines(batch)),
+                }
+            }
+            Direction::Stderr => writer.lines(dir, lines(batch)),
+        }
+    }
+
+    /// Records how the server ended, which finishes the recording: the line
+    /// still open on each stream first, as a last line without newline.
     pub(crate) fn exit(&self, exit: Exit) {
         let mut state = lock(&self.state);
-        if let State::Writing(writer) = &mut *state {
-            *state = match writer.exit(exit) {
+        if let State::Writing(open) = &mut *state {
+            let written = [
+                Direction::ClientToServer,
+                Direction::ServerToClient,
+                Direction::Stderr,
+            ]
+            .into_iter()
+            .try_for_each(|dir| self.end_line(open, dir))
+            .and_then(|()| open.writer.exit(exit));
+            *state = match written {
                 Ok(()) => State::Finished,
                 Err(err) => State::Failed(Some(err)),
             };
@@ -100,18 +278,12 @@ impl Recording {
         }
     }
 
-    /// Runs one write; `false` once the recording is finished.
-    fn write(&self, op: impl FnOnce(&mut TranscriptWriter) -> io::Result<()>) -> bool {
-        let mut state = lock(&self.state);
-        match &mut *state {
-            State::Writing(writer) => {
-                if let Err(err) = op(writer) {
-                    *state = State::Failed(Some(err));
-                }
-                true
-            }
-            State::Failed(_) => true,
-            State::Finished => false,
+    /// The memory the open line of `dir` holds, for tests of its bound.
+    #[cfg(test)]
+    fn held(&self, dir: Direction) -> usize {
+        match &*lock(&self.state) {
+            State::Writing(open) => open.lines[slot(dir)].held(),
+            _ => 0,
         }
     }
 }
@@ -277,12 +449,7 @@ pub(crate) fn pump(
     let mut on_gone = Some(on_gone);
     let mut forwarding = true;
     let mut buf = vec![0u8; READ_SIZE];
-    // Bytes at the front of `buf` that belong to a line still incomplete.
-    let mut filled = 0;
     loop {
-        if buf.len() - filled < READ_SIZE / 2 {
-            buf.resize(buf.len() * 2, 0);
-        }
         if forwarding
             && dir == Direction::ServerToClient
             && let Sink::Host(host) = &sink
@@ -293,22 +460,14 @@ pub(crate) fn pump(
                 on_gone();
             }
         }
-        let n = match source.read(&mut buf[filled..]) {
+        let n = match source.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => n,
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
-        let end = filled + n;
-        // Only the new bytes can hold the batch's last newline.
-        let Some(last) = memchr::memrchr(b'\n', &buf[filled..end]) else {
-            filled = end;
-            continue;
-        };
-        let complete = filled + last + 1;
         forwarding = deliver(
-            &buf[..complete],
-            true,
+            &buf[..n],
             dir,
             &mut sink,
             recording,
@@ -329,6 +488,7 @@ pub(crate) fn pump(
             // The server's stdin is closed. What the host still sends is read
             // and dropped, unrecorded since it never reached the server, so
             // the host never blocks on a recorder that stopped reading.
+            recording.end(dir);
             loop {
                 match source.read(&mut buf) {
                     Ok(0) => return,
@@ -338,26 +498,8 @@ pub(crate) fn pump(
                 }
             }
         }
-        buf.copy_within(complete..end, 0);
-        filled = end - complete;
-        // A long line grew the buffer; give the memory back once it is gone,
-        // so a session's footprint does not keep its largest line.
-        if buf.len() > 16 * READ_SIZE && filled < READ_SIZE / 2 {
-            buf.truncate(READ_SIZE);
-            buf.shrink_to_fit();
-        }
     }
-    if filled > 0 {
-        deliver(
-            &buf[..filled],
-            false,
-            dir,
-            &mut sink,
-            recording,
-            forwarding,
-            &mut on_gone,
-        );
-    }
+    recording.end(dir);
     if let Sink::Server(stdin) = sink {
         stdin.close();
     }
@@ -393,51 +535,30 @@ fn host_stopped_reading(source: &impl AsFd, host: &File) -> bool {
     }
 }
 
-/// Records one batch, then forwards its exact bytes; returns whether the
-/// sink still takes bytes (never once the recording is finished).
+/// Records the lines one read ends, then forwards its exact bytes; returns
+/// whether the sink still takes bytes (never once the recording is
+/// finished). The server's streams are recorded even when the host no longer
+/// takes them (`forwarding` is false).
 fn deliver(
-    batch: &[u8],
-    eol: bool,
+    bytes: &[u8],
     dir: Direction,
     sink: &mut Sink<'_>,
     recording: &Recording,
     forwarding: bool,
     on_gone: &mut Option<impl FnOnce()>,
 ) -> bool {
-    let recorded = match dir {
-        Direction::ClientToServer => {
-            let record = || {
-                let recorded = recording.lines(dir, batch, eol);
-                // Before forwarding, so the answer cannot come back first.
-                recording.initialize.client_lines(batch, eol);
-                recorded
-            };
-            match sink {
-                Sink::Server(stdin) => return forwarding && stdin.deliver(batch, record),
-                Sink::Host(_) => record(),
-            }
+    let file = match sink {
+        // Recorded under the pipe's lock, so that a line is recorded only
+        // while the pipe is open to take it.
+        Sink::Server(stdin) => {
+            return forwarding && stdin.deliver(bytes, || recording.chunk(dir, bytes));
         }
-        Direction::ServerToClient => {
-            // The protocol event goes right after the answer that names it.
-            match answer_to_initialize(batch, eol, &recording.initialize) {
-                Some((end, revision)) => {
-                    recording.lines(dir, &batch[..end], eol || end < batch.len())
-                        && recording.write(|writer| writer.protocol(&revision))
-                        && (end == batch.len() || recording.lines(dir, &batch[end..], eol))
-                }
-                None => recording.lines(dir, batch, eol),
-            }
-        }
-        Direction::Stderr => recording.lines(dir, batch, eol),
+        Sink::Host(file) => file,
     };
-    if !forwarding || !recorded {
+    if !recording.chunk(dir, bytes) || !forwarding {
         return false;
     }
-    let written = match sink {
-        Sink::Server(stdin) => stdin.deliver(batch, || true),
-        Sink::Host(file) => file.write_all(batch).is_ok(),
-    };
-    if written {
+    if file.write_all(bytes).is_ok() {
         return true;
     }
     if let Some(on_gone) = on_gone.take() {
@@ -463,16 +584,12 @@ fn each_line(batch: &[u8], eol: bool) -> impl Iterator<Item = (&[u8], bool)> {
 
 /// Where in a batch of server lines the answer to a pending `initialize`
 /// ends, and the revision it names.
-fn answer_to_initialize(
-    batch: &[u8],
-    eol: bool,
-    watch: &InitializeWatch,
-) -> Option<(usize, String)> {
+fn answer_to_initialize(batch: &[u8], watch: &InitializeWatch) -> Option<(usize, String)> {
     if !watch.waiting() {
         return None;
     }
     let mut end = 0;
-    for (line, with_newline) in each_line(batch, eol) {
+    for (line, with_newline) in each_line(batch, true) {
         end += line.len() + usize::from(with_newline);
         if let Some(revision) = watch.server_line(line) {
             return Some((end, revision));
@@ -503,6 +620,117 @@ mod tests {
         file.write_all(bytes).unwrap();
         std::io::Seek::rewind(&mut file).unwrap();
         file
+    }
+
+    /// A stream that returns `data` in reads of the given sizes, and notes
+    /// the most memory the recording's open line held after any read.
+    struct Chunked<'a> {
+        fd: File,
+        data: &'a [u8],
+        sizes: Vec<usize>,
+        reads: usize,
+        recording: &'a Recording,
+        dir: Direction,
+        most_held: usize,
+    }
+
+    impl Read for Chunked<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.most_held = self.most_held.max(self.recording.held(self.dir));
+            let size = self.sizes[self.reads % self.sizes.len()];
+            self.reads += 1;
+            let n = size.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    impl AsFd for Chunked<'_> {
+        fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+            self.fd.as_fd()
+        }
+    }
+
+    const SMALL: Limits = Limits {
+        in_memory: 8,
+        max_line: 40,
+        keep: 4,
+    };
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn any_stream_is_forwarded_exactly_and_recorded_within_bounds(
+            data in proptest::collection::vec(
+                proptest::prop_oneof![
+                    4 => proptest::prelude::any::<u8>(),
+                    1 => proptest::strategy::Just(b'\n'),
+                ],
+                0..400,
+            ),
+            sizes in proptest::collection::vec(1usize..70, 1..8),
+            dir in proptest::prop_oneof![
+                proptest::strategy::Just(Direction::ClientToServer),
+                proptest::strategy::Just(Direction::ServerToClient),
+                proptest::strategy::Just(Direction::Stderr),
+            ],
+        ) {
+            let dir_path = tempfile::tempdir().unwrap();
+            let path = dir_path.path().join("t.jsonl");
+            let header = Header::new(vec!["server".into()], "2026-11-29T00:00:00Z".into());
+            let writer = TranscriptWriter::create(&path, &header, false).unwrap();
+            let recording =
+                Recording::with_limits(writer, path.clone(), Redactor::default(), SMALL);
+            let forwarded = dir_path.path().join("forwarded");
+            let mut source = Chunked {
+                fd: File::open("/dev/null").unwrap(),
+                data: &data,
+                sizes,
+                reads: 0,
+                recording: &recording,
+                dir,
+                most_held: 0,
+            };
+            let sink = Sink::Host(File::create(&forwarded).unwrap());
+            pump(&mut source, dir, sink, &recording, || {});
+            proptest::prop_assert!(source.most_held <= SMALL.in_memory);
+            proptest::prop_assert_eq!(std::fs::read(&forwarded).unwrap(), data.clone());
+
+            let transcript = Transcript::read(&path).unwrap();
+            let mut expected: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
+            if data.is_empty() || data.ends_with(b"\n") {
+                expected.pop();
+            }
+            let recorded: Vec<(Vec<u8>, bool, Option<u64>)> = transcript
+                .events
+                .iter()
+                .filter_map(|event| match &event.kind {
+                    EventKind::Line { payload, eol, cut, .. } => {
+                        Some((payload.as_bytes().to_vec(), *eol, *cut))
+                    }
+                    _ => None,
+                })
+                .collect();
+            proptest::prop_assert_eq!(recorded.len(), expected.len());
+            for (index, ((bytes, eol, cut), line)) in recorded.iter().zip(&expected).enumerate() {
+                let last = index + 1 == expected.len();
+                proptest::prop_assert_eq!(*eol, !last || data.ends_with(b"\n"));
+                match cut {
+                    None => {
+                        proptest::prop_assert!(line.len() as u64 <= SMALL.max_line);
+                        proptest::prop_assert_eq!(&bytes[..], *line);
+                    }
+                    Some(cut) => {
+                        proptest::prop_assert!(line.len() as u64 > SMALL.max_line);
+                        proptest::prop_assert!(bytes.len() <= SMALL.keep);
+                        proptest::prop_assert!(line.starts_with(bytes));
+                        proptest::prop_assert_eq!(bytes.len() as u64 + cut, line.len() as u64);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

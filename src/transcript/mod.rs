@@ -254,6 +254,10 @@ pub enum EventKind {
         payload: Payload,
         /// `false` when the line ended the stream without a newline.
         eol: bool,
+        /// The line was longer than the recorder keeps: `payload` is its
+        /// start, and this many bytes more of it were forwarded but not
+        /// recorded.
+        cut: Option<u64>,
     },
     /// The protocol revision the session negotiated.
     Protocol(String),

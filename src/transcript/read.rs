@@ -114,6 +114,8 @@ struct WireEvent<'a> {
     #[serde(borrow, default, deserialize_with = "present")]
     eol: Option<&'a RawValue>,
     #[serde(borrow, default, deserialize_with = "present")]
+    cut: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
     protocol: Option<&'a RawValue>,
     #[serde(borrow, default, deserialize_with = "present")]
     exit: Option<&'a RawValue>,
@@ -449,12 +451,28 @@ fn parse_event(buf: &[u8], path: &Path, line: usize) -> Result<Event, Transcript
                 Some(raw) => serde_json::from_str(raw.get())
                     .map_err(|_| at(raw, "expected true or false in `eol`"))?,
             };
-            EventKind::Line { dir, payload, eol }
+            let cut = match wire.cut {
+                None => None,
+                Some(raw) => Some(
+                    serde_json::from_str::<u64>(raw.get())
+                        .ok()
+                        .filter(|cut| *cut > 0)
+                        .ok_or_else(|| {
+                            at(raw, "expected the number of bytes cut, 1 or more, in `cut`")
+                        })?,
+                ),
+            };
+            EventKind::Line {
+                dir,
+                payload,
+                eol,
+                cut,
+            }
         }
         Some((kind, raw)) => {
             if let Some((key, value)) = payloads
                 .iter()
-                .chain([("eol", wire.eol)].iter())
+                .chain([("eol", wire.eol), ("cut", wire.cut)].iter())
                 .find_map(|(key, value)| Some((key, (*value)?)))
             {
                 return Err(at(value, &format!("expected `{key}` only in a line event")));
@@ -532,7 +550,8 @@ mod tests {
             EventKind::Line {
                 dir: Direction::ClientToServer,
                 payload: Payload::from_line(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
-                eol: true
+                eol: true,
+                cut: None,
             }
         );
         assert!(matches!(
@@ -546,6 +565,29 @@ mod tests {
         assert_eq!(transcript.protocol(), Some("2024-11-05"));
         assert_eq!(transcript.exit(), Some(Exit::Signal(15)));
         assert!(transcript.warnings.is_empty());
+    }
+
+    #[test]
+    fn a_cut_line_reads_back_with_what_was_cut() {
+        let text = format!(
+            "{HEADER}\n{}\n{}\n",
+            r#"{"t":0.1,"dir":"s2c","text":"{\"jsonrpc\":","cut":4096}"#,
+            r#"{"t":0.2,"dir":"stderr","text":"50%","eol":false,"cut":7}"#,
+        );
+        let transcript = read(&text).unwrap();
+        assert!(matches!(
+            &transcript.events[0].kind,
+            EventKind::Line { eol: true, cut: Some(4096), payload, .. }
+                if payload.as_bytes() == b"{\"jsonrpc\":"
+        ));
+        assert!(matches!(
+            &transcript.events[1].kind,
+            EventKind::Line {
+                eol: false,
+                cut: Some(7),
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -657,6 +699,14 @@ mod tests {
             (
                 r#"{"t":1,"dir":"c2s","text":7}"#,
                 "t.jsonl:2:27: expected a string in `text`",
+            ),
+            (
+                r#"{"t":1,"dir":"c2s","text":"x","cut":0}"#,
+                "t.jsonl:2:37: expected the number of bytes cut, 1 or more, in `cut`",
+            ),
+            (
+                r#"{"t":1,"exit":{"code":0},"cut":5}"#,
+                "t.jsonl:2:32: expected `cut` only in a line event",
             ),
         ] {
             assert_eq!(event_error(event), expected, "{event}");

@@ -117,15 +117,41 @@ impl TranscriptWriter {
         dir: Direction,
         lines: impl IntoIterator<Item = (L, bool)>,
     ) -> io::Result<()> {
+        self.lines_cut(dir, lines.into_iter().map(|(line, eol)| (line, eol, None)))
+    }
+
+    /// Records the start of a line that was longer than the recorder keeps:
+    /// `cut` more bytes of it followed `start` (up to its newline, when
+    /// `eol`) and were not recorded.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error of the write.
+    pub fn cut_line(
+        &mut self,
+        dir: Direction,
+        start: &[u8],
+        eol: bool,
+        cut: u64,
+    ) -> io::Result<()> {
+        self.lines_cut(dir, std::iter::once((start, eol, Some(cut))))
+    }
+
+    /// Records several lines of one stream, each maybe cut, in one write.
+    pub(crate) fn lines_cut<L: AsRef<[u8]>>(
+        &mut self,
+        dir: Direction,
+        lines: impl IntoIterator<Item = (L, bool, Option<u64>)>,
+    ) -> io::Result<()> {
         self.buf.clear();
         let micros = self.micros();
         event_prefix(&mut self.buf, micros, dir);
         let prefix_len = self.buf.len();
-        for (index, (line, eol)) in lines.into_iter().enumerate() {
+        for (index, (line, eol, cut)) in lines.into_iter().enumerate() {
             if index > 0 {
                 self.buf.extend_from_within(..prefix_len);
             }
-            encode_payload(&mut self.buf, line.as_ref(), eol);
+            encode_payload(&mut self.buf, line.as_ref(), eol, cut);
         }
         if self.buf.len() == prefix_len {
             return Ok(());
@@ -182,7 +208,8 @@ impl TranscriptWriter {
 }
 
 // The key order of an event is fixed (`t`, `dir`, then `msg`, `text` or
-// `bytes`, then `eol` when false) so that files diff cleanly.
+// `bytes`, then `eol` when false, then `cut` when the line was cut) so that
+// files diff cleanly.
 
 /// Appends the keys every line event of a batch shares: `{"t":…,"dir":…,`.
 fn event_prefix(out: &mut Vec<u8>, micros: u64, dir: Direction) {
@@ -220,11 +247,11 @@ fn write_time(out: &mut Vec<u8>, micros: u64) {
 pub(crate) fn encode_line_event(out: &mut Vec<u8>, t: f64, dir: Direction, line: &[u8], eol: bool) {
     // `as` saturates, and a negative or NaN time becomes 0.
     event_prefix(out, (t * 1e6).round() as u64, dir);
-    encode_payload(out, line, eol);
+    encode_payload(out, line, eol, None);
 }
 
 /// Appends the payload and the end of a line event.
-fn encode_payload(out: &mut Vec<u8>, line: &[u8], eol: bool) {
+fn encode_payload(out: &mut Vec<u8>, line: &[u8], eol: bool, cut: Option<u64>) {
     match LineKind::of(line) {
         LineKind::Json(json) => {
             out.extend_from_slice(b"\"msg\":");
@@ -242,6 +269,10 @@ fn encode_payload(out: &mut Vec<u8>, line: &[u8], eol: bool) {
     }
     if !eol {
         out.extend_from_slice(b",\"eol\":false");
+    }
+    if let Some(cut) = cut {
+        out.extend_from_slice(b",\"cut\":");
+        out.extend_from_slice(cut.to_string().as_bytes());
     }
     out.extend_from_slice(b"}\n");
 }
@@ -331,10 +362,17 @@ mod tests {
     fn event_keys_come_in_a_fixed_order() {
         let mut out = Vec::new();
         event_prefix(&mut out, 500_000, Direction::ClientToServer);
-        encode_payload(&mut out, br#"{"b":1,"a":2}"#, true);
+        encode_payload(&mut out, br#"{"b":1,"a":2}"#, true, None);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "{\"t\":0.500000,\"dir\":\"c2s\",\"msg\":{\"b\":1,\"a\":2}}\n"
+        );
+        let mut out = Vec::new();
+        event_prefix(&mut out, 0, Direction::Stderr);
+        encode_payload(&mut out, b"50%", false, Some(12));
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"t\":0.000000,\"dir\":\"stderr\",\"text\":\"50%\",\"eol\":false,\"cut\":12}\n"
         );
     }
 }

@@ -919,3 +919,182 @@ fn the_negotiated_protocol_follows_the_initialize_answer() {
     };
     assert_eq!(payload.to_json().unwrap()["id"], "init");
 }
+
+/// Reads its stdin until this many bytes have come, without newlines or
+/// not, then reports on stderr the peak memory of its parent (the recorder)
+/// as `peak <kB>` and exits.
+const READ_THEN_REPORT_PEAK: &str = r#"
+import os, sys
+want = int(sys.argv[1])
+got = 0
+while got < want:
+    chunk = sys.stdin.buffer.read1(1 << 20)
+    if not chunk:
+        break
+    got += len(chunk)
+with open(f"/proc/{os.getppid()}/status") as status:
+    peak = next(l.split()[1] for l in status if l.startswith("VmHWM:"))
+sys.stderr.write(f"got {got} peak {peak}\n")
+"#;
+
+/// The recorder's peak memory in KiB, as its server reported it on stderr.
+fn reported_peak(stderr: &str) -> u64 {
+    stderr
+        .split_whitespace()
+        .skip_while(|word| *word != "peak")
+        .nth(1)
+        .and_then(|kb| kb.parse().ok())
+        .unwrap_or_else(|| panic!("no peak reported: {stderr}"))
+}
+
+#[test]
+fn a_stdin_flood_without_newlines_stays_bounded_and_the_session_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.jsonl");
+    let flood = 512 << 20;
+    let stderr_path = dir.path().join("stderr");
+    let child = Command::new(crate::util::bin())
+        .arg("record")
+        .arg("-o")
+        .arg(&path)
+        .arg("--")
+        .args(python(READ_THEN_REPORT_PEAK, &[&flood.to_string()]))
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&stderr_path).unwrap())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let status = crate::util::Waiter::new(child).wait();
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap();
+    assert_eq!(shell_status(status), 0, "{stderr}");
+    assert!(stderr.contains(&format!("got {flood} ")), "{stderr}");
+    // Half a gigabyte went through; the recorder held a bounded part of it.
+    let peak = reported_peak(&stderr);
+    assert!(peak < 64 * 1024, "the recorder grew to {peak} KiB");
+    // The line never ended: it is recorded as its start, marked cut.
+    let transcript = Transcript::read(&path).unwrap();
+    let (event, payload) = transcript.lines(Direction::ClientToServer).next().unwrap();
+    let EventKind::Line { eol, cut, .. } = event.kind else {
+        unreachable!("a line");
+    };
+    assert!(!eol);
+    let cut = cut.expect("the line is marked cut");
+    assert!(payload.as_bytes().iter().all(|&b| b == 0));
+    assert!(payload.as_bytes().len() as u64 + cut >= flood, "{cut}");
+}
+
+#[test]
+fn a_partial_stdout_line_reaches_the_host_before_its_newline() {
+    let dir = tempfile::tempdir().unwrap();
+    // The server ends its line only once the host has answered its start.
+    let server = sh("printf 'progress 1/2'; read -r answer; printf ' done %s\\n' \"$answer\"");
+    let mut host = Host::record(dir.path(), &["-o", "t.jsonl"], &server, &[]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    assert_eq!(host.until(b"progress 1/2", deadline), b"progress 1/2");
+    host.send(b"ok\n");
+    assert_eq!(host.line(), b" done ok\n");
+    host.close_stdin();
+    assert_eq!(shell_status(host.wait()), 0);
+    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+    assert_eq!(
+        stream(&transcript, Direction::ServerToClient),
+        [b"progress 1/2 done ok".to_vec()]
+    );
+}
+
+#[test]
+fn a_partial_stderr_line_is_passed_through_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // A progress bar: carriage returns, no newline until the host answers.
+    let server = sh("printf '10%%\\r20%%\\r' >&2; echo ready; read -r l; printf '100%%\\n' >&2");
+    let mut host = Host::record(dir.path(), &["-o", "t.jsonl"], &server, &[]);
+    assert_eq!(host.line(), b"ready\n");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !host.stderr().contains("20%\r") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the progress bar was held back: {:?}",
+            host.stderr()
+        );
+        std::thread::yield_now();
+    }
+    host.send(b"go\n");
+    host.close_stdin();
+    assert_eq!(shell_status(host.wait()), 0);
+    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+    assert_eq!(
+        stream(&transcript, Direction::Stderr),
+        [b"10%\r20%\r100%".to_vec()]
+    );
+}
+
+#[test]
+fn a_line_past_the_limit_is_forwarded_whole_and_recorded_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = mcp_replay::process::MAX_LINE + (3 << 20) + 7;
+    let server = sh(&format!(
+        "head -c {long} /dev/zero | tr '\\0' x; printf '\\nafter\\n'"
+    ));
+    let path = dir.path().join("t.jsonl");
+    let output = cargo_bin_cmd!("mcp-replay")
+        .arg("record")
+        .arg("-o")
+        .arg(&path)
+        .arg("--")
+        .args(&server)
+        .write_stdin(Vec::new())
+        .timeout(STEP)
+        .output()
+        .unwrap();
+    assert_eq!(shell_status(output.status), 0);
+    assert_eq!(output.stdout.len(), long + "\nafter\n".len());
+    assert!(output.stdout[..long].iter().all(|&b| b == b'x'));
+    assert!(output.stdout.ends_with(b"\nafter\n"));
+    let transcript = Transcript::read(&path).unwrap();
+    let lines: Vec<(usize, bool, Option<u64>)> = transcript
+        .lines(Direction::ServerToClient)
+        .map(|(event, payload)| match event.kind {
+            EventKind::Line { eol, cut, .. } => (payload.as_bytes().len(), eol, cut),
+            _ => unreachable!("a line"),
+        })
+        .collect();
+    let (kept, eol, cut) = lines[0];
+    assert!(eol);
+    assert!(kept > 0 && kept < 1 << 20, "{kept} bytes kept");
+    assert_eq!(kept as u64 + cut.expect("marked cut"), long as u64);
+    assert_eq!(lines[1], (5, true, None));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.contains(&format!(",\"cut\":{}}}", long - kept)),
+        "marker"
+    );
+}
+
+#[test]
+fn a_grandchild_that_left_the_process_group_is_gone_when_the_recorder_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    // The grandchild starts a session of its own, out of the server's
+    // process group, and holds the server's stdout and stderr open.
+    let server = sh("setsid sleep 300 & echo $!; while read -r l; do echo \"$l\"; done");
+    let mut host = Host::record(dir.path(), &["-o", "t.jsonl"], &server, &[]);
+    let escaped: i32 = String::from_utf8(host.line())
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    host.send(b"hello\n");
+    assert_eq!(host.line(), b"hello\n");
+    host.close_stdin();
+    let closed = std::time::Instant::now();
+    assert_eq!(shell_status(host.wait()), 0);
+    // It was killed, not waited for: the recorder does not sit out the
+    // five seconds of grace it gives streams held open by a process it
+    // cannot reach.
+    assert!(
+        closed.elapsed() < std::time::Duration::from_secs(5),
+        "the recorder waited {:?} for the escaped process",
+        closed.elapsed()
+    );
+    assert_gone(escaped);
+}

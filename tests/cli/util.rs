@@ -200,6 +200,30 @@ impl Host {
         }
     }
 
+    /// Waits until stdout has brought `needle`, newline or not, and returns
+    /// what came up to its end; panics if it has not come by `deadline`.
+    pub fn until(&mut self, needle: &[u8], deadline: Instant) -> Vec<u8> {
+        loop {
+            if let Some(at) = self
+                .pending
+                .windows(needle.len())
+                .position(|window| window == needle)
+            {
+                return self.pending.drain(..at + needle.len()).collect();
+            }
+            let timeout = deadline.saturating_duration_since(Instant::now());
+            match self.stdout.recv_timeout(timeout) {
+                Ok(chunk) => self.pending.extend_from_slice(&chunk),
+                Err(_) => panic!(
+                    "stdout did not bring {:?} in time; got {:?}; stderr: {}",
+                    String::from_utf8_lossy(needle),
+                    String::from_utf8_lossy(&self.pending),
+                    self.stderr()
+                ),
+            }
+        }
+    }
+
     /// Everything still to come on stdout, up to its end.
     pub fn rest(&mut self) -> Vec<u8> {
         let deadline = Instant::now() + STEP;

@@ -144,6 +144,22 @@ pub(crate) enum ReplayError {
         #[source]
         source: RedactError,
     },
+    /// A client line was cut when recorded: the replay cannot send what the
+    /// host sent.
+    #[error(
+        "{}:{line}: the client line was cut when recorded ({kept} bytes kept, {cut} more not): it cannot be replayed",
+        .path.display()
+    )]
+    CutClientLine {
+        /// The transcript.
+        path: std::path::PathBuf,
+        /// The line of the cut event.
+        line: usize,
+        /// The bytes of it the transcript holds.
+        kept: usize,
+        /// The bytes of it that were not recorded.
+        cut: u64,
+    },
     /// The server could not be started.
     #[error(transparent)]
     Spawn(#[from] SpawnError),
@@ -196,7 +212,15 @@ pub(crate) fn replay_on(
         String::from_utf8_lossy(&redactor.redact(server.command().as_bytes())).into_owned();
     // Each recorded message is kept as text, and read (the ignore rules
     // applied) when it is compared: see `script::Recorded`.
-    let script = Script::build(transcript, &redactor);
+    let mut script = Script::build(transcript, &redactor);
+    if let Some((line, kept, cut)) = script.cut_client {
+        return Err(ReplayError::CutClientLine {
+            path: transcript.path.clone(),
+            line,
+            kept,
+            cut,
+        });
+    }
     let mut run = Run {
         path: &transcript.path,
         command,
@@ -239,11 +263,10 @@ pub(crate) fn replay_on(
     let exchanges = run.exchanges();
     // Once the replay stopped early, what did not come might have come
     // later: only a whole session notes what never came.
-    let notes = if complete {
-        run.missing_notifications()
-    } else {
-        Vec::new()
-    };
+    let mut notes = std::mem::take(&mut script.notes);
+    if complete {
+        notes.extend(run.missing_notifications());
+    }
     Ok(ReplayOutcome {
         notes,
         command: run.command,
@@ -754,6 +777,59 @@ mod tests {
             ("c2s", LIST),
             ("s2c", LIST_OK),
         ]
+    }
+
+    /// A transcript read from its event lines, given whole.
+    fn transcript_of(events: &[&str]) -> Transcript {
+        let mut text = r#"{"format":"mcp-replay-transcript","version":1,"tool":"t","created":"c","command":["server"]}"#.to_owned();
+        for event in events {
+            text.push('\n');
+            text.push_str(event);
+        }
+        text.push('\n');
+        Transcript::from_reader(text.as_bytes(), "t.jsonl").unwrap()
+    }
+
+    #[test]
+    fn a_cut_client_line_cannot_be_replayed_and_is_named() {
+        let transcript = transcript_of(&[
+            r#"{"t":0,"dir":"c2s","msg":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}}"#,
+            r#"{"t":0,"dir":"c2s","text":"{\"jsonrpc\":","cut":70000000}"#,
+        ]);
+        let err = replay(
+            &transcript,
+            &sh("cat >/dev/null"),
+            &options(Duration::from_secs(20)),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.jsonl:3: the client line was cut when recorded (11 bytes kept, 70000000 more not): it cannot be replayed"
+        );
+    }
+
+    #[test]
+    fn a_cut_server_line_is_no_message_even_when_its_start_parses() {
+        // The start of a cut line is `1`, which parses as JSON; the live
+        // `1` must not pass for it.
+        let transcript = transcript_of(&[
+            &format!(r#"{{"t":0,"dir":"c2s","msg":{INIT}}}"#),
+            &format!(r#"{{"t":0,"dir":"s2c","msg":{INIT_OK}}}"#),
+            r#"{"t":0,"dir":"s2c","msg":1,"cut":5000}"#,
+        ]);
+        let outcome = replay(
+            &transcript,
+            &sh(&format!("read a; echo '{INIT_OK}'; cat >/dev/null")),
+            &options(Duration::from_secs(20)),
+        )
+        .unwrap();
+        assert_eq!(
+            outcome.notes,
+            [
+                "t.jsonl:4: the server line was cut when recorded (1 bytes kept, 5000 more not): it is compared as a line that is not a message"
+            ]
+        );
+        assert_eq!(laws(&outcome), vec![]);
     }
 
     #[test]

@@ -18,6 +18,11 @@ pub(super) struct Script {
     pub(super) steps: Vec<Step>,
     pub(super) slots: Vec<Slot>,
     pub(super) expects: Vec<Expect>,
+    /// The first client line the recorder cut (its transcript line, the
+    /// bytes kept, the bytes cut): it cannot be sent as the host sent it.
+    pub(super) cut_client: Option<(usize, usize, u64)>,
+    /// What the script leaves out, for the report's notes.
+    pub(super) notes: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -143,10 +148,32 @@ impl Script {
         let mut server_requests: HashMap<RequestId, usize> = HashMap::new();
         let mut cancels = Vec::new();
         for event in &transcript.events {
-            let EventKind::Line { dir, payload, eol } = &event.kind else {
+            let EventKind::Line {
+                dir,
+                payload,
+                eol,
+                cut,
+            } = &event.kind
+            else {
                 continue;
             };
             match dir {
+                Direction::ClientToServer if cut.is_some() => {
+                    let kept = payload.as_bytes().len();
+                    script.cut_client =
+                        script.cut_client.or(cut.map(|cut| (event.line, kept, cut)));
+                }
+                Direction::ServerToClient if cut.is_some() => {
+                    // Its start may happen to parse (a number, a string):
+                    // it is still not the message the server sent.
+                    script.notes.push(format!(
+                        "{}:{}: the server line was cut when recorded ({} bytes kept, {} more not): it is compared as a line that is not a message",
+                        transcript.path.display(),
+                        event.line,
+                        payload.as_bytes().len(),
+                        cut.unwrap_or(0),
+                    ));
+                }
                 Direction::ClientToServer => {
                     let kind = script.client_line(
                         event.line,
