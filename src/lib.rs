@@ -16,6 +16,7 @@
 pub mod check;
 mod jsonrpc;
 pub mod laws;
+pub mod model;
 pub mod process;
 pub mod record;
 pub mod report;
