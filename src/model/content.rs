@@ -6,10 +6,10 @@
 //! [`Revision::content_types`] lists them. From 2025-06-18 every block may
 //! carry `_meta`, and annotations gain `lastModified`.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::descriptors::icons;
-use super::walk::{Walk, integer, object, one_of, quoted, string, unit_interval};
+use super::walk::{Walk, boolean, integer, object, one_of, quoted, string, unit_interval};
 use crate::revision::Revision;
 
 /// Who a message or an annotation is for.
@@ -23,16 +23,40 @@ pub(crate) fn has_meta(revision: Revision) -> bool {
 
 /// One content block of a tool result or a prompt message.
 pub(crate) fn content_block(revision: Revision, walk: &mut Walk, value: &Value) {
+    block_of(revision, revision.content_types(), "", walk, value);
+}
+
+/// One content block of a sampling message: text, image and (2025-03-26
+/// on) audio; from 2025-11-25 also a tool call and its result, alone or in
+/// a list.
+pub(crate) fn sampling_content(revision: Revision, walk: &mut Walk, value: &Value) {
+    let allowed: &[&str] = match revision {
+        Revision::V2024_11_05 => &["text", "image"],
+        Revision::V2025_03_26 | Revision::V2025_06_18 => &["text", "image", "audio"],
+        _ => &["text", "image", "audio", "tool_use", "tool_result"],
+    };
+    let block = |walk: &mut Walk, value: &Value| {
+        block_of(revision, allowed, " in a sampling message", walk, value)
+    };
+    if revision >= Revision::V2025_11_25 && value.is_array() {
+        walk.array(value, block);
+    } else {
+        block(walk, value);
+    }
+}
+
+/// A content block whose `type` is one of `allowed`; `place` says where
+/// the block is, for the message that names a type out of place.
+fn block_of(revision: Revision, allowed: &[&str], place: &str, walk: &mut Walk, value: &Value) {
     let Some(block) = walk.object(value) else {
         return;
     };
-    let allowed = revision.content_types();
     let kind = match block.get("type") {
         Some(Value::String(kind)) if allowed.contains(&kind.as_str()) => kind.as_str(),
         Some(Value::String(kind)) => {
             walk.at("type", |walk| {
                 walk.fail(format!(
-                    "content type \"{kind}\" does not exist in {revision} (it has {})",
+                    "content type \"{kind}\" does not exist{place} in {revision} (it has {})",
                     quoted(allowed)
                 ));
             });
@@ -56,6 +80,12 @@ pub(crate) fn content_block(revision: Revision, walk: &mut Walk, value: &Value) 
         "resource" => walk.required(block, "resource", |walk, value| {
             resource_contents(revision, walk, value);
         }),
+        "tool_use" | "tool_result" => {
+            tool_exchange(revision, kind, walk, block);
+            // These two name no annotations.
+            walk.optional(block, "_meta", object);
+            return;
+        }
         _ => {
             // `resource_link`: a resource descriptor with a `type`.
             walk.required(block, "name", string);
@@ -74,6 +104,25 @@ pub(crate) fn content_block(revision: Revision, walk: &mut Walk, value: &Value) 
     });
     if has_meta(revision) {
         walk.optional(block, "_meta", object);
+    }
+}
+
+/// A tool call a model asks for in a sampling result (`tool_use`), or the
+/// result the client sends back (`tool_result`), 2025-11-25 on.
+fn tool_exchange(revision: Revision, kind: &str, walk: &mut Walk, block: &Map<String, Value>) {
+    if kind == "tool_use" {
+        walk.required(block, "id", string);
+        walk.required(block, "name", string);
+        walk.required(block, "input", object);
+        return;
+    }
+    walk.required(block, "toolUseId", string);
+    walk.required(block, "content", |walk, value| {
+        walk.array(value, |walk, value| content_block(revision, walk, value));
+    });
+    walk.optional(block, "isError", boolean);
+    if !revision.is_modern() {
+        walk.optional(block, "structuredContent", object);
     }
 }
 

@@ -22,10 +22,7 @@
 //! Properties a type does not name are never looked at, as the schemas
 //! allow them almost everywhere. String formats (`uri`, `byte`) are not
 //! checked: 2020-12 treats `format` as an annotation, and a client does not
-//! fail a server over the spelling of a URI. Two nested types are checked
-//! only to their first level: a sampling request's message content and the
-//! property schemas of an elicitation's `requestedSchema`
-//! (`requests.rs` says how far).
+//! fail a server over the spelling of a URI.
 //!
 //! # Where the model departs from the official schemas
 //!
@@ -43,6 +40,12 @@
 //!   the decision and what the core library writes per revision.
 //! - **Both `result` and `error`.** The schemas' `anyOf` accepts a response
 //!   with both; JSON-RPC 2.0 §5 and L8 forbid it, and so does the model.
+//! - **An id of the wrong type on a request.** A line with a `method` and
+//!   an `id` that is not null is a request, whatever the id's type. The
+//!   schemas' `anyOf` reads a line whose id is of another type (`true`,
+//!   `1.5`, `[]`) as a notification, since a notification names no `id`;
+//!   JSON-RPC 2.0 §4 allows only strings, numbers and null there, and MCP
+//!   only strings and integers, so the model fails the id.
 //! - **Requests from a 2026-07-28 server.** The 2026-07-28 `JSONRPCMessage`
 //!   still admits a request, but a server must never write one on stdio
 //!   (L40): it asks for input in an `input_required` result instead.
@@ -57,6 +60,7 @@
 
 mod content;
 mod descriptors;
+mod forms;
 mod messages;
 mod requests;
 mod results;

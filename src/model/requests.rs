@@ -6,47 +6,16 @@
 //! kinds travel instead inside an `input_required` result, as
 //! `{method, params}` objects without `jsonrpc` or `id`, and
 //! [`input_request`] checks those.
-//!
-//! The model stops at two depths the official schemas go past: a sampling
-//! message's content is checked to be an object (or, from 2025-11-25, an
-//! array of objects) with a role, not block by block; and the property
-//! schemas of an elicitation's `requestedSchema` are checked to be objects,
-//! not against the primitive schema types.
 
 use serde_json::{Map, Value};
 
-use super::content::ROLES;
+use super::content::{ROLES, sampling_content};
 use super::descriptors::tool;
+use super::forms::field;
 use super::walk::{
     Walk, exactly, id, integer, number, object, one_of, string, strings, unit_interval,
 };
 use crate::revision::Revision;
-
-/// The server→client request methods the revision defines.
-pub(crate) fn server_methods(revision: Revision) -> &'static [&'static str] {
-    match revision {
-        Revision::V2024_11_05 | Revision::V2025_03_26 => {
-            &["ping", "sampling/createMessage", "roots/list"]
-        }
-        Revision::V2025_06_18 => &[
-            "ping",
-            "sampling/createMessage",
-            "roots/list",
-            "elicitation/create",
-        ],
-        Revision::V2025_11_25 => &[
-            "ping",
-            "sampling/createMessage",
-            "roots/list",
-            "elicitation/create",
-            "tasks/get",
-            "tasks/result",
-            "tasks/list",
-            "tasks/cancel",
-        ],
-        Revision::V2026_07_28 => &[],
-    }
-}
 
 /// The `params` of a legacy server request (`params` is `None` when the
 /// request has none). A method the revision does not define has no rules
@@ -57,7 +26,7 @@ pub(crate) fn request_params(
     walk: &mut Walk,
     params: Option<&Value>,
 ) {
-    if !server_methods(revision).contains(&method) {
+    if !revision.server_request_methods().contains(&method) {
         return;
     }
     let needs_params = matches!(
@@ -179,12 +148,11 @@ fn sampling_message(revision: Revision, walk: &mut Walk, value: &Value) {
     };
     walk.required(message, "role", one_of(ROLES));
     walk.required(message, "content", |walk, value| {
-        if revision >= Revision::V2025_11_25 && value.is_array() {
-            walk.array(value, object);
-        } else {
-            walk.object(value);
-        }
+        sampling_content(revision, walk, value);
     });
+    if revision >= Revision::V2025_11_25 {
+        walk.optional(message, "_meta", object);
+    }
 }
 
 /// `elicitation/create` params: a form (2025-06-18 on) or, from
@@ -223,7 +191,9 @@ fn elicit_form(revision: Revision, walk: &mut Walk, value: &Value) {
             return;
         };
         walk.required(schema, "type", exactly("object"));
-        walk.required(schema, "properties", |walk, value| walk.map(value, object));
+        walk.required(schema, "properties", |walk, value| {
+            walk.map(value, |walk, value| field(revision, walk, value));
+        });
         walk.optional(schema, "required", strings);
         if revision >= Revision::V2025_11_25 {
             walk.optional(schema, "$schema", string);
@@ -251,7 +221,9 @@ mod tests {
             found(
                 Revision::V2024_11_05,
                 "sampling/createMessage",
-                Some(r#"{"messages": [{"role": "robot", "content": {}}]}"#)
+                Some(
+                    r#"{"messages": [{"role": "robot", "content": {"type": "text", "text": "hi"}}]}"#
+                )
             ),
             [
                 r#"/params/messages/0/role: expected one of "user", "assistant", found "robot""#,

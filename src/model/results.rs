@@ -19,9 +19,6 @@ use super::requests::input_request;
 use super::walk::{Walk, any, boolean, id, integer, object, one_of, string, strings};
 use crate::revision::{Revision, meta};
 
-/// The methods whose modern result may ask for input instead (MRTR).
-const INPUT_REQUIRED_METHODS: &[&str] = &["tools/call", "prompts/get", "resources/read"];
-
 /// The result of `method` in `revision`.
 pub(crate) fn result_of(revision: Revision, method: &str, walk: &mut Walk, value: &Value) {
     if !revision.client_methods().contains(&method) {
@@ -38,7 +35,7 @@ pub(crate) fn result_of(revision: Revision, method: &str, walk: &mut Walk, value
             None => walk.fail("missing required property `resultType`"),
             Some(Value::String(kind)) if kind == "complete" => {}
             Some(Value::String(kind))
-                if kind == "input_required" && INPUT_REQUIRED_METHODS.contains(&method) =>
+                if kind == "input_required" && revision.may_require_input(method) =>
             {
                 input_required(revision, walk, result);
                 return;
@@ -46,7 +43,7 @@ pub(crate) fn result_of(revision: Revision, method: &str, walk: &mut Walk, value
             Some(Value::String(kind)) => walk.at("resultType", |walk| {
                 walk.fail(format!(
                     "`{method}` results are \"complete\"{}, not \"{kind}\"",
-                    if INPUT_REQUIRED_METHODS.contains(&method) {
+                    if revision.may_require_input(method) {
                         " or \"input_required\""
                     } else {
                         ""

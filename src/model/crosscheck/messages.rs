@@ -93,6 +93,7 @@ pub(super) const CASES: &[Case] = &[
     m("request elicitation schema of an array: departure (L40) in 2026", "vviiM", r#"{"jsonrpc": "2.0", "id": 3, "method": "elicitation/create", "params": {"message": "x", "requestedSchema": {"type": "array", "properties": {}}}}"#),
     m("request tasks/get without task id: departure (L40) in 2026", "vvviM", r#"{"jsonrpc": "2.0", "id": 4, "method": "tasks/get", "params": {}}"#),
     m("request with a null progress token: departure (L40) in 2026", "iiiiM", r#"{"jsonrpc": "2.0", "id": 5, "method": "ping", "params": {"_meta": {"progressToken": null}}}"#),
+    m("request: departure (JSON-RPC 2.0 §4): an id of another type", "MMMMM", r#"{"jsonrpc": "2.0", "id": true, "method": "ping"}"#),
     m("request of an unknown method: departure (L40) in 2026", "vvvvM", r#"{"jsonrpc": "2.0", "id": 6, "method": "custom/ask", "params": {"x": 1}}"#),
     // Batches (2025-03-26 only) and lines that are no message.
     m("batch: two responses", "iviii", r#"[{"jsonrpc": "2.0", "id": 1, "result": {}}, {"jsonrpc": "2.0", "id": 2, "error": {"code": -32601, "message": "x"}}]"#),
