@@ -11,6 +11,10 @@
 //! - the `mcp-replay` command and the library under it: [`transcript`]
 //!   (the recorded-session format), [`record`] (the recording proxy) and
 //!   [`check`] (replay, diff and the law catalog).
+//!
+//! Both halves share [`revision`] (what differs between the MCP revisions)
+//! and [`model`] (the crate's own model of each revision's message
+//! schemas, which a test holds to the official ones).
 #![deny(unsafe_code)]
 
 pub mod check;
