@@ -2,11 +2,13 @@
 //! an error, a notification, a request (legacy revisions only) or, on
 //! 2025-03-26, a batch of them.
 //!
-//! The envelope is checked as the schemas state it, and three rules more
+//! The envelope is checked as the schemas state it, and four rules more
 //! (the module docs of [`crate::model`] say why): an error answering an
 //! unreadable line (-32700, -32600) may carry a null or no `id` in every
-//! revision; a response carries exactly one of `result` and `error`; and a
-//! 2026-07-28 server writes no request at all. The `params` of the
+//! revision; a response carries exactly one of `result` and `error`; a line
+//! with a `method` and an `id` that is not null is a request, whose id must
+//! be a string or an integer; and a 2026-07-28 server writes no request at
+//! all. The `params` of the
 //! notifications and requests the revision defines are checked too, as the
 //! official `ServerNotification` and `ServerRequest` types hold them.
 
@@ -230,8 +232,6 @@ fn notification_kind(revision: Revision, method: &str) -> Option<NotificationKin
             params,
         })
     };
-    let since = |first: Revision| revision >= first;
-    let legacy_only = !revision.is_modern();
     match method {
         "notifications/cancelled" => kind(true, cancelled),
         "notifications/progress" => kind(true, progress),
@@ -243,7 +243,7 @@ fn notification_kind(revision: Revision, method: &str) -> Option<NotificationKin
         | "notifications/prompts/list_changed"
         | "notifications/resources/list_changed" => kind(false, |_, _, _| {}),
         "notifications/tasks/status" if revision == Revision::V2025_11_25 => kind(true, task),
-        "notifications/elicitation/complete" if since(Revision::V2025_11_25) && legacy_only => {
+        "notifications/elicitation/complete" if revision == Revision::V2025_11_25 => {
             kind(true, |_, walk, params| {
                 walk.required(params, "elicitationId", string);
             })
