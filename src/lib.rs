@@ -11,11 +11,16 @@
 //! - the `mcp-replay` command and the library under it: [`transcript`]
 //!   (the recorded-session format), [`record`] (the recording proxy) and
 //!   [`check`] (replay, diff and the law catalog).
+//!
+//! Both halves share [`revision`] (what differs between the MCP revisions)
+//! and [`model`] (the crate's own model of each revision's message
+//! schemas, which a test holds to the official ones).
 #![deny(unsafe_code)]
 
 pub mod check;
 mod jsonrpc;
 pub mod laws;
+pub mod model;
 pub mod process;
 pub mod record;
 pub mod report;

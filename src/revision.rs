@@ -239,6 +239,43 @@ impl Revision {
         }
     }
 
+    /// The server→client request methods this revision defines: `ping`,
+    /// `sampling/createMessage` and `roots/list`, `elicitation/create` from
+    /// 2025-06-18, and the task requests of 2025-11-25. None in 2026-07-28,
+    /// where a server writes no request and asks for input inside a result
+    /// instead.
+    pub fn server_request_methods(self) -> &'static [&'static str] {
+        match self {
+            Revision::V2024_11_05 | Revision::V2025_03_26 => {
+                &["ping", "sampling/createMessage", "roots/list"]
+            }
+            Revision::V2025_06_18 => &[
+                "ping",
+                "sampling/createMessage",
+                "roots/list",
+                "elicitation/create",
+            ],
+            Revision::V2025_11_25 => &[
+                "ping",
+                "sampling/createMessage",
+                "roots/list",
+                "elicitation/create",
+                "tasks/get",
+                "tasks/result",
+                "tasks/list",
+                "tasks/cancel",
+            ],
+            Revision::V2026_07_28 => &[],
+        }
+    }
+
+    /// Whether a result of `method` may ask the client for input instead of
+    /// completing (an `input_required` result): 2026-07-28, on
+    /// `tools/call`, `prompts/get` and `resources/read`.
+    pub fn may_require_input(self, method: &str) -> bool {
+        self.is_modern() && matches!(method, "tools/call" | "prompts/get" | "resources/read")
+    }
+
     /// The methods an earlier revision had and this one removed: a modern
     /// server answers them as unknown methods (-32601).
     pub fn removed_methods(self) -> &'static [&'static str] {
@@ -388,6 +425,41 @@ mod tests {
                 .content_types()
                 .contains(&"resource_link")
         );
+    }
+
+    /// The server's requests agree with each official schema's
+    /// `ServerRequest` union (which 2026-07-28 no longer has).
+    #[test]
+    fn server_request_methods_agree_with_the_official_schemas() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/spec/schema");
+        for revision in Revision::ALL {
+            let path = format!("{root}/{revision}/schema.json");
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{path}: {err}"));
+            let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let defs = schema
+                .get("definitions")
+                .or_else(|| schema.get("$defs"))
+                .expect("the schema has definitions");
+            let mut in_schema: Vec<&str> = defs
+                .pointer("/ServerRequest/anyOf")
+                .and_then(serde_json::Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|member| member.get("$ref")?.as_str()?.rsplit('/').next())
+                .filter_map(|name| {
+                    defs.get(name)?
+                        .pointer("/properties/method/const")?
+                        .as_str()
+                })
+                .collect();
+            in_schema.sort_unstable();
+            let mut in_table = revision.server_request_methods().to_vec();
+            in_table.sort_unstable();
+            assert_eq!(in_table, in_schema, "{revision}");
+        }
+        assert!(Revision::V2026_07_28.may_require_input("tools/call"));
+        assert!(!Revision::V2026_07_28.may_require_input("tools/list"));
+        assert!(!Revision::V2025_11_25.may_require_input("tools/call"));
     }
 
     /// The revision table agrees with the official schemas beside the

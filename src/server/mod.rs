@@ -33,7 +33,7 @@
 //! ```
 
 mod capture;
-mod schema;
+pub(crate) mod schema;
 mod tools;
 mod transport;
 
