@@ -212,9 +212,9 @@ pub const CATALOG: &[Law] = &[
         summary: "every server message validates against the negotiated revision's schema",
         core: E,
         spec: E,
-        core_cites: "MCP <rev> basic#schema",
-        spec_cites: "MCP <rev> basic#schema",
-        implemented: false,
+        core_cites: "MCP <rev> basic#schema; spec/README.md §7 L3, L8, L25–L27, L38, L40, §8",
+        spec_cites: "MCP <rev> basic#schema; spec/README.md §7 L3, L8, L25–L27, L38, L40, §8",
+        implemented: true,
     },
     Law {
         id: LawId::NotificationUnanswered,
@@ -666,7 +666,7 @@ mod tests {
                 .unwrap_or_else(|| panic!("no line for {}", law.id));
             assert_eq!(line.contains("(reserved)"), !law.implemented, "{line}");
         }
-        assert!(human.contains("24 laws: 19 implemented, 5 reserved"));
+        assert!(human.contains("24 laws: 20 implemented, 4 reserved"));
 
         let mut json = Vec::new();
         render_catalog(&mut json, CatalogFormat::Json).unwrap();

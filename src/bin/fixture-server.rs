@@ -130,6 +130,9 @@ enum Break {
     Initialize,
     /// `ping` answers `{"pong":true}`.
     Ping,
+    /// `ping` answers `{"_meta":5}`: empty but for a `_meta` that is no
+    /// object, which only the schema forbids.
+    Schema,
     /// A log notification without the `logging` capability.
     CapabilitiesHonest,
     /// `tools/list` is rotated, differently on every call.
@@ -164,6 +167,7 @@ fn parse_break(text: &str) -> Result<Break, String> {
         LawId::UnknownMethod => Break::UnknownMethod,
         LawId::Initialize => Break::Initialize,
         LawId::Ping => Break::Ping,
+        LawId::Schema => Break::Schema,
         LawId::CapabilitiesHonest => Break::CapabilitiesHonest,
         LawId::ToolsListSorted => Break::ToolsListSorted,
         LawId::ToolsListValid => Break::ToolsListValid,
@@ -488,6 +492,7 @@ impl Fixture {
         let outcome = match method.as_str() {
             method::INITIALIZE => Ok(self.initialize(params.as_ref())),
             method::PING if self.broken(Break::Ping) => Ok(json!({"pong": true})),
+            method::PING if self.broken(Break::Schema) => Ok(json!({"_meta": 5})),
             method::PING => Ok(json!({})),
             method::TOOLS_LIST => self.tools_list(params.as_ref()),
             method::TOOLS_CALL => self.tools_call(params),

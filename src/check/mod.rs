@@ -18,6 +18,7 @@ mod noise;
 mod plan;
 pub mod probes;
 pub(crate) mod replay;
+pub(crate) mod schema;
 pub mod wire;
 
 use std::borrow::Cow;

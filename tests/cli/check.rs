@@ -156,7 +156,7 @@ fn a_session_replays_green_against_the_server_it_was_recorded_from() {
     );
     assert!(stdout.contains("  PASS sigterm-exit-143"), "{stdout}");
     assert!(
-        stdout.contains("Summary: 1 transcript, 18 laws: 19 held in "),
+        stdout.contains("Summary: 1 transcript, 19 laws: 20 held in "),
         "{stdout}"
     );
 }
@@ -689,7 +689,7 @@ fn parallel_jobs_report_what_one_job_reports() {
     assert_eq!(transcript_paths(&one.1).len(), 6);
     assert_eq!(
         one.1.iter().filter(|line| line["type"] == "law").count(),
-        18
+        19
     );
 }
 
@@ -720,7 +720,7 @@ fn probe_runs_are_dealt_round_robin_across_partitions() {
             .collect();
         assert_eq!(commands.len(), 1, "share {index}: {commands:?}");
         let laws = lines.iter().filter(|line| line["type"] == "law").count();
-        assert_eq!(laws, 18);
+        assert_eq!(laws, 19);
         probed.extend(commands);
     }
     // Each command once, in one share.
@@ -849,7 +849,7 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
     assert_eq!(xml.matches("<testsuite ").count(), 2, "{xml}");
     // Two failed test cases: the changed exchange and the broken law.
     assert!(
-        xml.contains("<testsuites name=\"mcp-replay\" tests=\"24\" failures=\"2\" "),
+        xml.contains("<testsuites name=\"mcp-replay\" tests=\"25\" failures=\"2\" "),
         "{xml}"
     );
     if let Ok(python) = which("python3") {
@@ -867,8 +867,8 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
             "{}",
             String::from_utf8_lossy(&parsed.stderr)
         );
-        // Six exchanges and eighteen laws.
-        assert_eq!(String::from_utf8_lossy(&parsed.stdout).trim(), "24");
+        // Six exchanges and nineteen laws.
+        assert_eq!(String::from_utf8_lossy(&parsed.stdout).trim(), "25");
     }
 }
 
@@ -916,7 +916,7 @@ fn probes_alone_gate_a_server_with_nothing_recorded_and_warnings_pass_unless_den
             .code(code)
             .stdout(predicate::str::contains(expected));
     };
-    probed(&[], &[], 0, "Summary: 0 transcripts, 18 laws: 18 held");
+    probed(&[], &[], 0, "Summary: 0 transcripts, 19 laws: 19 held");
     probed(&[], &["--break", "ping"], 1, "  FAIL ping ");
     probed(
         &["--waive", "ping"],
@@ -947,7 +947,7 @@ fn a_server_command_alone_replays_transcripts_when_they_exist_unless_no_replay()
     run(&["--no-replay"])
         .code(0)
         .stdout(predicate::str::contains(
-            "Summary: 0 transcripts, 18 laws: 18 held",
+            "Summary: 0 transcripts, 19 laws: 19 held",
         ));
     // The directory config counts all the same, with or without replay.
     std::fs::write(dir.path().join("mcp-replay.json"), r#"{"waive": ["ping"]}"#).unwrap();

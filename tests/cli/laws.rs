@@ -120,20 +120,26 @@ macro_rules! caught {
 
 caught! {
     // The fixture's banner is no message: it breaks stdout-is-protocol too.
+    // A serverInfo without a version, an error with a null id to a
+    // notification and an inputSchema without a type break the schema too.
     break_quiet_before_serving: "quiet-before-serving", core Error, spec Some(Warning),
         also (LawId::StdoutIsProtocol, Error);
     break_stdout_is_protocol: "stdout-is-protocol", core Error, spec Some(Error);
-    break_notification_unanswered: "notification-unanswered", core Error, spec Some(Error);
+    break_notification_unanswered: "notification-unanswered", core Error, spec Some(Error),
+        also (LawId::Schema, Error);
     break_request_answered_once: "request-answered-once", core Error, spec Some(Error);
     break_parse_error_keeps_serving: "parse-error-keeps-serving", core Error, spec Some(Error);
     break_unknown_method: "unknown-method", core Error, spec Some(Error);
-    break_initialize: "initialize", core Error, spec Some(Error);
+    break_initialize: "initialize", core Error, spec Some(Error),
+        also (LawId::Schema, Error);
     break_ping: "ping", core Error, spec Some(Error);
+    break_schema: "schema", core Error, spec Some(Error);
     break_capabilities_honest: "capabilities-honest", core Warning, spec Some(Warning);
     // Every fixture negotiates a revision before 2026-07-28, where spec
     // does not ask a stable order.
     break_tools_list_sorted: "tools-list-sorted", core Error, spec None;
-    break_tools_list_valid: "tools-list-valid", core Error, spec Some(Error);
+    break_tools_list_valid: "tools-list-valid", core Error, spec Some(Error),
+        also (LawId::Schema, Error);
     // Another error code than -32602 is only a warning under spec.
     break_invalid_params: "invalid-params", core Error, spec Some(Warning);
     break_unknown_tool: "unknown-tool", core Error, spec Some(Warning);
@@ -198,7 +204,7 @@ fn the_clean_fixture_holds_every_law_in_both_profiles() {
     for profile in [Profile::Core, Profile::Spec] {
         let report = probe(&[], profile);
         assert_failures(&report, &[]);
-        assert_eq!(report.outcomes.len(), 18);
+        assert_eq!(report.outcomes.len(), 19);
     }
     let core = probe(&[], Profile::Core);
     assert!(
@@ -663,7 +669,6 @@ fn laws_lists_the_catalog_as_json_lines() {
     assert_eq!(
         reserved,
         [
-            "schema",
             "discover",
             "list-cache-hints",
             "help-does-not-serve",

@@ -347,7 +347,7 @@ mod tests {
             Some(&LawStatus::Skipped("first reason".to_owned()))
         );
         assert_eq!(report.status(LawId::TranscriptMatch), None);
-        assert_eq!(report.status(LawId::Schema), None);
+        assert_eq!(report.status(LawId::Discover), None);
         assert_eq!(report.findings[0].severity, Severity::Error);
         assert_eq!(report.findings[1].severity, Severity::Warning);
         assert_eq!(
@@ -369,7 +369,7 @@ mod tests {
             .filter(|l| is_probed(*l))
             .collect();
         assert_eq!(laws, expected);
-        assert_eq!(laws.len(), 18);
+        assert_eq!(laws.len(), 19);
     }
 
     #[test]

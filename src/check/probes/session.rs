@@ -17,12 +17,14 @@ use serde_json::{Value, json};
 
 use crate::check::duration::after;
 use crate::check::probes::{Ledger, ProbeOptions};
+use crate::check::schema;
 use crate::check::wire;
 use crate::jsonrpc::{
     ErrorCode, Frame, RequestId, Response, RpcError, method, notification_line, request_line,
 };
 use crate::laws::LawId;
 use crate::process::{Output, Recv, ServerCommand, ServerProcess, SpawnError, shell_status};
+use crate::revision::Revision;
 use crate::transcript::Redactor;
 
 /// What the server answered: a result or an error.
@@ -75,6 +77,14 @@ pub(super) struct Session<'a> {
     next_id: i64,
     /// The requests sent and not answered yet, oldest first.
     pending: Vec<RequestId>,
+    /// The method of every request sent, by id, for the `schema` law.
+    methods: HashMap<RequestId, String>,
+    /// The revision the server's last `initialize` answer named.
+    revision: Option<Revision>,
+    /// Whether any message was held to a revision's schema, and how many
+    /// findings that made.
+    schema_judged: bool,
+    n_schema: usize,
     /// The requests answered, to tell a duplicate from a stray.
     answered: HashSet<RequestId>,
     /// Answers that arrived before anyone waited for them (out of order).
@@ -122,6 +132,10 @@ impl<'a> Session<'a> {
             step: "start".to_owned(),
             next_id: 0,
             pending: Vec::new(),
+            methods: HashMap::new(),
+            revision: None,
+            schema_judged: false,
+            n_schema: 0,
             answered: HashSet::new(),
             early: HashMap::new(),
             strays: None,
@@ -194,8 +208,48 @@ impl<'a> Session<'a> {
     /// The request line for `id`, counted as pending once sent.
     pub fn request_with(&mut self, id: RequestId, name: &str, params: Option<Value>) -> String {
         let line = request_line(&id, name, params.as_ref());
+        self.methods.insert(id.clone(), name.to_owned());
         self.pending.push(id);
         line
+    }
+
+    /// The `schema` law for one message the server wrote: the message as
+    /// the revision in force allows (the one the last `initialize` answer
+    /// named), and a response's result as its request's method's type.
+    fn judge_schema(&mut self, value: &Value) {
+        let method = value
+            .get("id")
+            .filter(|_| value.get("method").is_none())
+            .and_then(RequestId::from_value)
+            .and_then(|id| self.methods.get(&id).cloned());
+        if method.as_deref() == Some(method::INITIALIZE)
+            && let Some(result) = value.get("result")
+        {
+            self.revision = schema::negotiated(result);
+        }
+        let Some(revision) = self.revision else {
+            return;
+        };
+        self.schema_judged = true;
+        let violations = schema::violations(revision, value, method.as_deref());
+        if violations.is_empty() || self.n_schema >= MAX_SCHEMA_FINDINGS {
+            return;
+        }
+        self.n_schema += 1;
+        let what = match (&method, value.get("method").and_then(Value::as_str)) {
+            (Some(method), _) => format!("the answer to `{method}`"),
+            (None, Some(name)) if value.get("id").is_some() => {
+                format!("the server request `{name}`")
+            }
+            (None, Some(name)) => format!("the notification `{name}`"),
+            (None, None) => "a response".to_owned(),
+        };
+        let step = self.step.clone();
+        self.ledger.fail(
+            LawId::Schema,
+            &step,
+            schema::describe(revision, &what, &violations),
+        );
     }
 
     /// Sends lines in one write, each followed by a newline.
@@ -532,13 +586,16 @@ impl<'a> Session<'a> {
                     bytes, eol, cut, ..
                 }) => (self.redacted(bytes), eol, cut),
             };
-            let classified = if cut {
+            let parsed = if cut {
                 Err(wire::cut(&bytes))
             } else {
-                wire::classify(&bytes, self.batches)
+                wire::parse(&bytes, self.batches)
             };
-            let frame = match classified {
-                Ok(frame) => frame,
+            let frame = match parsed {
+                Ok(value) => {
+                    self.judge_schema(&value);
+                    first_frame(value)
+                }
                 Err(not) => {
                     let what = || format!("{}: `{}`", not.reason, not.excerpt);
                     // Before the first response such a line is also part
@@ -599,7 +656,31 @@ impl<'a> Session<'a> {
         } else if self.saw_message {
             self.ledger.held(LawId::StdoutIsProtocol);
         }
+        if self.schema_judged {
+            self.ledger.held(LawId::Schema);
+        } else {
+            self.ledger.skip(
+                LawId::Schema,
+                "no message came in a revision mcp-replay knows (the server's initialize answer named none of the five)",
+            );
+        }
         self.ledger
+    }
+}
+
+/// How many messages that break the schema one session reports.
+const MAX_SCHEMA_FINDINGS: usize = 5;
+
+/// The frame of a message [`wire::parse`] accepted: the message, or the
+/// first of a batch.
+fn first_frame(value: Value) -> Frame {
+    let first = match value {
+        Value::Array(items) => items.into_iter().next(),
+        value => Some(value),
+    };
+    match first {
+        Some(Value::Object(object)) => Frame::from_object(object),
+        _ => unreachable!("`wire::parse` returns messages: objects, or batches of them"),
     }
 }
 

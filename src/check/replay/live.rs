@@ -12,6 +12,7 @@ use super::rewrite::with_member;
 use super::script::{ExpectKind, ExpectState, MessageKind, message_kind};
 use super::{LiveLine, Mismatch, Sent};
 use crate::check::diff::{self, Expected as _};
+use crate::check::schema;
 use crate::check::wire;
 use crate::jsonrpc::{RequestId, Response, method};
 use crate::laws::LawId;
@@ -122,6 +123,7 @@ impl Run<'_> {
     /// secrets redacted, when it has any); returns the recorded id that
     /// stands for its live id, when they differ.
     fn on_message(&mut self, value: Value, redacted: Option<Value>) -> Option<Value> {
+        self.judge_schema(&value);
         match message_kind(&value) {
             MessageKind::Response(Some(id)) => self.on_response(&id, redacted.unwrap_or(value)),
             MessageKind::Response(None) => {
@@ -139,6 +141,78 @@ impl Run<'_> {
             }
             MessageKind::Request(id, method) => self.on_server_request(id, &method),
             MessageKind::Other => None,
+        }
+    }
+
+    /// The `schema` law for one live message: the message as its revision
+    /// allows, and a response's result as its request's method's type. The
+    /// first few messages that break it are findings, at the request's line
+    /// (or the last client line sent); the others are counted in the last.
+    fn judge_schema(&mut self, value: &Value) {
+        let slot = match message_kind(value) {
+            MessageKind::Response(Some(id)) => self.live_ids.get(&id).copied(),
+            _ => None,
+        };
+        let method = slot.map(|slot| self.slots[slot].method.clone());
+        // The revision a live `initialize` answer names is in force from
+        // that answer on, where the recording names none.
+        if self.revision.is_none()
+            && method.as_deref() == Some(method::INITIALIZE)
+            && let Some(result) = value.get("result")
+        {
+            self.revision = schema::negotiated(result);
+        }
+        let Some(revision) = self.revision else {
+            return;
+        };
+        let violations = schema::violations(revision, value, method.as_deref());
+        if violations.is_empty() {
+            return;
+        }
+        self.n_schema += 1;
+        if self.n_schema > MAX_SCHEMA_FINDINGS {
+            return;
+        }
+        let (what, line) = match slot {
+            Some(slot) => {
+                let slot = &self.slots[slot];
+                let what = format!(
+                    "the answer to `{}` id={} (line {})",
+                    slot.method, slot.recorded, slot.line
+                );
+                (what, slot.line)
+            }
+            None => {
+                let what = match message_kind(value) {
+                    MessageKind::Notification(method) => {
+                        format!("the notification `{method}`")
+                    }
+                    MessageKind::Request(_, method) => format!("the server request `{method}`"),
+                    _ => "a message".to_owned(),
+                };
+                (what, self.last_line.max(1))
+            }
+        };
+        let message = schema::describe(revision, &what, &violations);
+        self.finding(LawId::Schema, line, message);
+    }
+
+    /// Counts the messages that broke the schema past the first few in the
+    /// last finding that quotes one.
+    pub(super) fn schema_tally(&mut self) {
+        let more = self.n_schema.saturating_sub(MAX_SCHEMA_FINDINGS);
+        if more == 0 {
+            return;
+        }
+        if let Some(last) = self
+            .findings
+            .iter_mut()
+            .rev()
+            .find(|finding| finding.law == LawId::Schema)
+        {
+            let s = if more == 1 { "" } else { "s" };
+            last.message
+                .push_str(&format!(" ({more} more message{s} break it)"));
         }
     }
 
@@ -333,6 +407,9 @@ impl Run<'_> {
         None
     }
 }
+
+/// How many messages that break the schema a replay reports one by one.
+const MAX_SCHEMA_FINDINGS: usize = 10;
 
 /// An id keyed by its text alone: `7` and `"7"` meet here.
 pub(super) fn loose_key(id: &RequestId) -> String {

@@ -39,12 +39,16 @@ use self::rewrite::with_member;
 use self::script::{Expect, ExpectKind, ExpectState, Script, SendKind, SendLine, Slot, Step};
 use crate::check::diff::IgnoreRules;
 use crate::check::duration::{after, format_duration};
+use crate::check::schema;
 use crate::check::wire;
 use crate::jsonrpc::RequestId;
 use crate::laws::{LawId, Profile};
 use crate::process::{Output, Recv, ServerProcess, SpawnError, shell_status};
 use crate::report::{Exchange, ExchangeStatus, Finding, Location};
-use crate::transcript::{RedactError, Redaction, Redactor, Transcript, env_secret_names};
+use crate::revision::Revision;
+use crate::transcript::{
+    Direction, RedactError, Redaction, Redactor, Transcript, env_secret_names,
+};
 
 /// How a replay runs.
 #[derive(Debug, Clone)]
@@ -228,6 +232,8 @@ pub(crate) fn replay_on(
         server,
         redactor,
         batches: transcript.protocol() == Some("2025-03-26"),
+        revision: recorded_revision(transcript),
+        n_schema: 0,
         slots: script.slots,
         expects: script.expects,
         resolved: 0,
@@ -260,6 +266,7 @@ pub(crate) fn replay_on(
             .message
             .push_str(&format!(" ({more} more such line{s})"));
     }
+    run.schema_tally();
     let exchanges = run.exchanges();
     // Once the replay stopped early, what did not come might have come
     // later: only a whole session notes what never came.
@@ -281,6 +288,18 @@ pub(crate) fn replay_on(
     })
 }
 
+/// The revision a transcript records: its protocol event, or the
+/// `protocolVersion` of the first modern request's `_meta`.
+fn recorded_revision(transcript: &Transcript) -> Option<Revision> {
+    if let Some(revision) = transcript.protocol() {
+        return Revision::parse(revision);
+    }
+    transcript
+        .lines(Direction::ClientToServer)
+        .filter_map(|(_, payload)| payload.to_json())
+        .find_map(|message| schema::requested(message.get("params")))
+}
+
 /// A client line sent earlier, for judging answers that answer no request.
 #[derive(Debug, Clone)]
 struct Sent {
@@ -300,6 +319,12 @@ struct Run<'a> {
     server: ServerProcess,
     redactor: Redactor,
     batches: bool,
+    /// The revision the `schema` law holds messages to: the recorded one
+    /// (the transcript's protocol event, or a modern request's `_meta`),
+    /// else the one the live `initialize` answer names; `None` until known.
+    revision: Option<Revision>,
+    /// How many messages broke the schema (the first few are findings).
+    n_schema: usize,
     slots: Vec<Slot>,
     expects: Vec<Expect>,
     /// Every expectation before this index is met or missed.
@@ -716,7 +741,7 @@ mod tests {
     use crate::process::ServerCommand;
 
     const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
-    const INIT_OK: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05"}}"#;
+    const INIT_OK: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
     const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
     const LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
     const LIST_OK: &str = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#;
@@ -861,7 +886,7 @@ mod tests {
             &session(),
             &format!(
                 "read a; echo '{INIT_OK}'; read b; read c; echo '{}'; cat >/dev/null",
-                LIST_OK.replace("[]", r#"[{"name":"echo"}]"#)
+                LIST_OK.replace("[]", r#"[{"name":"echo","inputSchema":{"type":"object"}}]"#)
             ),
         );
         assert_eq!(outcome.mismatches, 1);
@@ -954,7 +979,7 @@ mod tests {
         // The server sends its log line only once the next request came:
         // a replay that waited for it before sending would wait in vain
         // until the step's deadline, and then miss it.
-        let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#;
+        let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#;
         let events = [
             ("c2s", INIT),
             ("s2c", INIT_OK),
@@ -975,7 +1000,7 @@ mod tests {
 
     #[test]
     fn notifications_that_never_come_are_notes_by_method() {
-        let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#;
+        let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#;
         let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#;
         let events = [
             ("c2s", INIT),
@@ -1058,6 +1083,12 @@ mod tests {
                 (
                     LawId::RequestAnsweredOnce,
                     "`initialize` id=1 (line 2) was answered 2 times".to_owned()
+                ),
+                // A result with a null id answers nothing, and no schema
+                // allows it.
+                (
+                    LawId::Schema,
+                    "a message breaks the 2024-11-05 schema: /id: expected a string or an integer, found null".to_owned()
                 ),
                 (
                     LawId::NotificationUnanswered,
