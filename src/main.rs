@@ -25,7 +25,7 @@ mod demo_server;
 
 /// Record, replay and check MCP stdio servers.
 #[derive(Debug, Parser)]
-#[command(name = "mcp-replay", version, about, long_about = None)]
+#[command(name = "mcp-replay", version = env!("MCP_REPLAY_VERSION"), about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -8,3 +8,4 @@ mod output;
 mod record;
 mod transcript;
 mod util;
+mod version;

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Installs each artefact of dist/ (scripts/package.sh) into a fresh scratch
+# environment and gates the demo server and the bundled transcripts through
+# the command it installed:
+#
+#   wheel   a new venv, `pip install dist/*.whl`
+#   npm     a new global prefix, `npm install -g` of the launcher and the
+#           platform package; and a new project, `npx mcp-replay` in it
+#
+# Usage: scripts/test-packages.sh [wheel|npm]...   (both when none is given)
+#
+# Nothing is fetched: the wheel has no dependencies, and the npm launcher's
+# platform package is installed from dist/ beside it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+halves=("$@")
+[ ${#halves[@]} -gt 0 ] || halves=(wheel npm)
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+fail() {
+    echo "test-packages: FAIL: $*" >&2
+    exit 1
+}
+
+only() {
+    local pattern=$1 found
+    found=$(find dist -maxdepth 1 -name "$pattern" | sort)
+    [ "$(printf '%s\n' "$found" | grep -c .)" = 1 ] \
+        || fail "expected one dist/$pattern (run scripts/package.sh), found: ${found:-none}"
+    echo "$root/$found"
+}
+
+# gate NAME: runs the installed `mcp-replay`, which must be the first on
+# PATH and not the build tree's, against the demo server and transcripts/.
+gate() {
+    local name=$1 found
+    found=$(command -v mcp-replay) || fail "$name: no mcp-replay on PATH"
+    case "$found" in
+        "$scratch"/*) ;;
+        *) fail "$name: mcp-replay on PATH is $found, not the one installed in $scratch" ;;
+    esac
+    echo "--- $name: $found"
+    mcp-replay --version | grep -q "^mcp-replay [0-9]" || fail "$name: --version"
+    mcp-replay --version
+    mcp-replay check --no-replay -- mcp-replay demo-server || fail "$name: the probes of the demo server"
+    # The transcripts' server command is `mcp-replay demo-server`: the
+    # installed binary serves the demo server too.
+    mcp-replay check transcripts/ || fail "$name: the bundled transcripts"
+    # A gate that cannot fail proves nothing: `cat` echoes every request
+    # back instead of answering it, and must fail with status 1.
+    local status=0
+    mcp-replay check --no-replay --format json -- cat >"$scratch/cat.jsonl" || status=$?
+    [ "$status" = 1 ] || fail "$name: \`cat\` as a server exited $status, not 1"
+}
+
+for half in "${halves[@]}"; do
+    case "$half" in
+        wheel)
+            wheel=$(only 'mcp_replay-*.whl')
+            python3 -m venv "$scratch/venv"
+            "$scratch/venv/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
+            PATH="$scratch/venv/bin:$PATH" gate "wheel (venv)"
+            ;;
+        npm)
+            launcher=$(only 'mcp-replay-[0-9]*.tgz')
+            platform=$(only 'mcp-replay-*-*-[0-9]*.tgz')
+            export npm_config_cache="$scratch/npm-cache" npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+            npm install --silent --global --prefix "$scratch/npm-global" "$launcher" "$platform"
+            PATH="$scratch/npm-global/bin:$PATH" gate "npm (global prefix)"
+            mkdir "$scratch/project"
+            (cd "$scratch/project" && npm init --yes >/dev/null && npm install --silent "$launcher" "$platform")
+            # npx from the project, as a package.json script would run it.
+            PATH="$scratch/project/node_modules/.bin:$PATH" gate "npm (project, npx)"
+            npx --prefix "$scratch/project" --no-install mcp-replay --version >/dev/null \
+                || fail "npx mcp-replay --version"
+            ;;
+        *) fail "unknown half \`$half\` (wheel or npm)" ;;
+    esac
+done
+echo "test-packages: all installed artefacts gated the demo server and transcripts/"
