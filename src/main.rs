@@ -121,6 +121,12 @@ struct CheckArgs {
     /// Also write a JUnit XML report to FILE.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    /// Also append a Markdown summary to FILE (e.g. "$GITHUB_STEP_SUMMARY").
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
+    /// List every law of the human report, held ones too.
+    #[arg(short, long)]
+    verbose: bool,
     /// When to colour the human report.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     color: ColorChoice,
@@ -369,16 +375,20 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
         Some(path) => write_junit(&report, path).err(),
         None => None,
     };
+    let summary = match &args.summary {
+        Some(path) => write_summary(&report, path).err(),
+        None => None,
+    };
     let stdout = io::stdout();
     let palette = Palette::choose(args.color, stdout.is_terminal());
     let mut out = io::BufWriter::new(stdout.lock());
     let written = match args.format {
-        Format::Human => report::human::render(&report, &palette, &mut out),
+        Format::Human => report::human::render(&report, &palette, args.verbose, &mut out),
         Format::Json => report::json::render(&report, &mut out),
     }
     .and_then(|()| out.flush());
     drop(out);
-    if let Some(failure) = junit {
+    if let Some(failure) = junit.or(summary) {
         return Err(failure);
     }
     match written {
@@ -405,6 +415,31 @@ fn write_junit(report: &Report, path: &Path) -> Result<(), Failure> {
             source,
         })
     })
+}
+
+/// Appends the Markdown summary to `path`: GitHub collects a step's
+/// summary from what the step appends to one file.
+fn write_summary(report: &Report, path: &Path) -> Result<(), Failure> {
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot write the Markdown summary `{}`", .path.display())]
+    struct SummaryError {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    }
+    let mut markdown = Vec::new();
+    report::markdown::render(report, &mut markdown).expect("writing to a Vec cannot fail");
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(&markdown))
+        .map_err(|source| {
+            Failure::from(SummaryError {
+                path: path.to_owned(),
+                source,
+            })
+        })
 }
 
 /// The progress line on stderr: only on a terminal, and only once a run
