@@ -6,8 +6,10 @@
 #   wheel   a new venv, `pip install dist/*.whl`
 #   npm     a new global prefix, `npm install -g` of the launcher and the
 #           platform package; and a new project, `npx mcp-replay` in it
+#   action  the GitHub Action's install and check steps (action/*.sh), as a
+#           runner runs them, with pip pointed at dist/ instead of PyPI
 #
-# Usage: scripts/test-packages.sh [wheel|npm]...   (both when none is given)
+# Usage: scripts/test-packages.sh [wheel|npm|action]...   (all when none is given)
 #
 # Nothing is fetched: the wheel has no dependencies, and the npm launcher's
 # platform package is installed from dist/ beside it.
@@ -16,7 +18,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 halves=("$@")
-[ ${#halves[@]} -gt 0 ] || halves=(wheel npm)
+[ ${#halves[@]} -gt 0 ] || halves=(wheel npm action)
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -78,7 +80,44 @@ for half in "${halves[@]}"; do
             npx --prefix "$scratch/project" --no-install mcp-replay --version >/dev/null \
                 || fail "npx mcp-replay --version"
             ;;
-        *) fail "unknown half \`$half\` (wheel or npm)" ;;
+        action)
+            only 'mcp_replay-*.whl' >/dev/null
+            version=$(cargo pkgid)
+            version=${version##*[#@]}
+            runner="$scratch/runner"
+            mkdir -p "$runner/temp"
+            : >"$runner/path"
+            : >"$runner/summary.md"
+            : >"$runner/output"
+            PIP_NO_INDEX=1 PIP_FIND_LINKS="$root/dist" RUNNER_TEMP="$runner/temp" GITHUB_PATH="$runner/path" \
+                MCP_REPLAY_VERSION="$version" MCP_REPLAY_BUILD_FROM_SOURCE=false \
+                bash action/install.sh
+            action_path=$(cat "$runner/path")
+            [ "$action_path" = "$runner/temp/mcp-replay/bin" ] || fail "action: GITHUB_PATH holds \`$action_path\`"
+            # The action's defaults for everything but the inputs given here.
+            action_check() {
+                PATH="$action_path:$PATH" GITHUB_STEP_SUMMARY="$runner/summary.md" GITHUB_OUTPUT="$runner/output" \
+                    MCP_REPLAY_NO_REPLAY=false MCP_REPLAY_PROFILE="" MCP_REPLAY_PARTITION="" MCP_REPLAY_SUMMARY=true \
+                    MCP_REPLAY_ARGS="--jobs 2" "$@" bash action/check.sh
+            }
+            echo "--- action: transcripts/ and the demo server"
+            action_check env MCP_REPLAY_PATHS="transcripts/" MCP_REPLAY_SERVER="" MCP_REPLAY_JUNIT="$runner/junit.xml" \
+                || fail "action: the bundled transcripts"
+            grep -q '<testsuites' "$runner/junit.xml" || fail "action: no JUnit report"
+            grep -q "^junit=$runner/junit.xml$" "$runner/output" || fail "action: no junit output"
+            grep -q '^| ✅ PASS | <code>transcripts/python-sdk-demo.jsonl</code>' "$runner/summary.md" \
+                || fail "action: the summary has no row for a transcript"
+            echo "--- action: the probes of \`cat\`, which must fail"
+            local_status=0
+            action_check env MCP_REPLAY_PATHS="" MCP_REPLAY_SERVER="cat" MCP_REPLAY_NO_REPLAY=true MCP_REPLAY_JUNIT="" \
+                >"$scratch/action-cat.txt" || local_status=$?
+            [ "$local_status" = 1 ] || fail "action: \`cat\` as a server exited $local_status, not 1"
+            grep -q '^<details><summary><b>error\[initialize\]</b>' "$runner/summary.md" \
+                || fail "action: the summary folds no finding of \`cat\`"
+            [ "$(grep -c '^## mcp-replay check' "$runner/summary.md")" = 2 ] \
+                || fail "action: two runs did not append two summaries"
+            ;;
+        *) fail "unknown half \`$half\` (wheel, npm or action)" ;;
     esac
 done
 echo "test-packages: all installed artefacts gated the demo server and transcripts/"

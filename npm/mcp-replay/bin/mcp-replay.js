@@ -8,6 +8,7 @@
 "use strict";
 
 const { spawn } = require("node:child_process");
+const os = require("node:os");
 
 const PLATFORMS = {
   "darwin arm64": "@mcp-replay/darwin-arm64",
@@ -70,7 +71,9 @@ child.on("exit", (code, signal) => {
       process.removeAllListeners(name);
     }
     process.kill(process.pid, signal);
-    return;
+    // Still here: Node keeps a use of its own for this signal (SIGUSR1
+    // starts its inspector). End as a shell reports a death by signal.
+    process.exit(128 + (os.constants.signals[signal] ?? 0));
   }
   process.exit(code ?? 1);
 });
