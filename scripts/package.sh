@@ -75,16 +75,17 @@ fi
 
 rm -rf dist
 mkdir -p dist
+target_dir=${CARGO_TARGET_DIR:-target}
 
 # The binary. A host build goes to target/release/, where `cargo build
 # --release` (CI's main job) already put it, so nothing is built twice.
 if [ "$target" = "$(rustc -vV | sed -n 's/^host: //p')" ]; then
     cargo build --release --locked --bin mcp-replay
-    binary=target/release/mcp-replay
+    binary=$target_dir/release/mcp-replay
     target_args=()
 else
     cargo build --release --locked --bin mcp-replay --target "$target"
-    binary=target/$target/release/mcp-replay
+    binary=$target_dir/$target/release/mcp-replay
     target_args=(--target "$target")
 fi
 
