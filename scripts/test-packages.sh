@@ -6,19 +6,21 @@
 #   wheel   a new venv, `pip install dist/*.whl`
 #   npm     a new global prefix, `npm install -g` of the launcher and the
 #           platform package; and a new project, `npx mcp-replay` in it
+#   uvx     `uvx --from dist/*.whl mcp-replay`, with uv from PyPI, the server
+#           under test run through uvx too
 #   action  the GitHub Action's install and check steps (action/*.sh), as a
 #           runner runs them, with pip pointed at dist/ instead of PyPI
 #
-# Usage: scripts/test-packages.sh [wheel|npm|action]...   (all when none is given)
+# Usage: scripts/test-packages.sh [wheel|npm|uvx|action]...   (all when none is given)
 #
-# Nothing is fetched: the wheel has no dependencies, and the npm launcher's
-# platform package is installed from dist/ beside it.
+# Nothing is fetched but uv itself: the wheel has no dependencies, and the
+# npm launcher's platform package is installed from dist/ beside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
 halves=("$@")
-[ ${#halves[@]} -gt 0 ] || halves=(wheel npm action)
+[ ${#halves[@]} -gt 0 ] || halves=(wheel npm uvx action)
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -80,6 +82,17 @@ for half in "${halves[@]}"; do
             npx --prefix "$scratch/project" --no-install mcp-replay --version >/dev/null \
                 || fail "npx mcp-replay --version"
             ;;
+        uvx)
+            wheel=$(only 'mcp_replay-*.whl')
+            python3 -m venv "$scratch/uv"
+            "$scratch/uv/bin/pip" install --quiet --disable-pip-version-check "uv>=0.4"
+            export UV_CACHE_DIR="$scratch/uv-cache" UV_TOOL_DIR="$scratch/uv-tools" UV_OFFLINE=1
+            uvx=("$scratch/uv/bin/uvx" --quiet --from "$wheel" mcp-replay)
+            echo "--- uvx: ${uvx[*]}"
+            "${uvx[@]}" --version | grep -q "^mcp-replay [0-9]" || fail "uvx: --version"
+            "${uvx[@]}" check --no-replay -- "${uvx[@]}" demo-server || fail "uvx: the probes of the demo server"
+            "${uvx[@]}" check transcripts/ -- "${uvx[@]}" demo-server || fail "uvx: the bundled transcripts"
+            ;;
         action)
             only 'mcp_replay-*.whl' >/dev/null
             version=$(cargo pkgid)
@@ -117,7 +130,7 @@ for half in "${halves[@]}"; do
             [ "$(grep -c '^## mcp-replay check' "$runner/summary.md")" = 2 ] \
                 || fail "action: two runs did not append two summaries"
             ;;
-        *) fail "unknown half \`$half\` (wheel, npm or action)" ;;
+        *) fail "unknown half \`$half\` (wheel, npm, uvx or action)" ;;
     esac
 done
 echo "test-packages: all installed artefacts gated the demo server and transcripts/"
