@@ -10,7 +10,10 @@ set -euo pipefail
 root="${RUNNER_TEMP:?}/mcp-replay"
 case "${MCP_REPLAY_BUILD_FROM_SOURCE:-false}" in
     true)
-        cargo install --locked --quiet --path "${MCP_REPLAY_SOURCE:?}" --bin mcp-replay --root "$root"
+        # A target directory of its own, kept for the job, so a second use
+        # of the action in the same job finds the build done.
+        CARGO_TARGET_DIR="$root/target" \
+            cargo install --locked --quiet --path "${MCP_REPLAY_SOURCE:?}" --bin mcp-replay --root "$root"
         bin="$root/bin"
         ;;
     false)
