@@ -25,7 +25,7 @@ mod demo_server;
 
 /// Record, replay and check MCP stdio servers.
 #[derive(Debug, Parser)]
-#[command(name = "mcp-replay", version, about, long_about = None)]
+#[command(name = "mcp-replay", version = env!("MCP_REPLAY_VERSION"), about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -130,6 +130,12 @@ struct CheckArgs {
     /// Also write a JUnit XML report to FILE.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    /// Also append a Markdown summary to FILE (e.g. "$GITHUB_STEP_SUMMARY").
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
+    /// List every law of the human report, held ones too.
+    #[arg(short, long)]
+    verbose: bool,
     /// When to colour the human report.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     color: ColorChoice,
@@ -419,16 +425,20 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     // A JUnit file that fails to be written now fails the run, but only
     // after the report is out: the findings are not lost with it.
     let junit = junit.and_then(|junit| junit.write(&report).err());
+    let summary = match &args.summary {
+        Some(path) => write_summary(&report, path).err(),
+        None => None,
+    };
     let stdout = io::stdout();
     let palette = Palette::choose(args.color, stdout.is_terminal());
     let mut out = io::BufWriter::new(stdout.lock());
     let written = match args.format {
-        Format::Human => report::human::render(&report, &palette, &mut out),
+        Format::Human => report::human::render(&report, &palette, args.verbose, &mut out),
         Format::Json => report::json::render(&report, &mut out),
     }
     .and_then(|()| out.flush());
     drop(out);
-    if let Some(failure) = junit {
+    if let Some(failure) = junit.or(summary) {
         return Err(failure);
     }
     match written {
@@ -507,6 +517,31 @@ impl JunitFile {
             let _ = std::fs::remove_file(&self.path);
         }
     }
+}
+
+/// Appends the Markdown summary to `path`: GitHub collects a step's
+/// summary from what the step appends to one file.
+fn write_summary(report: &Report, path: &Path) -> Result<(), Failure> {
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot write the Markdown summary `{}`", .path.display())]
+    struct SummaryError {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    }
+    let mut markdown = Vec::new();
+    report::markdown::render(report, &mut markdown).expect("writing to a Vec cannot fail");
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(&markdown))
+        .map_err(|source| {
+            Failure::from(SummaryError {
+                path: path.to_owned(),
+                source,
+            })
+        })
 }
 
 /// The progress line on stderr: only on a terminal, and only once a run

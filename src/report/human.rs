@@ -1,5 +1,10 @@
-//! The report for people: one line per transcript and per law, the
-//! findings and diffs of failures beneath, and one `Summary:` line.
+//! The report for people: one line per transcript, the laws under one
+//! header per server command, the findings and diffs of failures beneath,
+//! and one `Summary:` line.
+//!
+//! Laws that held are one count line per server, the way a test runner
+//! keeps passing tests out of the way; every other law has its own line.
+//! Verbose, every law has its own line.
 
 use std::io::{self, Write};
 use std::time::Duration;
@@ -13,29 +18,38 @@ use crate::report::LawStatus;
 /// The width status words are right-aligned in.
 const STATUS_WIDTH: usize = 6;
 
-/// Writes the human report of `report` to `out`, coloured with `palette`.
+/// The word of a probed server's header line, in the status column.
+const PROBES: &str = "PROBES";
+
+/// Writes the human report of `report` to `out`, coloured with `palette`;
+/// `verbose` gives each law that held its own line too.
 ///
 /// # Errors
 ///
 /// The first write error.
-pub fn render(report: &Report, palette: &Palette, mut out: impl Write) -> io::Result<()> {
-    render_dyn(report, palette, &mut out)
+pub fn render(
+    report: &Report,
+    palette: &Palette,
+    verbose: bool,
+    mut out: impl Write,
+) -> io::Result<()> {
+    render_dyn(report, palette, verbose, &mut out)
 }
 
-fn render_dyn(report: &Report, palette: &Palette, out: &mut dyn Write) -> io::Result<()> {
+fn render_dyn(
+    report: &Report,
+    palette: &Palette,
+    verbose: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     for error in &report.errors {
         status_line(out, palette, Status::Error, &error.message)?;
     }
     for transcript in &report.transcripts {
         render_transcript(out, palette, transcript)?;
     }
-    let id_width = LawId::ALL
-        .iter()
-        .map(|id| id.as_str().len())
-        .max()
-        .unwrap_or(0);
     for probe in &report.probes {
-        render_probe(out, palette, probe, id_width)?;
+        render_probe(out, palette, probe, verbose)?;
     }
     for stale in &report.stale {
         status_line(
@@ -133,15 +147,28 @@ fn render_transcript(
     Ok(())
 }
 
+/// The header naming the server command once, then the laws beneath it.
 fn render_probe(
     out: &mut dyn Write,
     palette: &Palette,
     probe: &ProbeResult,
-    id_width: usize,
+    verbose: bool,
 ) -> io::Result<()> {
+    writeln!(
+        out,
+        "{} {}  {}",
+        palette.emphasis(PROBES),
+        probe.command,
+        palette.quiet(&seconds(probe.elapsed))
+    )?;
+    let mut held = 0;
     for outcome in &probe.outcomes {
         let status = probe.status(outcome);
-        let mut rest = format!("{:id_width$}  {}", outcome.law.as_str(), probe.command);
+        if status == Status::Pass && !verbose {
+            held += 1;
+            continue;
+        }
+        let mut rest = outcome.law.as_str().to_owned();
         if let LawStatus::Skipped(reason) = &outcome.status {
             rest.push_str(&format!("  ({reason})"));
         }
@@ -149,6 +176,19 @@ fn render_probe(
         for graded in probe.findings_of(outcome.law) {
             render_finding(out, palette, graded)?;
         }
+    }
+    if held > 0 {
+        let others = if held < probe.outcomes.len() {
+            " other"
+        } else {
+            ""
+        };
+        status_line(
+            out,
+            palette,
+            Status::Pass,
+            &format!("{held}{others} law{} held", plural(held)),
+        )?;
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ mod color;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod markdown;
 
 use std::fmt;
 use std::path::PathBuf;

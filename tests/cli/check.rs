@@ -154,7 +154,7 @@ fn a_session_replays_green_against_the_server_it_was_recorded_from() {
         stdout.contains("  PASS transcripts/session.jsonl  6 exchanges"),
         "{stdout}"
     );
-    assert!(stdout.contains("  PASS sigterm-exit-143"), "{stdout}");
+    assert!(stdout.contains("\n  PASS 19 laws held\n"), "{stdout}");
     assert!(
         stdout.contains("Summary: 1 transcript, 19 laws: 20 held in "),
         "{stdout}"
@@ -917,19 +917,19 @@ fn probes_alone_gate_a_server_with_nothing_recorded_and_warnings_pass_unless_den
             .stdout(predicate::str::contains(expected));
     };
     probed(&[], &[], 0, "Summary: 0 transcripts, 19 laws: 19 held");
-    probed(&[], &["--break", "ping"], 1, "  FAIL ping ");
+    probed(&[], &["--break", "ping"], 1, "\n  FAIL ping\n");
     probed(
         &["--waive", "ping"],
         &["--break", "ping"],
         0,
-        "WAIVED ping ",
+        "WAIVED ping\n",
     );
     let sdk = ["--like", "python-sdk"];
     // Warnings pass unless denied; the core profile fails the same server.
-    probed(&["--profile", "spec"], &sdk, 0, "  WARN unknown-tool ");
+    probed(&["--profile", "spec"], &sdk, 0, "\n  WARN unknown-tool\n");
     let denied = ["--profile", "spec", "--deny-warnings"];
     probed(&denied, &sdk, 1, "error[unknown-tool]");
-    probed(&[], &sdk, 1, "  FAIL unknown-tool ");
+    probed(&[], &sdk, 1, "\n  FAIL unknown-tool\n");
 }
 
 #[test]
@@ -955,13 +955,13 @@ fn a_server_command_alone_replays_transcripts_when_they_exist_unless_no_replay()
     check(dir.path())
         .args(broken)
         .assert()
-        .stdout(predicate::str::contains("WAIVED ping "));
+        .stdout(predicate::str::contains("WAIVED ping\n"));
     check(dir.path())
         .arg("--no-replay")
         .args(broken)
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("WAIVED ping "));
+        .stdout(predicate::str::contains("WAIVED ping\n"));
     // It needs a command, and takes no transcripts.
     check(dir.path())
         .arg("--no-replay")

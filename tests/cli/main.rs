@@ -9,3 +9,4 @@ mod output;
 mod record;
 mod transcript;
 mod util;
+mod version;

@@ -63,3 +63,36 @@ fn the_junit_report() {
     run(&["--junit", junit.to_str().unwrap()]);
     assert_golden("check.xml", &std::fs::read_to_string(junit).unwrap());
 }
+
+#[test]
+fn the_verbose_human_report_lists_every_law() {
+    assert_golden("check-verbose.txt", &run(&["--verbose"]));
+}
+
+#[test]
+fn a_failing_law_is_shown_in_full_under_its_server() {
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .args(["check", "--jobs", "1", "--color", "never", "--no-replay"])
+        .args(["--", "fixture-server", "--break", "ping"])
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_golden(
+        "check-law-fails.txt",
+        &String::from_utf8(output.stdout).unwrap(),
+    );
+}
+
+#[test]
+fn the_markdown_summary_is_appended() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = dir.path().join("summary.md");
+    std::fs::write(&summary, "# an earlier step\n").unwrap();
+    run(&["--summary", summary.to_str().unwrap()]);
+    let text = std::fs::read_to_string(summary).unwrap();
+    let ours = text
+        .strip_prefix("# an earlier step\n")
+        .expect("what the file held is kept");
+    assert_golden("check.md", ours);
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Installs each artefact of dist/ (scripts/package.sh) into a fresh scratch
+# environment and gates the demo server and the bundled transcripts through
+# the command it installed:
+#
+#   wheel   a new venv, `pip install dist/*.whl`
+#   npm     a new global prefix, `npm install -g` of the launcher and the
+#           platform package; and a new project, `npx mcp-replay` in it
+#   uvx     `uvx --from dist/*.whl mcp-replay`, with uv from PyPI, the server
+#           under test run through uvx too
+#   action  the GitHub Action's install and check steps (action/*.sh), as a
+#           runner runs them, with pip pointed at dist/ instead of PyPI
+#
+# Usage: scripts/test-packages.sh [wheel|npm|uvx|action]...   (all when none is given)
+#
+# Nothing is fetched but uv itself: the wheel has no dependencies, and the
+# npm launcher's platform package is installed from dist/ beside it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+halves=("$@")
+[ ${#halves[@]} -gt 0 ] || halves=(wheel npm uvx action)
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+fail() {
+    echo "test-packages: FAIL: $*" >&2
+    exit 1
+}
+
+only() {
+    local pattern=$1 found
+    found=$(find dist -maxdepth 1 -name "$pattern" | sort)
+    [ "$(printf '%s\n' "$found" | grep -c .)" = 1 ] \
+        || fail "expected one dist/$pattern (run scripts/package.sh), found: ${found:-none}"
+    echo "$root/$found"
+}
+
+# gate NAME: runs the installed `mcp-replay`, which must be the first on
+# PATH and not the build tree's, against the demo server and transcripts/.
+gate() {
+    local name=$1 found
+    found=$(command -v mcp-replay) || fail "$name: no mcp-replay on PATH"
+    case "$found" in
+        "$scratch"/*) ;;
+        *) fail "$name: mcp-replay on PATH is $found, not the one installed in $scratch" ;;
+    esac
+    echo "--- $name: $found"
+    mcp-replay --version | grep -q "^mcp-replay [0-9]" || fail "$name: --version"
+    mcp-replay --version
+    mcp-replay check --no-replay -- mcp-replay demo-server || fail "$name: the probes of the demo server"
+    # The transcripts' server command is `mcp-replay demo-server`: the
+    # installed binary serves the demo server too.
+    mcp-replay check transcripts/ || fail "$name: the bundled transcripts"
+    # A gate that cannot fail proves nothing: `cat` echoes every request
+    # back instead of answering it, and must fail with status 1.
+    local status=0
+    mcp-replay check --no-replay --format json -- cat >"$scratch/cat.jsonl" || status=$?
+    [ "$status" = 1 ] || fail "$name: \`cat\` as a server exited $status, not 1"
+}
+
+for half in "${halves[@]}"; do
+    case "$half" in
+        wheel)
+            wheel=$(only 'mcp_replay-*.whl')
+            python3 -m venv "$scratch/venv"
+            "$scratch/venv/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
+            PATH="$scratch/venv/bin:$PATH" gate "wheel (venv)"
+            ;;
+        npm)
+            launcher=$(only 'mcp-replay-[0-9]*.tgz')
+            platform=$(only 'mcp-replay-*-*-[0-9]*.tgz')
+            export npm_config_cache="$scratch/npm-cache" npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+            npm install --silent --global --prefix "$scratch/npm-global" "$launcher" "$platform"
+            PATH="$scratch/npm-global/bin:$PATH" gate "npm (global prefix)"
+            mkdir "$scratch/project"
+            (cd "$scratch/project" && npm init --yes >/dev/null && npm install --silent "$launcher" "$platform")
+            # npx from the project, as a package.json script would run it.
+            PATH="$scratch/project/node_modules/.bin:$PATH" gate "npm (project, npx)"
+            npx --prefix "$scratch/project" --no-install mcp-replay --version >/dev/null \
+                || fail "npx mcp-replay --version"
+            ;;
+        uvx)
+            wheel=$(only 'mcp_replay-*.whl')
+            python3 -m venv "$scratch/uv"
+            "$scratch/uv/bin/pip" install --quiet --disable-pip-version-check "uv>=0.4"
+            export UV_CACHE_DIR="$scratch/uv-cache" UV_TOOL_DIR="$scratch/uv-tools" UV_OFFLINE=1
+            uvx=("$scratch/uv/bin/uvx" --quiet --from "$wheel" mcp-replay)
+            echo "--- uvx: ${uvx[*]}"
+            "${uvx[@]}" --version | grep -q "^mcp-replay [0-9]" || fail "uvx: --version"
+            "${uvx[@]}" check --no-replay -- "${uvx[@]}" demo-server || fail "uvx: the probes of the demo server"
+            "${uvx[@]}" check transcripts/ -- "${uvx[@]}" demo-server || fail "uvx: the bundled transcripts"
+            ;;
+        action)
+            only 'mcp_replay-*.whl' >/dev/null
+            version=$(cargo pkgid)
+            version=${version##*[#@]}
+            runner="$scratch/runner"
+            mkdir -p "$runner/temp"
+            : >"$runner/path"
+            : >"$runner/summary.md"
+            : >"$runner/output"
+            PIP_NO_INDEX=1 PIP_FIND_LINKS="$root/dist" RUNNER_TEMP="$runner/temp" GITHUB_PATH="$runner/path" \
+                MCP_REPLAY_VERSION="$version" MCP_REPLAY_BUILD_FROM_SOURCE=false \
+                bash action/install.sh
+            action_path=$(cat "$runner/path")
+            [ "$action_path" = "$runner/temp/mcp-replay/bin" ] || fail "action: GITHUB_PATH holds \`$action_path\`"
+            # The action's defaults for everything but the inputs given here.
+            action_check() {
+                PATH="$action_path:$PATH" GITHUB_STEP_SUMMARY="$runner/summary.md" GITHUB_OUTPUT="$runner/output" \
+                    MCP_REPLAY_NO_REPLAY=false MCP_REPLAY_PROFILE="" MCP_REPLAY_PARTITION="" MCP_REPLAY_SUMMARY=true \
+                    MCP_REPLAY_ARGS="--jobs 2" "$@" bash action/check.sh
+            }
+            echo "--- action: transcripts/ and the demo server"
+            action_check env MCP_REPLAY_PATHS="transcripts/" MCP_REPLAY_SERVER="" MCP_REPLAY_JUNIT="$runner/junit.xml" \
+                || fail "action: the bundled transcripts"
+            grep -q '<testsuites' "$runner/junit.xml" || fail "action: no JUnit report"
+            grep -q "^junit=$runner/junit.xml$" "$runner/output" || fail "action: no junit output"
+            grep -q '^| ✅ PASS | <code>transcripts/python-sdk-demo.jsonl</code>' "$runner/summary.md" \
+                || fail "action: the summary has no row for a transcript"
+            echo "--- action: the probes of \`cat\`, which must fail"
+            local_status=0
+            action_check env MCP_REPLAY_PATHS="" MCP_REPLAY_SERVER="cat" MCP_REPLAY_NO_REPLAY=true MCP_REPLAY_JUNIT="" \
+                >"$scratch/action-cat.txt" || local_status=$?
+            [ "$local_status" = 1 ] || fail "action: \`cat\` as a server exited $local_status, not 1"
+            grep -q '^<details><summary><b>error\[initialize\]</b>' "$runner/summary.md" \
+                || fail "action: the summary folds no finding of \`cat\`"
+            [ "$(grep -c '^## mcp-replay check' "$runner/summary.md")" = 2 ] \
+                || fail "action: two runs did not append two summaries"
+            ;;
+        *) fail "unknown half \`$half\` (wheel, npm, uvx or action)" ;;
+    esac
+done
+echo "test-packages: all installed artefacts gated the demo server and transcripts/"
