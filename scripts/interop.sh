@@ -31,9 +31,10 @@
 # crates.io); ONLY="time git" checks only those servers.
 #
 # CI does not run this suite (.ci/run leaves it out): it needs npm, PyPI and
-# crates.io, its first run installs some 300 MB and takes minutes, and its
-# verdicts follow the registries' releases, not this repository's changes. Run
-# it by hand when the laws or the probes change, and when the pinned versions
+# crates.io, a run takes ten minutes or more, and while the servers and SDKs
+# are pinned their own dependencies are not, so its verdicts can follow the
+# registries' releases rather than this repository's changes. Run it by hand
+# when the laws, the probes or the replay change, and when the pinned versions
 # below are moved; docs/real-servers.md holds its results.
 set -euo pipefail
 cd "$(dirname "$0")/.."
