@@ -42,6 +42,10 @@ struct Flags {
     /// Wait this long before reading stdin.
     #[arg(long, value_name = "MS", default_value_t = 0)]
     slow_start: u64,
+    /// Wait this long before exiting, at end of input or on SIGTERM, as a
+    /// server on a loaded machine takes its time to stop.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    slow_exit: u64,
     /// Make every answer of `echo` this many bytes longer.
     #[arg(long, value_name = "BYTES", default_value_t = 0)]
     pad: usize,
@@ -210,7 +214,10 @@ fn main() -> ExitCode {
         out: io::stdout().lock(),
         wrote: false,
     };
-    match fixture.serve(BufReader::new(io::stdin().lock())) {
+    let served = fixture.serve(BufReader::new(io::stdin().lock()));
+    // A fixed wait is the point: a server slow to stop.
+    std::thread::sleep(Duration::from_millis(fixture.flags.slow_exit));
+    match served {
         // A dead stdout is a closed channel: there is nobody left to tell.
         Ok(code) | Err(Stop::Exit(code)) => ExitCode::from(code),
         Err(Stop::Io(err)) => {
@@ -231,8 +238,11 @@ fn prepare(flags: &Flags) -> io::Result<()> {
             143
         };
         let mut signals = signal_hook::iterator::Signals::new([signal_hook::consts::SIGTERM])?;
+        let slow_exit = Duration::from_millis(flags.slow_exit);
         std::thread::spawn(move || {
             if signals.forever().next().is_some() {
+                // A fixed wait is the point: a server slow to stop.
+                std::thread::sleep(slow_exit);
                 std::process::exit(code);
             }
         });

@@ -427,6 +427,30 @@ fn a_server_slower_to_start_than_three_steps_has_the_startup_timeout() {
     assert_failures(&report, &[]);
 }
 
+/// A server that starts slowly stops slowly on a loaded machine: the grace
+/// period stretches to twice the time its first answer took, so the pace
+/// of the machine is not taken for a server that ignores end of input or
+/// SIGTERM. See: #10
+#[test]
+fn the_grace_period_follows_the_pace_of_the_server() {
+    let mut options = options(Profile::Core);
+    options.grace = Duration::from_millis(300);
+    let mut argv = vec![fixture_server().to_owned()];
+    argv.extend(["--slow-start", "1200", "--slow-exit", "700"].map(str::to_owned));
+    let report = probes::run(&ServerCommand::new(argv.clone()), &options).unwrap();
+    assert_failures(&report, &[]);
+    // A server that answers at once gets the grace period alone (the
+    // SIGTERM session, whose first request waits out the 1 s settle window,
+    // about twice that window).
+    let mut argv = vec![fixture_server().to_owned()];
+    argv.extend(["--slow-exit", "4000"].map(str::to_owned));
+    let report = probes::run(&ServerCommand::new(argv), &options).unwrap();
+    assert_failures(
+        &report,
+        &[(LawId::EofExitZero, Error), (LawId::SigtermExit143, Error)],
+    );
+}
+
 #[test]
 fn three_servers_start_for_the_whole_suite() {
     let dir = tempfile::tempdir().unwrap();

@@ -77,6 +77,10 @@ pub(super) struct Session<'a> {
     next_id: i64,
     /// The requests sent and not answered yet, oldest first.
     pending: Vec<RequestId>,
+    /// How long after its start the server answered its first request (a
+    /// settle window watched first included: its start may have hidden in
+    /// it).
+    first_answer: Option<Duration>,
     /// The method of every request sent, by id, for the `schema` law.
     methods: HashMap<RequestId, String>,
     /// The revision the server's last `initialize` answer named.
@@ -132,6 +136,7 @@ impl<'a> Session<'a> {
             step: "start".to_owned(),
             next_id: 0,
             pending: Vec::new(),
+            first_answer: None,
             methods: HashMap::new(),
             revision: None,
             schema_judged: false,
@@ -181,6 +186,18 @@ impl<'a> Session<'a> {
             }
             None => true,
         }
+    }
+
+    /// How long the server may take to exit after stdin closes or SIGTERM:
+    /// the grace period, or twice the time from its start to its first
+    /// answer if that is longer. A server that took seconds to start (an
+    /// interpreter on a loaded machine) takes long to stop too, and that is
+    /// the machine's pace, not the server's fault.
+    pub fn grace(&self) -> Duration {
+        let paced = self
+            .first_answer
+            .map_or(Duration::ZERO, |first| first.saturating_mul(2));
+        self.options.grace.max(paced)
     }
 
     /// The options the probes run with.
@@ -524,7 +541,7 @@ impl<'a> Session<'a> {
     /// How the process ended, in words: "exited with status 1", or "closed
     /// stdout" when it is still running.
     pub fn exit_words(&mut self) -> String {
-        let deadline = after(Instant::now(), self.options.grace);
+        let deadline = after(Instant::now(), self.grace());
         match self.process.wait(deadline) {
             Some(status) => format!("exited with status {}", shell_status(status)),
             None => "closed stdout".to_owned(),
@@ -613,6 +630,9 @@ impl<'a> Session<'a> {
             }
             match frame {
                 Frame::Response { id, outcome } => {
+                    if !self.serving {
+                        self.first_answer = Some(self.process.spawned_at().elapsed());
+                    }
                     self.serving = true;
                     return Next::Response(id, outcome);
                 }

@@ -172,7 +172,7 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     }
     s.send_lines(&lines);
     s.process().close_stdin();
-    let grace = s.options().grace;
+    let grace = s.grace();
     let deadline = after(Instant::now(), grace);
     s.drain(deadline, true);
     let answered = s.notifications.clone();
@@ -263,7 +263,7 @@ pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
     }
     let step = s.step("SIGTERM while serving");
     s.process().signal(Signal::TERM);
-    let grace = s.options().grace;
+    let grace = s.grace();
     match s.process().wait(after(Instant::now(), grace)) {
         Some(status) if shell_status(status) == 143 => {}
         Some(status) => s.ledger.fail(
