@@ -1177,18 +1177,10 @@ mod tests {
             drop(running);
             return;
         }
-        let output = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "process::tests::no_server_starts_once_every_server_is_being_stopped",
-            ])
-            .env(CHILD, "1")
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        assert!(output.status.success(), "{stdout}");
-        assert!(stdout.contains("1 passed"), "{stdout}");
+        run_alone(
+            "process::tests::no_server_starts_once_every_server_is_being_stopped",
+            CHILD,
+        );
     }
 
     #[test]
@@ -1215,12 +1207,19 @@ mod tests {
             );
             return;
         }
+        run_alone(
+            "process::tests::a_grandchild_that_left_the_group_goes_with_the_last_server",
+            CHILD,
+        );
+    }
+
+    /// Runs the test `name` of this binary alone in a child process, with
+    /// `var` set so that it does its process-wide part there, and asserts
+    /// that it passed.
+    fn run_alone(name: &str, var: &str) {
         let output = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "process::tests::a_grandchild_that_left_the_group_goes_with_the_last_server",
-            ])
-            .env(CHILD, "1")
+            .args(["--exact", name])
+            .env(var, "1")
             .stdin(std::process::Stdio::null())
             .output()
             .unwrap();
