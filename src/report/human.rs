@@ -13,7 +13,7 @@ use super::{
     Disposition, Graded, Location, Palette, ProbeResult, Report, Status, Summary, TranscriptResult,
 };
 use crate::laws::LawId;
-use crate::report::LawStatus;
+use crate::report::{LawStatus, plural};
 
 /// The width status words are right-aligned in.
 const STATUS_WIDTH: usize = 6;
@@ -115,19 +115,7 @@ fn render_transcript(
     palette: &Palette,
     transcript: &TranscriptResult,
 ) -> io::Result<()> {
-    let n = transcript.exchanges.len();
-    let mut what = format!("{n} exchange{}", plural(n));
-    let failed = transcript
-        .exchanges
-        .iter()
-        .filter(|e| {
-            e.status != super::ExchangeStatus::Passed
-                && e.status != super::ExchangeStatus::Cancelled
-        })
-        .count();
-    if failed > 0 {
-        what.push_str(&format!(", {failed} not as recorded"));
-    }
+    let what = transcript.exchanges_in_words();
     status_line(
         out,
         palette,
@@ -257,10 +245,6 @@ pub(crate) fn summary_line(summary: &Summary, elapsed: Duration) -> String {
         parts.join(", "),
         seconds(elapsed)
     )
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 fn seconds(elapsed: Duration) -> String {

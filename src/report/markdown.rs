@@ -10,7 +10,7 @@
 
 use std::io::{self, Write};
 
-use super::{Graded, LawStatus, Location, Report, Status};
+use super::{Graded, LawStatus, Location, Report, Status, plural};
 use crate::laws::LawId;
 
 /// A summary page holds at most 1 MiB on GitHub; a diff longer than this
@@ -53,19 +53,7 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         row(out, Status::Error, &what, "", &text(&error.message))?;
     }
     for transcript in &report.transcripts {
-        let n = transcript.exchanges.len();
-        let failed = transcript
-            .exchanges
-            .iter()
-            .filter(|e| {
-                e.status != super::ExchangeStatus::Passed
-                    && e.status != super::ExchangeStatus::Cancelled
-            })
-            .count();
-        let mut result = format!("{n} exchange{}", plural(n));
-        if failed > 0 {
-            result.push_str(&format!(", {failed} not as recorded"));
-        }
+        let result = transcript.exchanges_in_words();
         row(
             out,
             transcript.status(),
@@ -236,10 +224,6 @@ fn text(raw: &str) -> String {
         }
     }
     escaped
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 #[cfg(test)]

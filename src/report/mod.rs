@@ -320,6 +320,28 @@ impl TranscriptResult {
     pub fn status(&self) -> Status {
         Status::of(&self.findings)
     }
+
+    /// Its exchanges in words, for reports: `6 exchanges`, or `6
+    /// exchanges, 1 not as recorded` when some were answered otherwise, or
+    /// not at all.
+    pub fn exchanges_in_words(&self) -> String {
+        let n = self.exchanges.len();
+        let mut words = format!("{n} exchange{}", plural(n));
+        let failed = self
+            .exchanges
+            .iter()
+            .filter(|e| e.status != ExchangeStatus::Passed && e.status != ExchangeStatus::Cancelled)
+            .count();
+        if failed > 0 {
+            words.push_str(&format!(", {failed} not as recorded"));
+        }
+        words
+    }
+}
+
+/// `s` for a count other than one.
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// What the law probes found for one server command.
