@@ -98,6 +98,17 @@ pub trait Transport {
 /// calls.
 const BUFFER: usize = 64 * 1024;
 
+/// The longest host line the stdio transport takes in whole, newline
+/// excluded: 64 MiB, as `mcp-replay check` reads server lines. No request
+/// comes near it; a longer line (a stream that never ends its line) is
+/// delivered as its first KiB, which is no JSON the loop can read, so it is
+/// answered with a parse error and the loop goes on, while the rest of the
+/// line is read and dropped: memory stays bounded whatever the host sends.
+pub const MAX_LINE: usize = 64 * 1024 * 1024;
+
+/// How much of a line longer than [`MAX_LINE`] is kept.
+const CUT_KEEP: usize = 1024;
+
 /// The production transport: lines from the protocol's stdin, lines to its
 /// stdout.
 ///
@@ -109,6 +120,8 @@ const BUFFER: usize = 64 * 1024;
 pub(crate) struct StdioTransport<'a> {
     reader: BufReader<&'a File>,
     writer: BufWriter<&'a File>,
+    /// See [`MAX_LINE`]; smaller in tests.
+    max_line: usize,
 }
 
 impl<'a> StdioTransport<'a> {
@@ -117,6 +130,42 @@ impl<'a> StdioTransport<'a> {
         StdioTransport {
             reader: BufReader::with_capacity(BUFFER, stdin),
             writer: BufWriter::with_capacity(BUFFER, stdout),
+            max_line: MAX_LINE,
+        }
+    }
+
+    /// Reads up to and including the next newline into `line`, keeping at
+    /// most `max_line` bytes of it: a longer line is cut to its first
+    /// [`CUT_KEEP`] bytes and the rest dropped. Returns how many bytes were
+    /// read (0 at end of input).
+    fn read_bounded(&mut self, line: &mut Vec<u8>) -> std::io::Result<usize> {
+        let mut read = 0;
+        let mut cut = false;
+        loop {
+            let buf = match self.reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(err) => return Err(err),
+            };
+            if buf.is_empty() {
+                return Ok(read);
+            }
+            let (take, done) = match memchr::memchr(b'\n', buf) {
+                Some(at) => (at + 1, true),
+                None => (buf.len(), false),
+            };
+            if !cut {
+                line.extend_from_slice(&buf[..take]);
+                if line.len() > self.max_line {
+                    line.truncate(CUT_KEEP.min(self.max_line));
+                    cut = true;
+                }
+            }
+            self.reader.consume(take);
+            read += take;
+            if done {
+                return Ok(read);
+            }
         }
     }
 }
@@ -127,10 +176,7 @@ impl Transport for StdioTransport<'_> {
         // The read may block: every answer written so far must be out before
         // the server waits for the host.
         self.flush_if_idle()?;
-        let n = self
-            .reader
-            .read_until(b'\n', line)
-            .map_err(TransportError::Read)?;
+        let n = self.read_bounded(line).map_err(TransportError::Read)?;
         if n == 0 {
             return Ok(false);
         }
@@ -184,6 +230,26 @@ mod tests {
             lines.push(String::from_utf8(line.clone()).unwrap());
         }
         assert_eq!(lines, ["one", "two\r", "", "last"]);
+    }
+
+    /// A line longer than the limit costs no more memory than the limit:
+    /// its start is kept (no JSON, so the loop answers a parse error) and
+    /// the next line comes whole. See: #13
+    #[test]
+    fn a_line_longer_than_the_limit_is_cut_and_the_next_comes_whole() {
+        let mut input = vec![b'{'; 5000];
+        input.extend_from_slice(b"\nnext\n");
+        let stdin = file_with(&input);
+        let stdout = tempfile::tempfile().unwrap();
+        let mut transport = StdioTransport::new(&stdin, &stdout);
+        transport.max_line = 2000;
+        let mut line = Vec::new();
+        assert!(transport.read_line(&mut line).unwrap());
+        assert_eq!(line, vec![b'{'; CUT_KEEP]);
+        assert!(line.capacity() <= 2 * 2000 + BUFFER, "{}", line.capacity());
+        assert!(transport.read_line(&mut line).unwrap());
+        assert_eq!(line, b"next");
+        assert!(!transport.read_line(&mut line).unwrap());
     }
 
     #[test]
