@@ -11,11 +11,12 @@
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use crate::jsonrpc::{ErrorCode, RequestId, method};
+use super::wire::WireId;
+use crate::jsonrpc::{ErrorCode, method};
 use crate::revision::{Revision, meta};
 
 /// What the process serves, as far as the client has chosen.
@@ -38,7 +39,7 @@ impl Session {
     /// left out where the revision's schema allows it, and is `null`, as
     /// JSON-RPC asks, where no form validates and before any revision is
     /// known.
-    pub(crate) fn unknown_id(self) -> WireId<'static> {
+    pub(super) fn unknown_id(self) -> WireId<'static> {
         let absent = match self {
             Session::Undecided => false,
             Session::Legacy(revision) => revision.error_id_may_be_absent(),
@@ -46,67 +47,6 @@ impl Session {
         };
         if absent { WireId::Absent } else { WireId::Null }
     }
-}
-
-/// The id of an error answer as it goes on the wire.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum WireId<'a> {
-    /// The request's id, echoed.
-    Id(&'a RequestId),
-    /// `"id": null`.
-    Null,
-    /// No `id` member.
-    Absent,
-}
-
-impl WireId<'_> {
-    fn is_absent(&self) -> bool {
-        matches!(self, WireId::Absent)
-    }
-}
-
-impl Serialize for WireId<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            WireId::Id(id) => id.serialize(serializer),
-            WireId::Null | WireId::Absent => serializer.serialize_unit(),
-        }
-    }
-}
-
-/// An error answer as one line, written into `line`.
-pub(crate) fn error_line(
-    id: WireId<'_>,
-    code: ErrorCode,
-    message: &str,
-    data: Option<&Value>,
-    mut line: Vec<u8>,
-) -> Vec<u8> {
-    #[derive(Serialize)]
-    struct Wire<'a> {
-        jsonrpc: &'static str,
-        #[serde(skip_serializing_if = "WireId::is_absent")]
-        id: WireId<'a>,
-        error: WireError<'a>,
-    }
-    #[derive(Serialize)]
-    struct WireError<'a> {
-        code: i64,
-        message: &'a str,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        data: Option<&'a Value>,
-    }
-    let wire = Wire {
-        jsonrpc: "2.0",
-        id,
-        error: WireError {
-            code: code.0,
-            message,
-            data,
-        },
-    };
-    serde_json::to_writer(&mut line, &wire).expect("an error always serializes");
-    line
 }
 
 /// Why a request is refused before its method runs: a JSON-RPC error.

@@ -32,21 +32,26 @@
 //! server.serve_stdio().expect("the protocol channel works");
 //! ```
 
+mod batch;
 mod call;
 mod capture;
 mod era;
 mod schema;
 mod tools;
 mod transport;
+mod wire;
 
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use self::call::{CallParams, check_structured, run_tool};
-use self::capture::{Live, ProtectedStdio};
-use self::era::{Refusal, Session, WireId, error_line};
+use self::capture::ProtectedStdio;
+use self::era::Session;
 use self::transport::StdioTransport;
+use self::wire::{
+    Answer, WireId, error_line, method_not_found, parse_error, refusal_line, result_line,
+};
 use crate::jsonrpc::{ErrorCode, Inbound, RequestId, method, read_object};
 use crate::revision::{Revision, meta};
 
@@ -301,67 +306,6 @@ impl Server {
         Ok(answer)
     }
 
-    /// The answer to a batch of a 2025-03-26 session (MCP 2025-03-26
-    /// basic/index#batching): one array holding the answer to each element
-    /// in order, none for notifications, and no line at all when nothing
-    /// in it is answered. `initialize` must not be batched, so a batched
-    /// one is an invalid request.
-    fn batch<'c>(
-        &self,
-        session: &mut Session,
-        elements: &[&RawValue],
-        mut buf: Vec<u8>,
-        transport: &mut dyn Transport,
-        mut capture: Option<&'c mut Capture>,
-    ) -> Result<Option<Answer<'c>>, TransportError> {
-        buf.push(b'[');
-        let mut answered = false;
-        let mut failure = None;
-        for element in elements {
-            let bytes = element.get().as_bytes();
-            let answer = match Inbound::parse(bytes) {
-                Some(Inbound::Request { id, method, .. }) if method == method::INITIALIZE => {
-                    let message = "`initialize` cannot be part of a batch (MCP 2025-03-26 basic/lifecycle#initialization)";
-                    let line = error_line(
-                        WireId::Id(&id),
-                        ErrorCode::INVALID_REQUEST,
-                        message,
-                        None,
-                        Vec::new(),
-                    );
-                    Some(Answer::line(line))
-                }
-                _ => self.answer(
-                    session,
-                    bytes,
-                    Vec::new(),
-                    false,
-                    transport,
-                    capture.as_deref_mut(),
-                )?,
-            };
-            let Some(answer) = answer else { continue };
-            if answered {
-                buf.push(b',');
-            }
-            buf.extend_from_slice(&answer.line);
-            answered = true;
-            if let Some(live) = answer.live {
-                live.pass_on()?;
-            }
-            if answer.failure.is_some() {
-                failure = answer.failure;
-                break;
-            }
-        }
-        buf.push(b']');
-        Ok(answered.then_some(Answer {
-            line: buf,
-            live: None,
-            failure,
-        }))
-    }
-
     /// The answer to one request, written into `buf`, in the era the
     /// process serves (or enters with this request).
     #[allow(clippy::too_many_arguments)]
@@ -577,81 +521,6 @@ struct Cacheable<'a> {
     cache_scope: CacheScope,
     #[serde(rename = "_meta")]
     meta: &'a RawValue,
-}
-
-/// An answer line, and the capture of the run behind it when putting the
-/// capture away can wait until the answer is out.
-struct Answer<'c> {
-    line: Vec<u8>,
-    live: Option<Live<'c>>,
-    /// Why serving cannot go on once the answer is out: fd 2 could not be
-    /// put back after the run.
-    failure: Option<TransportError>,
-}
-
-impl Answer<'_> {
-    fn line(line: Vec<u8>) -> Answer<'static> {
-        Answer {
-            line,
-            live: None,
-            failure: None,
-        }
-    }
-}
-
-/// The parse error (-32700) that answers a line that is no frame, with the
-/// id when one could be read, else the id form the session's revision
-/// takes ([`Session::unknown_id`]).
-fn parse_error(
-    id: Option<RequestId>,
-    session: Session,
-    reason: &str,
-    buf: Vec<u8>,
-) -> Answer<'static> {
-    let id = id.as_ref().map_or(session.unknown_id(), WireId::Id);
-    let message = format!("parse error: {reason}");
-    Answer::line(error_line(id, ErrorCode::PARSE_ERROR, &message, None, buf))
-}
-
-/// -32601 for `method`.
-fn method_not_found(id: &RequestId, method: &str, buf: Vec<u8>) -> Vec<u8> {
-    let message = format!("method not found: {method}");
-    error_line(
-        WireId::Id(id),
-        ErrorCode::METHOD_NOT_FOUND,
-        &message,
-        None,
-        buf,
-    )
-}
-
-/// The error answering a refused request.
-fn refusal_line(id: &RequestId, refusal: &Refusal, buf: Vec<u8>) -> Vec<u8> {
-    error_line(
-        WireId::Id(id),
-        refusal.code,
-        &refusal.message,
-        refusal.data.as_ref(),
-        buf,
-    )
-}
-
-/// A success answer as one line, serialized straight from `result` into
-/// `line`.
-fn result_line(id: &RequestId, result: &impl Serialize, mut line: Vec<u8>) -> Vec<u8> {
-    #[derive(Serialize)]
-    struct Wire<'a, T> {
-        jsonrpc: &'static str,
-        id: &'a RequestId,
-        result: &'a T,
-    }
-    let wire = Wire {
-        jsonrpc: "2.0",
-        id,
-        result,
-    };
-    serde_json::to_writer(&mut line, &wire).expect("a result always serializes");
-    line
 }
 
 /// A line as the host meant it: without the `\r` of a CRLF terminator and
