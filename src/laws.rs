@@ -275,9 +275,9 @@ pub const CATALOG: &[Law] = &[
         summary: "on 2026-07-28, server/discover answers the versions, capabilities and cache hints",
         core: E,
         spec: E,
-        core_cites: "MCP 2026-07-28 server/discover, basic/versioning",
-        spec_cites: "MCP 2026-07-28 server/discover, basic/versioning",
-        implemented: false,
+        core_cites: "MCP 2026-07-28 server/discover, basic/versioning, basic#_meta; spec/README.md §7 L35–L37",
+        spec_cites: "MCP 2026-07-28 server/discover, basic/versioning, basic#_meta; spec/README.md §7 L35–L37",
+        implemented: true,
     },
     Law {
         id: LawId::CapabilitiesHonest,
@@ -311,9 +311,9 @@ pub const CATALOG: &[Law] = &[
         summary: "on 2026-07-28, list results carry ttlMs and cacheScope",
         core: E,
         spec: E,
-        core_cites: "MCP 2026-07-28 server/utilities/caching",
-        spec_cites: "MCP 2026-07-28 server/utilities/caching",
-        implemented: false,
+        core_cites: "MCP 2026-07-28 server/utilities/caching; spec/README.md §7 L39",
+        spec_cites: "MCP 2026-07-28 server/utilities/caching; spec/README.md §7 L39",
+        implemented: true,
     },
     Law {
         id: LawId::InvalidParams,
@@ -666,7 +666,7 @@ mod tests {
                 .unwrap_or_else(|| panic!("no line for {}", law.id));
             assert_eq!(line.contains("(reserved)"), !law.implemented, "{line}");
         }
-        assert!(human.contains("24 laws: 20 implemented, 4 reserved"));
+        assert!(human.contains("24 laws: 22 implemented, 2 reserved"));
 
         let mut json = Vec::new();
         render_catalog(&mut json, CatalogFormat::Json).unwrap();

@@ -81,6 +81,14 @@ struct Flags {
     /// that waits that long before its first message).
     #[arg(long, value_name = "MS")]
     idle_banner: Option<u64>,
+    /// Serve revision 2026-07-28 too, statelessly, beside 2024-11-05: a
+    /// request whose `_meta` names a protocol version is answered as the
+    /// modern revision asks (`server/discover`, `resultType`, cache hints,
+    /// -32022 for a version it does not serve, -32602 for missing `_meta`
+    /// keys, -32601 for the removed methods). `--break discover` and
+    /// `--break list-cache-hints` imply it.
+    #[arg(long)]
+    modern: bool,
     /// Serve two tools whose answers change by themselves: `now` (the
     /// current time, as JSON in its text) and `token` (a fresh random token).
     #[arg(long)]
@@ -137,6 +145,11 @@ enum Break {
     /// `ping` answers `{"_meta":5}`: empty but for a `_meta` that is no
     /// object, which only the schema forbids.
     Schema,
+    /// Serves 2026-07-28 with the draft-era -32004 for a version it does not
+    /// serve, and no `_meta` required.
+    Discover,
+    /// Serves 2026-07-28 with `tools/list` lacking its `cacheScope`.
+    ListCacheHints,
     /// A log notification without the `logging` capability.
     CapabilitiesHonest,
     /// `tools/list` is rotated, differently on every call.
@@ -172,6 +185,8 @@ fn parse_break(text: &str) -> Result<Break, String> {
         LawId::Initialize => Break::Initialize,
         LawId::Ping => Break::Ping,
         LawId::Schema => Break::Schema,
+        LawId::Discover => Break::Discover,
+        LawId::ListCacheHints => Break::ListCacheHints,
         LawId::CapabilitiesHonest => Break::CapabilitiesHonest,
         LawId::ToolsListSorted => Break::ToolsListSorted,
         LawId::ToolsListValid => Break::ToolsListValid,
@@ -211,6 +226,7 @@ fn main() -> ExitCode {
         held: Vec::new(),
         late: None,
         spoken_to,
+        stateless: false,
         out: io::stdout().lock(),
         wrote: false,
     };
@@ -319,6 +335,9 @@ impl From<io::Error> for Stop {
     }
 }
 
+/// An error answer: its code, message and data.
+type Refusal = (ErrorCode, String, Option<Value>);
+
 /// A request read but not answered yet.
 struct Held {
     id: RequestId,
@@ -334,6 +353,9 @@ struct Fixture {
     late: Option<String>,
     /// Set once the first line arrives (`--idle-banner`).
     spoken_to: Arc<AtomicBool>,
+    /// Set once a modern request came (`--modern`): the process serves
+    /// 2026-07-28 from then on.
+    stateless: bool,
     out: io::StdoutLock<'static>,
     /// Whether a line has been written to stdout yet.
     wrote: bool,
@@ -471,8 +493,111 @@ impl Fixture {
         Ok(())
     }
 
+    /// Whether the fixture serves 2026-07-28 too.
+    fn modern(&self) -> bool {
+        self.flags.modern || self.broken(Break::Discover) || self.broken(Break::ListCacheHints)
+    }
+
+    /// The answer to a request that names a protocol version in its
+    /// `_meta` (or is `server/discover`), as 2026-07-28 asks; `None` for a
+    /// legacy request.
+    fn modern_answer(
+        &mut self,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Option<Result<Value, Refusal>> {
+        let meta = params.and_then(|p| p.get("_meta"));
+        let version = meta
+            .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+            .and_then(Value::as_str);
+        // The client's first move picks the era: once a modern request has
+        // come, every later one is modern too, and one without `_meta` is
+        // malformed rather than legacy.
+        if version.is_none() && method != "server/discover" && !self.stateless {
+            return None;
+        }
+        self.stateless = true;
+        let lax = self.broken(Break::Discover);
+        let capabilities = meta.and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"));
+        if !lax && (version.is_none() || capabilities.is_none()) {
+            let missing = if version.is_none() {
+                "io.modelcontextprotocol/protocolVersion"
+            } else {
+                "io.modelcontextprotocol/clientCapabilities"
+            };
+            return Some(Err((
+                ErrorCode::INVALID_PARAMS,
+                format!("params._meta is missing `{missing}`"),
+                None,
+            )));
+        }
+        if let Some(version) = version
+            && version != "2026-07-28"
+        {
+            let code = if lax {
+                ErrorCode(-32004)
+            } else {
+                ErrorCode::UNSUPPORTED_PROTOCOL_VERSION
+            };
+            let data = json!({"supported": ["2026-07-28"], "requested": version});
+            return Some(Err((
+                code,
+                "Unsupported protocol version".to_owned(),
+                Some(data),
+            )));
+        }
+        let hints = |mut result: Value, scope: bool| {
+            result["resultType"] = json!("complete");
+            result["ttlMs"] = json!(0);
+            if scope {
+                result["cacheScope"] = json!("public");
+            }
+            result
+        };
+        Some(match method {
+            "server/discover" => Ok(hints(
+                json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}),
+                true,
+            )),
+            method::TOOLS_LIST => {
+                let tools = self.tools();
+                Ok(hints(
+                    json!({ "tools": tools }),
+                    !self.broken(Break::ListCacheHints),
+                ))
+            }
+            method::TOOLS_CALL => self
+                .tools_call(params.cloned())
+                .map(|mut result| {
+                    result["resultType"] = json!("complete");
+                    result
+                })
+                .map_err(|(code, message)| (code, message, None)),
+            other => Err((
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("method not found: {other}"),
+                None,
+            )),
+        })
+    }
+
     fn answer(&mut self, request: Held) -> Result<(), Stop> {
         let Held { id, method, params } = request;
+        if self.modern()
+            && let Some(outcome) = self.modern_answer(&method, params.as_ref())
+        {
+            let response = match outcome {
+                Ok(result) => Response::ok(id, result),
+                Err((code, message, data)) => {
+                    let response = Response::error(Some(id), code, message);
+                    match data {
+                        Some(data) => response.with_data(data),
+                        None => response,
+                    }
+                }
+            };
+            return self.write(&response.to_line());
+        }
         if self.flags.unsolicited {
             self.write(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#)?;
         }

@@ -607,6 +607,15 @@ fn run_probe(plan: &PlannedProbe) -> Result<ProbeResult, InputError> {
         path: None,
         message: chain(&err),
     })?;
+    if let Some(allowance) = report.silent {
+        return Err(InputError {
+            path: None,
+            message: silent_message(
+                &format!("the law probes of `{}`", report.command),
+                allowance,
+            ),
+        });
+    }
     Ok(ProbeResult {
         command: report.command,
         outcomes: report.outcomes,
@@ -665,6 +674,15 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
             return failed(format!("{}: {}", plan.path.display(), chain(&err)), false);
         }
     };
+    // A server that wrote nothing at all may just start slowly: the
+    // transcript could not be checked, which is no finding about the server.
+    // Its probe run says the same, and is not reported again.
+    if let Some(allowance) = outcome.silent {
+        return failed(
+            silent_message(&plan.path.display().to_string(), allowance),
+            true,
+        );
+    }
     // Responses that differ may differ only by values that change by
     // themselves: a second live run tells, when it takes one.
     let settled = noise::settle(
@@ -745,6 +763,16 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
         errors,
         unstartable: false,
     }
+}
+
+/// What a run says of a server that wrote nothing on stdout within the
+/// startup allowance, for `what` (a transcript, or the probes of a
+/// command).
+fn silent_message(what: &str, allowance: Duration) -> String {
+    format!(
+        "{what}: not checked: the server wrote nothing on stdout within {} of its start; a server that starts slowly needs a longer `--startup-timeout`",
+        duration::format_duration(allowance)
+    )
 }
 
 /// An error and its causes, in one line.

@@ -234,6 +234,7 @@ mod tests {
             complete: true,
             reshaped: false,
             live: Vec::new(),
+            silent: None,
             mismatched: vec![Mismatch {
                 line: 3,
                 finding: 0,

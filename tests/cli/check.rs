@@ -154,9 +154,9 @@ fn a_session_replays_green_against_the_server_it_was_recorded_from() {
         stdout.contains("  PASS transcripts/session.jsonl  6 exchanges"),
         "{stdout}"
     );
-    assert!(stdout.contains("\n  PASS 19 laws held\n"), "{stdout}");
+    assert!(stdout.contains("\n  PASS 19 other laws held\n"), "{stdout}");
     assert!(
-        stdout.contains("Summary: 1 transcript, 19 laws: 20 held in "),
+        stdout.contains("Summary: 1 transcript, 21 laws: 20 held, 2 skipped in "),
         "{stdout}"
     );
 }
@@ -561,7 +561,7 @@ fn hard_but_correct_servers_replay_green() {
 }
 
 #[test]
-fn a_silent_server_is_a_timeout_naming_the_step_and_nothing_outlives_the_check() {
+fn a_server_that_writes_nothing_is_not_checked_and_nothing_outlives_the_check() {
     let (dir, _) = recorded(&[]);
     let marker = format!("silent-replay-{}", std::process::id());
     // The subshell keeps the shell's argv, marker included.
@@ -579,18 +579,17 @@ fn a_silent_server_is_a_timeout_naming_the_step_and_nothing_outlives_the_check()
             script,
             &marker,
         ]),
-        1,
+        2,
     );
+    // A server slow to start has broken no law: the transcript is not
+    // checked, and the report says how to give it more time. See: #10
     assert!(
         stdout.contains(
-            "error[request-answered-once] transcripts/session.jsonl:2: no response to `initialize` id=1 (line 2) within 300ms"
+            "transcripts/session.jsonl: not checked: the server wrote nothing on stdout within 300ms of its start; a server that starts slowly needs a longer `--startup-timeout`"
         ),
         "{stdout}"
     );
-    assert!(
-        stdout.contains("note: the replay stopped early"),
-        "{stdout}"
-    );
+    assert!(!stdout.contains("error[request-answered-once]"), "{stdout}");
     // `sh -c script marker` runs the script with $0 = marker: the shell and
     // its background subshell both carry it, and both must be gone.
     assert_no_process_with(&marker);
@@ -689,7 +688,7 @@ fn parallel_jobs_report_what_one_job_reports() {
     assert_eq!(transcript_paths(&one.1).len(), 6);
     assert_eq!(
         one.1.iter().filter(|line| line["type"] == "law").count(),
-        19
+        21
     );
 }
 
@@ -720,7 +719,7 @@ fn probe_runs_are_dealt_round_robin_across_partitions() {
             .collect();
         assert_eq!(commands.len(), 1, "share {index}: {commands:?}");
         let laws = lines.iter().filter(|line| line["type"] == "law").count();
-        assert_eq!(laws, 19);
+        assert_eq!(laws, 21);
         probed.extend(commands);
     }
     // Each command once, in one share.
@@ -849,7 +848,7 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
     assert_eq!(xml.matches("<testsuite ").count(), 2, "{xml}");
     // Two failed test cases: the changed exchange and the broken law.
     assert!(
-        xml.contains("<testsuites name=\"mcp-replay\" tests=\"25\" failures=\"2\" "),
+        xml.contains("<testsuites name=\"mcp-replay\" tests=\"27\" failures=\"2\" "),
         "{xml}"
     );
     if let Ok(python) = which("python3") {
@@ -867,8 +866,8 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
             "{}",
             String::from_utf8_lossy(&parsed.stderr)
         );
-        // Six exchanges and nineteen laws.
-        assert_eq!(String::from_utf8_lossy(&parsed.stdout).trim(), "25");
+        // Six exchanges and twenty-one laws.
+        assert_eq!(String::from_utf8_lossy(&parsed.stdout).trim(), "27");
     }
 }
 
@@ -916,7 +915,7 @@ fn probes_alone_gate_a_server_with_nothing_recorded_and_warnings_pass_unless_den
             .code(code)
             .stdout(predicate::str::contains(expected));
     };
-    probed(&[], &[], 0, "Summary: 0 transcripts, 19 laws: 19 held");
+    probed(&[], &[], 0, "Summary: 0 transcripts, 21 laws: 19 held, 2 skipped");
     probed(&[], &["--break", "ping"], 1, "\n  FAIL ping\n");
     probed(
         &["--waive", "ping"],
@@ -947,7 +946,7 @@ fn a_server_command_alone_replays_transcripts_when_they_exist_unless_no_replay()
     run(&["--no-replay"])
         .code(0)
         .stdout(predicate::str::contains(
-            "Summary: 0 transcripts, 19 laws: 19 held",
+            "Summary: 0 transcripts, 21 laws: 19 held, 2 skipped",
         ));
     // The directory config counts all the same, with or without replay.
     std::fs::write(dir.path().join("mcp-replay.json"), r#"{"waive": ["ping"]}"#).unwrap();
@@ -1119,11 +1118,11 @@ fn a_law_with_several_findings_is_one_junit_failure_listing_them() {
     let case = &case[..case.find("</testcase>").unwrap()];
     assert_eq!(case.matches("<failure ").count(), 1, "{case}");
     assert!(
-        case.contains(r#"<failure message="3 findings, the first: "#),
+        case.contains(r#"<failure message="4 findings, the first: "#),
         "{case}"
     );
     // The body lists each finding, with its citation.
-    assert_eq!(case.matches("\ncites: ").count(), 3, "{case}");
+    assert_eq!(case.matches("\ncites: ").count(), 4, "{case}");
 }
 
 #[test]

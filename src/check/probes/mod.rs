@@ -2,7 +2,7 @@
 //! set per distinct server command.
 //!
 //! Each session is a process of its own, so a crash in one cannot hide what
-//! the others would find, and the three start at once, so a server slow to
+//! the others would find, and the four start at once, so a server slow to
 //! start (through `npx` or `uv run`) costs its start about once, not once
 //! per law: the whole suite takes about the settle window of
 //! `quiet-before-serving` (1 s), which the start of the server overlaps, or
@@ -16,7 +16,11 @@
 //!   `eof-drains` and `eof-exit-zero`;
 //! - SIGTERM: the quiet start (a process watched, unspoken to, for the
 //!   settle window), then under the spec profile revision 2025-11-25 and
-//!   `tool-error-is-result`, then `sigterm-exit-143`.
+//!   `tool-error-is-result`, then `sigterm-exit-143`;
+//! - the modern era: `server/discover` first, as the spec tells a client
+//!   that speaks both eras; a server that speaks 2026-07-28 gets its laws
+//!   (`discover`, `list-cache-hints`, the removed methods under
+//!   `unknown-method`), a legacy one has them skipped.
 //!
 //! Negatives are proven with fences, never with sleeps: a notification or a
 //! malformed line is sent with a `ping` right behind it, then a second
@@ -24,6 +28,7 @@
 //! second ping's answer answers the line (a server may answer out of order).
 
 mod conversation;
+mod modern;
 mod session;
 mod sessions;
 mod tools;
@@ -89,6 +94,10 @@ pub struct ProbeReport {
     /// The findings, session by session in the order above, each session's
     /// in the order they were made.
     pub findings: Vec<Finding>,
+    /// The server wrote nothing at all on stdout within this allowance for
+    /// its first answer: it could not be probed (a server slow to start
+    /// has broken no law), and every law it would have shown is skipped.
+    pub silent: Option<Duration>,
 }
 
 impl ProbeReport {
@@ -111,7 +120,7 @@ type Probe = fn(Session<'_>) -> Ledger;
 
 /// Runs every law probe against fresh processes of `command`.
 ///
-/// The three sessions start at once and are probed in parallel; every
+/// The four sessions start at once and are probed in parallel; every
 /// process is killed and reaped before `run` returns.
 ///
 /// # Errors
@@ -119,10 +128,11 @@ type Probe = fn(Session<'_>) -> Ledger;
 /// [`SpawnError`] when the server cannot be started at all: that is no
 /// finding about the server, but a command to fix.
 pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
-    let probes: [(&'static str, Probe); 3] = [
+    let probes: [(&'static str, Probe); 4] = [
         ("conversation", conversation::run),
         ("eof", sessions::eof),
         ("sigterm", sessions::sigterm),
+        ("modern", modern::run),
     ];
     // A secret set where the check runs (in CI) must not reach a finding
     // that quotes what the server wrote.
@@ -163,6 +173,11 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         ledgers[0].forget(LawId::QuietBeforeServing);
     }
     let mut all = Ledger::new(command.display(), options.profile, "");
+    // A server that wrote nothing to any session may just start slowly;
+    // one that answered some session and not another did not.
+    if ledgers.iter().all(|ledger| ledger.silent.is_some()) {
+        all.silent = ledgers[0].silent;
+    }
     for ledger in ledgers {
         all.merge(ledger);
     }
@@ -181,6 +196,8 @@ pub(crate) struct Ledger {
     held: BTreeSet<LawId>,
     skipped: BTreeMap<LawId, String>,
     findings: Vec<Finding>,
+    /// See [`ProbeReport::silent`].
+    pub(crate) silent: Option<Duration>,
     /// For each finding, the step that tells it apart from another
     /// session's: the step without the session's name, for findings that
     /// sessions repeat alike (one answered `notifications/initialized` is
@@ -197,6 +214,7 @@ impl Ledger {
             held: BTreeSet::new(),
             skipped: BTreeMap::new(),
             findings: Vec::new(),
+            silent: None,
             keys: Vec::new(),
         }
     }
@@ -322,6 +340,7 @@ impl Ledger {
             command: self.command,
             outcomes,
             findings: self.findings,
+            silent: self.silent,
         }
     }
 }
@@ -347,7 +366,7 @@ mod tests {
             Some(&LawStatus::Skipped("first reason".to_owned()))
         );
         assert_eq!(report.status(LawId::TranscriptMatch), None);
-        assert_eq!(report.status(LawId::Discover), None);
+        assert_eq!(report.status(LawId::HelpDoesNotServe), None);
         assert_eq!(report.findings[0].severity, Severity::Error);
         assert_eq!(report.findings[1].severity, Severity::Warning);
         assert_eq!(
@@ -369,7 +388,7 @@ mod tests {
             .filter(|l| is_probed(*l))
             .collect();
         assert_eq!(laws, expected);
-        assert_eq!(laws.len(), 19);
+        assert_eq!(laws.len(), 21);
     }
 
     #[test]

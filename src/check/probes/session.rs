@@ -354,6 +354,17 @@ impl<'a> Session<'a> {
             }
             match self.next_response(deadline) {
                 Next::Response(rid, answer) => self.route(rid, answer),
+                // A server that has written nothing at all may be one that
+                // starts slowly: no law is broken, and the probes could not
+                // check it.
+                Next::Timeout if !self.saw_message && self.n_not_protocol == 0 => {
+                    self.ledger.silent.get_or_insert(wait);
+                    self.stop(format!(
+                        "the server wrote nothing on stdout within {} of its start",
+                        seconds(wait)
+                    ));
+                    return None;
+                }
                 Next::Timeout => {
                     let message =
                         format!("no answer within {}; the server was stopped", seconds(wait));
@@ -437,6 +448,54 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Holds the rest of the session's messages to `revision`'s schema, and
+    /// `result`, the answer to `method` that showed the server speaks it,
+    /// too (era detection answers before the revision is known).
+    pub fn speaking(&mut self, revision: Revision, method: &str, result: &Value) {
+        self.revision = Some(revision);
+        let message = json!({"jsonrpc": "2.0", "id": 0, "result": result});
+        let violations = schema::violations(revision, &message, Some(method));
+        self.schema_judged = true;
+        if !violations.is_empty() {
+            let step = self.step.clone();
+            let what = format!("the answer to `{method}`");
+            self.ledger.fail(
+                LawId::Schema,
+                &step,
+                schema::describe(revision, &what, &violations),
+            );
+        }
+    }
+
+    /// The wait for a fresh process's first answer: three step timeouts, or
+    /// the startup timeout if that is longer.
+    fn startup_wait(&self) -> Duration {
+        self.options
+            .timeout
+            .saturating_mul(STARTUP_STEPS)
+            .max(self.options.startup_timeout)
+    }
+
+    /// Era detection, as the spec tells a client that speaks both eras:
+    /// sends `server/discover` with `params` as the session's first request
+    /// and waits for its answer, with a fresh process's allowance. Returns
+    /// the answer, or `None` when none came (a legacy server may stay
+    /// silent, or end its loop at a request it does not know: that decides
+    /// the era, and is no finding; the session is over).
+    pub fn discover(&mut self, law: LawId, params: Value) -> Option<Answer> {
+        if !self.alive_for(law) {
+            return None;
+        }
+        let id = self.number_id();
+        let line = self.request_with(id.clone(), method::SERVER_DISCOVER, Some(params));
+        self.send_lines(&[line]);
+        self.prologue = true;
+        let wait = self.startup_wait();
+        let answer = self.await_answer(law, &id, wait);
+        self.prologue = false;
+        answer
+    }
+
     /// Sends `initialize` for `revision` and waits for the answer, which is
     /// graded by the caller. Returns the answer and, for a result, what it
     /// says.
@@ -447,11 +506,7 @@ impl<'a> Session<'a> {
             "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
         });
         let id = self.number_id();
-        let wait = self
-            .options
-            .timeout
-            .saturating_mul(STARTUP_STEPS)
-            .max(self.options.startup_timeout);
+        let wait = self.startup_wait();
         let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
         let init = answer.as_ref().ok().map(|result| Init {
             revision: result

@@ -1,0 +1,310 @@
+//! The modern session: revision 2026-07-28, stateless, on a process of its
+//! own.
+//!
+//! It finds the era as the spec tells a client that speaks both: it sends
+//! `server/discover` first. A `DiscoverResult`, or an error a modern server
+//! gives (such as -32022), means the server speaks 2026-07-28; any other
+//! error, or silence, means it does not, and the modern laws are skipped
+//! with what the server answered (never judged by one particular code).
+//! A modern server then gets the laws of that revision: `discover` (the
+//! result's shape, -32022 with `data{supported, requested}` for a version it
+//! does not serve, -32602 for missing `_meta` keys), `list-cache-hints`
+//! (`ttlMs` and `cacheScope` on `tools/list`), and `unknown-method` for the
+//! methods 2026-07-28 removed. Every finding's step names this session, so
+//! a report says which era each finding belongs to.
+
+use serde_json::{Map, Value, json};
+
+use crate::jsonrpc::{ErrorCode, method};
+use crate::laws::{LawId, Profile, Severity};
+use crate::revision::{Revision, meta};
+
+use super::Ledger;
+use super::session::{Answer, Session, error_words, short};
+
+/// The revision this session speaks.
+const MODERN: Revision = Revision::V2026_07_28;
+
+/// A version no server serves, for the -32022 probe.
+const UNSUPPORTED: &str = "1900-01-01";
+
+/// The laws this session probes.
+const LAWS: &[LawId] = &[LawId::Discover, LawId::ListCacheHints];
+
+/// The `_meta` of a modern request that speaks `version`.
+fn request_meta(version: &str) -> Value {
+    json!({
+        meta::PROTOCOL_VERSION: version,
+        meta::CLIENT_CAPABILITIES: {},
+        meta::CLIENT_INFO: {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
+    })
+}
+
+/// Modern request params: `extra` with the standard `_meta`.
+fn params(extra: Value) -> Value {
+    let mut params = match extra {
+        Value::Object(params) => params,
+        _ => Map::new(),
+    };
+    params.insert("_meta".to_owned(), request_meta(MODERN.as_str()));
+    Value::Object(params)
+}
+
+pub(super) fn run(mut s: Session<'_>) -> Ledger {
+    let step = s.step("server/discover");
+    let answer = s.discover(LawId::Discover, params(json!({})));
+    let result = match answer {
+        Some(Ok(result)) => result,
+        Some(Err(error)) if is_modern_error(&error.code) => {
+            let reason = format!(
+                "server/discover for {MODERN} answered {}: the server speaks the modern era, but not {MODERN}",
+                error_words(&error)
+            );
+            for law in LAWS {
+                s.ledger.skip(*law, reason.clone());
+            }
+            return s.finish();
+        }
+        Some(Err(error)) => return legacy(s, &format!("answered {}", error_words(&error))),
+        None => {
+            let what = match s.dead() {
+                Some(why) => format!("got no answer ({why})"),
+                None => "got no answer".to_owned(),
+            };
+            return legacy(s, &what);
+        }
+    };
+    s.speaking(MODERN, method::SERVER_DISCOVER, &result);
+    discover_result(&mut s, &step, &result);
+    unsupported_version(&mut s);
+    missing_meta(&mut s);
+    cache_hints(&mut s);
+    removed_methods(&mut s);
+    s.finish()
+}
+
+/// Whether an error to `server/discover` is one only a modern server
+/// gives: a version it does not serve, or a client capability it needs.
+fn is_modern_error(code: &ErrorCode) -> bool {
+    matches!(
+        *code,
+        ErrorCode::UNSUPPORTED_PROTOCOL_VERSION | ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
+    )
+}
+
+/// A legacy server: the modern laws do not apply to it.
+fn legacy(mut s: Session<'_>, what: &str) -> Ledger {
+    let reason = format!(
+        "the server speaks no {MODERN}: server/discover {what}, which a legacy server gives"
+    );
+    for law in LAWS {
+        s.ledger.skip(*law, reason.clone());
+    }
+    s.finish()
+}
+
+/// `discover`: the result names the versions (2026-07-28 among them) and
+/// the capabilities.
+fn discover_result(s: &mut Session<'_>, step: &str, result: &Value) {
+    let law = LawId::Discover;
+    match result.get("supportedVersions").and_then(Value::as_array) {
+        Some(versions) if versions.iter().any(|v| v == MODERN.as_str()) => {}
+        Some(versions) => s.ledger.fail(
+            law,
+            step,
+            format!(
+                "answered a DiscoverResult for {MODERN} whose supportedVersions leave it out: {}",
+                short(&Value::Array(versions.clone()))
+            ),
+        ),
+        None => s.ledger.fail(
+            law,
+            step,
+            "the DiscoverResult has no `supportedVersions` array",
+        ),
+    }
+    if !result.get("capabilities").is_some_and(Value::is_object) {
+        s.ledger
+            .fail(law, step, "the DiscoverResult has no `capabilities` object");
+    }
+    hints(s, LawId::Discover, step, "server/discover", result);
+    s.ledger.held(law);
+}
+
+/// `discover`: a request for a version the server does not serve gets
+/// -32022 with `data{supported, requested}`; the draft-era -32004 is named.
+fn unsupported_version(s: &mut Session<'_>) {
+    let law = LawId::Discover;
+    let step = s.step(format!(
+        "tools/list for the unsupported version {UNSUPPORTED}"
+    ));
+    let mut request = params(json!({}));
+    request["_meta"] = request_meta(UNSUPPORTED);
+    let Some(answer) = s.call(law, method::TOOLS_LIST, Some(request)) else {
+        return;
+    };
+    match answer {
+        Err(error) if error.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
+            let data = error.data.as_ref();
+            let supported = data
+                .and_then(|d| d.get("supported"))
+                .and_then(Value::as_array)
+                .is_some_and(|v| v.iter().all(Value::is_string));
+            let requested = data.and_then(|d| d.get("requested")) == Some(&json!(UNSUPPORTED));
+            if !(supported && requested) {
+                s.ledger.fail(
+                    law,
+                    &step,
+                    format!(
+                        "answered -32022 without `data{{supported, requested}}` (supported as strings, requested {UNSUPPORTED:?}): {}",
+                        error.data.as_ref().map_or("no data".to_owned(), short)
+                    ),
+                );
+            }
+        }
+        Err(error) if error.code == ErrorCode(-32004) => s.ledger.fail(
+            law,
+            &step,
+            "answered -32004, the code a draft of 2026-07-28 used; the revision renumbered it -32022",
+        ),
+        other => s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered {}; a version the server does not serve gets error -32022",
+                answer_words(&other)
+            ),
+        ),
+    }
+}
+
+/// `discover`: a request without `_meta`, or without its client
+/// capabilities, is malformed: -32602.
+fn missing_meta(s: &mut Session<'_>) {
+    let law = LawId::Discover;
+    let mut without_capabilities = request_meta(MODERN.as_str());
+    if let Some(object) = without_capabilities.as_object_mut() {
+        object.remove(meta::CLIENT_CAPABILITIES);
+    }
+    let cases = [
+        ("tools/list without `_meta`", json!({})),
+        (
+            "tools/list without the client's capabilities in `_meta`",
+            json!({"_meta": without_capabilities}),
+        ),
+    ];
+    for (what, request) in cases {
+        let step = s.step(what);
+        let Some(answer) = s.call(law, method::TOOLS_LIST, Some(request)) else {
+            return;
+        };
+        match answer {
+            Err(error) if error.code == ErrorCode::INVALID_PARAMS => {}
+            other => s.ledger.fail(
+                law,
+                &step,
+                format!(
+                    "answered {}; a request missing a required `_meta` key gets error -32602",
+                    answer_words(&other)
+                ),
+            ),
+        }
+    }
+}
+
+/// `list-cache-hints`: `tools/list` carries `ttlMs` and `cacheScope`.
+fn cache_hints(s: &mut Session<'_>) {
+    let law = LawId::ListCacheHints;
+    let step = s.step("tools/list");
+    match s.call(law, method::TOOLS_LIST, Some(params(json!({})))) {
+        None => {}
+        Some(Ok(result)) => {
+            hints(s, law, &step, "tools/list", &result);
+            s.ledger.held(law);
+        }
+        Some(Err(error)) => s.ledger.skip(
+            law,
+            format!(
+                "the server serves no tools (tools/list answered {})",
+                error_words(&error)
+            ),
+        ),
+    }
+}
+
+/// The cache hints of a cacheable result: an integer `ttlMs` ≥ 0 and a
+/// `cacheScope` of `public` or `private`.
+fn hints(s: &mut Session<'_>, law: LawId, step: &str, method: &str, result: &Value) {
+    if result
+        .get("ttlMs")
+        .and_then(Value::as_i64)
+        .is_none_or(|ttl| ttl < 0)
+    {
+        s.ledger.fail(
+            law,
+            step,
+            format!(
+                "the {method} result has no integer `ttlMs` of 0 or more: {}",
+                result.get("ttlMs").map_or("absent".to_owned(), short)
+            ),
+        );
+    }
+    match result.get("cacheScope").and_then(Value::as_str) {
+        Some("public" | "private") => {}
+        _ => s.ledger.fail(
+            law,
+            step,
+            format!(
+                "the {method} result has no `cacheScope` of \"public\" or \"private\": {}",
+                result.get("cacheScope").map_or("absent".to_owned(), short)
+            ),
+        ),
+    }
+}
+
+/// `unknown-method` on 2026-07-28: `ping`, `logging/setLevel` and
+/// `resources/subscribe` are removed, so a modern request for them gets
+/// -32601 (the spec profile warns on another error code).
+fn removed_methods(s: &mut Session<'_>) {
+    let law = LawId::UnknownMethod;
+    let extra = [
+        (method::PING, json!({})),
+        (method::LOGGING_SET_LEVEL, json!({"level": "info"})),
+        ("resources/subscribe", json!({"uri": "mcp-replay://probe"})),
+    ];
+    for (name, extra) in extra {
+        let step = s.step(format!("{name} on a {MODERN} request"));
+        let Some(answer) = s.call(law, name, Some(params(extra))) else {
+            return;
+        };
+        match answer {
+            Err(error) if error.code == ErrorCode::METHOD_NOT_FOUND => {}
+            Err(error) if s.ledger.profile() == Profile::Spec => s.ledger.fail_as(
+                law,
+                Severity::Warning,
+                &step,
+                format!(
+                    "answered {}; {MODERN} removed {name}, and JSON-RPC's code for an unknown method is -32601",
+                    error_words(&error)
+                ),
+            ),
+            other => s.ledger.fail(
+                law,
+                &step,
+                format!(
+                    "answered {}; {MODERN} removed {name}: expected error -32601",
+                    answer_words(&other)
+                ),
+            ),
+        }
+    }
+    s.ledger.held(law);
+}
+
+/// An answer in words, for messages.
+fn answer_words(answer: &Answer) -> String {
+    match answer {
+        Ok(result) => format!("the result {}", short(result)),
+        Err(error) => error_words(error),
+    }
+}
