@@ -5,17 +5,23 @@
 //! four tools:
 //!
 //! - `echo {text}` answers with its text;
-//! - `add {a, b}` answers with the sum of two numbers;
+//! - `add {a, b}` answers with the sum of two numbers, as text and as the
+//!   structured content `{"sum": n}` its output schema declares;
 //! - `fail` always fails, as an `isError` result;
 //! - `stderr-child {text?}` starts a child process that writes to its stderr
 //!   and its stdout and reads its stdin; the report shows what the capture
 //!   guard caught, and that the child read nothing of the host's messages.
+//!
+//! Every tool carries a title and annotations; the revisions that know
+//! them (2025-03-26 and 2025-06-18 on) get them in `tools/list`.
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::process::{Command, ExitCode};
 
-use mcp_replay::server::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet, TransportError};
+use mcp_replay::server::{
+    Server, Tool, ToolAnnotations, ToolDescriptor, ToolOutput, ToolSet, TransportError,
+};
 use serde_json::{Number, Value, json};
 
 /// Set in the environment of the `stderr-child` tool's child process, with
@@ -50,6 +56,18 @@ pub fn tools() -> ToolSet {
         .with(Add)
         .with(Fail)
         .with(StderrChild)
+}
+
+/// The hints of a tool that changes nothing outside the server, gives the
+/// same answer to the same arguments, and reaches no open world: every demo
+/// tool is one (`stderr-child` starts a process, which writes only to the
+/// capture).
+fn harmless() -> ToolAnnotations {
+    ToolAnnotations::new()
+        .read_only(true)
+        .destructive(false)
+        .idempotent(true)
+        .open_world(false)
 }
 
 /// Prints a serving error and its causes on stderr.
@@ -98,6 +116,8 @@ impl Tool for Echo {
                 "additionalProperties": false
             }),
         )
+        .with_title("Echo")
+        .with_annotations(harmless())
     }
 
     fn run(&self, args: &Value) -> ToolOutput {
@@ -123,6 +143,14 @@ impl Tool for Add {
                 "additionalProperties": false
             }),
         )
+        .with_title("Add")
+        .with_annotations(harmless())
+        .with_output_schema(json!({
+            "type": "object",
+            "properties": {"sum": {"type": "number", "description": "a + b."}},
+            "required": ["sum"],
+            "additionalProperties": false
+        }))
     }
 
     fn run(&self, args: &Value) -> ToolOutput {
@@ -130,7 +158,9 @@ impl Tool for Add {
             return ToolOutput::error("add needs two numbers, `a` and `b`");
         };
         match sum(a, b) {
-            Some(sum) => ToolOutput::ok(sum.to_string()),
+            // The text stays the bare number, which is what an agent reading
+            // text alone wants; the structure goes beside it.
+            Some(sum) => ToolOutput::ok(sum.to_string()).with_structured(json!({ "sum": sum })),
             None => ToolOutput::error(format!("{a} + {b} is out of range")),
         }
     }
@@ -156,6 +186,8 @@ impl Tool for Fail {
             "Always fails: answers an isError result.",
             json!({"type": "object", "properties": {}}),
         )
+        .with_title("Fail")
+        .with_annotations(harmless())
     }
 
     fn run(&self, _args: &Value) -> ToolOutput {
@@ -177,6 +209,8 @@ impl Tool for StderrChild {
                 "additionalProperties": false
             }),
         )
+        .with_title("Child on stderr")
+        .with_annotations(harmless())
     }
 
     fn run(&self, args: &Value) -> ToolOutput {

@@ -34,7 +34,10 @@ export PATH="$root/target/release:$PATH"
 cp scripts/real-clients/typescript-sdk-client.mjs "$scratch/ts/"
 
 mkdir -p transcripts
-record=(mcp-replay record --force --ignore /result/serverInfo/version)
+# The server's version is ignored where each era carries it: in the
+# initialize result, and in the _meta of every stateless result.
+record=(mcp-replay record --force --ignore /result/serverInfo/version
+    --ignore '/result/_meta/io.modelcontextprotocol~1serverInfo/version')
 
 echo "==> Python SDK client (mcp $python_sdk)" >&2
 "$scratch/venv/bin/python" scripts/real-clients/python-sdk-client.py \

@@ -2,20 +2,30 @@
 
 Usage: python python-sdk-client.py <server command> [args...]
 
-Runs: initialize (as the SDK negotiates it), ping, tools/list, a call of
-each demo tool, a call with bad arguments, then closes the session.
+Runs: the era probe and initialize or server/discover (as the SDK
+negotiates them), ping, tools/list, a call of each demo tool, a call with
+bad arguments, then closes the session. On the stateless 2026-07-28
+revision `ping` no longer exists, and its -32601 is expected.
 """
 
 import asyncio
 import sys
 
 from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+METHOD_NOT_FOUND = -32601
 
 
 async def main(argv: list[str]) -> None:
     server = StdioServerParameters(command=argv[0], args=argv[1:])
     async with Client(server) as client:
-        await client.send_ping()
+        try:
+            await client.send_ping()
+        except MCPError as err:
+            if err.code != METHOD_NOT_FOUND:
+                raise
+            print("ping: not in the negotiated revision", file=sys.stderr)
         tools = await client.list_tools()
         names = sorted(tool.name for tool in tools.tools)
         print("tools:", ", ".join(names), file=sys.stderr)

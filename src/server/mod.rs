@@ -32,27 +32,31 @@
 //! server.serve_stdio().expect("the protocol channel works");
 //! ```
 
+mod batch;
+mod call;
 mod capture;
+mod era;
 pub(crate) mod schema;
 mod tools;
 mod transport;
+mod wire;
 
-use std::any::Any;
-use std::borrow::Cow;
-use std::panic::{self, AssertUnwindSafe};
-
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use self::capture::{Live, ProtectedStdio};
+use self::call::{CallParams, check_structured, run_tool};
+use self::capture::ProtectedStdio;
+use self::era::Session;
 use self::transport::StdioTransport;
-use crate::jsonrpc::{
-    ErrorCode, Inbound, PROTOCOL_2024_11_05, RequestId, Response, json_kind, method, read_object,
+use self::wire::{
+    Answer, WireId, error_line, method_not_found, parse_error, refusal_line, result_line,
 };
+use crate::jsonrpc::{ErrorCode, Inbound, RequestId, method, read_object};
+use crate::revision::{Revision, meta};
 
 pub use self::capture::Capture;
-pub use self::tools::{Tool, ToolDescriptor, ToolOutput, ToolSet};
+pub use self::tools::{Tool, ToolAnnotations, ToolDescriptor, ToolOutput, ToolSet};
 pub use self::transport::{Transport, TransportError};
 
 /// The most memory the loop keeps in its line and answer buffers between
@@ -60,9 +64,22 @@ pub use self::transport::{Transport, TransportError};
 /// it.
 const RETAINED: usize = 64 * 1024;
 
-/// The protocol revisions the loop answers, newest first (MCP-CORE r1
-/// §1¶07). Newer revisions join this list as the loop learns them.
-pub const PROTOCOL_REVISIONS: &[&str] = &[PROTOCOL_2024_11_05];
+/// The protocol revisions the loop answers, oldest first: the four legacy
+/// ones through `initialize`, and 2026-07-28 statelessly, on requests that
+/// carry `params._meta`.
+pub const PROTOCOL_REVISIONS: &[Revision] = Revision::ALL;
+
+/// Who may keep a cached list result (`cacheScope`, MCP 2026-07-28
+/// server/utilities/caching).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum CacheScope {
+    /// Any client, and any cache between, may reuse the result.
+    Public,
+    /// Only the client that asked may reuse the result.
+    Private,
+}
 
 /// An MCP server: a name, a version and the tools it offers (MCP-CORE r1
 /// §2¶13).
@@ -72,17 +89,30 @@ pub struct Server {
     version: String,
     tools: ToolSet,
     capture: bool,
+    instructions: Option<String>,
+    ttl_ms: u64,
+    cache_scope: CacheScope,
+    /// The `_meta` of every modern result, serialized once.
+    result_meta: Box<RawValue>,
 }
 
 impl Server {
     /// A server offering `tools`, named `name` at `version` in its
-    /// `initialize` answer.
+    /// `initialize` answer and in the `_meta` of its modern results.
     pub fn new(name: impl Into<String>, version: impl Into<String>, tools: ToolSet) -> Server {
+        let (name, version) = (name.into(), version.into());
+        let info = json!({ meta::SERVER_INFO: {"name": name, "version": version} });
+        let result_meta =
+            RawValue::from_string(info.to_string()).expect("a JSON value is raw JSON");
         Server {
-            name: name.into(),
-            version: version.into(),
+            name,
+            version,
             tools,
             capture: true,
+            instructions: None,
+            ttl_ms: 0,
+            cache_scope: CacheScope::Public,
+            result_meta,
         }
     }
 
@@ -94,6 +124,24 @@ impl Server {
     /// tests that run several loops side by side.
     pub fn without_capture(mut self) -> Server {
         self.capture = false;
+        self
+    }
+
+    /// The same server with instructions for the host's model: sent in the
+    /// `initialize` answer and in `server/discover`.
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Server {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// The same server with other cache hints on its modern `tools/list`
+    /// and `server/discover` results: how long, in milliseconds, a client
+    /// may reuse them, and who may. The default is `0` and
+    /// [`CacheScope::Public`]: reuse nothing, and nothing in the lists
+    /// differs between clients.
+    pub fn with_cache_hints(mut self, ttl_ms: u64, scope: CacheScope) -> Server {
+        self.ttl_ms = ttl_ms;
+        self.cache_scope = scope;
         self
     }
 
@@ -167,6 +215,7 @@ impl Server {
         let mut line = Vec::with_capacity(4096);
         // The buffer every answer is written into, handed back after each.
         let mut spare = Vec::with_capacity(256);
+        let mut session = Session::Undecided;
         loop {
             // A huge line or answer is no reason to hold its memory for the
             // rest of the session.
@@ -181,7 +230,15 @@ impl Server {
             }
             spare.clear();
             let buf = std::mem::take(&mut spare);
-            let Some(answer) = self.answer(&line, buf, transport, capture.as_deref_mut())? else {
+            let Some(answer) = self.answer(
+                &mut session,
+                &line,
+                buf,
+                true,
+                transport,
+                capture.as_deref_mut(),
+            )?
+            else {
                 continue;
             };
             transport.write_line(&answer.line)?;
@@ -199,7 +256,8 @@ impl Server {
         Ok(())
     }
 
-    /// The answer to one inbound line, if it gets one.
+    /// The answer to one inbound line, if it gets one; `batches` says
+    /// whether the line may be a batch (it may not inside one).
     ///
     /// # Errors
     ///
@@ -207,22 +265,32 @@ impl Server {
     /// sent before a tool runs.
     fn answer<'c>(
         &self,
+        session: &mut Session,
         line: &[u8],
         buf: Vec<u8>,
+        batches: bool,
         transport: &mut dyn Transport,
         capture: Option<&'c mut Capture>,
     ) -> Result<Option<Answer<'c>>, TransportError> {
         let line = trim_line(line);
         let Some(inbound) = Inbound::parse(line) else {
+            if batches
+                && matches!(*session, Session::Legacy(revision) if revision.batches())
+                && line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
+                && let Ok(elements) = serde_json::from_slice::<Vec<&RawValue>>(line)
+                && !elements.is_empty()
+            {
+                return self.batch(session, &elements, buf, transport, capture);
+            }
             // Not a JSON object, or not JSON at all.
             let reason = read_object(line)
                 .err()
                 .unwrap_or_else(|| "the object cannot be read as a frame".to_owned());
-            return Ok(Some(parse_error(None, &reason)));
+            return Ok(Some(parse_error(None, *session, &reason, buf)));
         };
         let answer = match inbound {
             Inbound::Request { id, method, params } => {
-                Some(self.dispatch(id, &method, params, buf, transport, capture)?)
+                Some(self.dispatch(session, id, &method, params, buf, transport, capture)?)
             }
             // MCP-CORE r1 §1¶09: notifications are absorbed without a reply,
             // whatever their method.
@@ -233,13 +301,54 @@ impl Server {
             // MCP-CORE r1 §1¶10: every line that is no frame (not JSON, not
             // an object, no method, an id that is neither number nor string)
             // is a parse error, echoing the id when one could be read.
-            Inbound::Malformed { reason, id } => Some(parse_error(id, &reason)),
+            Inbound::Malformed { reason, id } => Some(parse_error(id, *session, &reason, buf)),
         };
         Ok(answer)
     }
 
-    /// The answer to one request, written into `buf`.
+    /// The answer to one request, written into `buf`, in the era the
+    /// process serves (or enters with this request).
+    #[allow(clippy::too_many_arguments)]
     fn dispatch<'c>(
+        &self,
+        session: &mut Session,
+        id: RequestId,
+        method: &str,
+        params: Option<&RawValue>,
+        buf: Vec<u8>,
+        transport: &mut dyn Transport,
+        capture: Option<&'c mut Capture>,
+    ) -> Result<Answer<'c>, TransportError> {
+        let revision = match *session {
+            Session::Legacy(revision) => revision,
+            Session::Modern => {
+                return self.dispatch_modern(id, method, params, buf, transport, capture);
+            }
+            Session::Undecided => {
+                if method != method::INITIALIZE && era::speaks_modern(method, params) {
+                    *session = Session::Modern;
+                    return self.dispatch_modern(id, method, params, buf, transport, capture);
+                }
+                Revision::V2024_11_05
+            }
+        };
+        let line = match method {
+            method::INITIALIZE => {
+                let (revision, result) = self.initialize_result(params);
+                *session = Session::Legacy(revision);
+                result_line(&id, &result, buf)
+            }
+            method::PING => result_line(&id, &json!({}), buf),
+            method::TOOLS_LIST => result_line(&id, &self.tools_list(revision), buf),
+            method::TOOLS_CALL => return self.call(id, revision, params, buf, transport, capture),
+            other => method_not_found(&id, other, buf),
+        };
+        Ok(Answer::line(line))
+    }
+
+    /// The answer to a request of the stateless revision: its `_meta` is
+    /// checked first, and the methods 2026-07-28 removed are unknown.
+    fn dispatch_modern<'c>(
         &self,
         id: RequestId,
         method: &str,
@@ -248,41 +357,103 @@ impl Server {
         transport: &mut dyn Transport,
         capture: Option<&'c mut Capture>,
     ) -> Result<Answer<'c>, TransportError> {
+        let checked = if method == method::INITIALIZE {
+            Err(era::initialize_refused(params))
+        } else {
+            era::check_modern(params)
+        };
+        let revision = match checked {
+            Ok(revision) => revision,
+            Err(refusal) => return Ok(Answer::line(refusal_line(&id, &refusal, buf))),
+        };
         let line = match method {
-            method::INITIALIZE => result_line(&id, &self.initialize_result(params), buf),
-            method::PING => result_line(&id, &json!({}), buf),
-            method::TOOLS_LIST => {
-                let tools: Vec<&ToolDescriptor> = self.tools.descriptors().collect();
-                result_line(&id, &json!({ "tools": tools }), buf)
-            }
-            method::TOOLS_CALL => return self.call(id, params, buf, transport, capture),
-            other => Response::error(
-                Some(id),
-                ErrorCode::METHOD_NOT_FOUND,
-                format!("method not found: {other}"),
-            )
-            .to_line()
-            .into_bytes(),
+            method::SERVER_DISCOVER => result_line(&id, &self.discover_result(), buf),
+            method::TOOLS_LIST => result_line(&id, &self.tools_list(revision), buf),
+            method::TOOLS_CALL => return self.call(id, revision, params, buf, transport, capture),
+            other => method_not_found(&id, other, buf),
         };
         Ok(Answer::line(line))
     }
 
-    fn initialize_result(&self, params: Option<&RawValue>) -> Value {
+    /// The `initialize` answer, and the revision it negotiated (MCP-CORE r1
+    /// §2¶15; MCP lifecycle#version-negotiation).
+    fn initialize_result(&self, params: Option<&RawValue>) -> (Revision, Value) {
         let params = params.and_then(|params| serde_json::from_str::<Value>(params.get()).ok());
         let requested = params
             .as_ref()
             .and_then(|params| params.get("protocolVersion"))
             .and_then(Value::as_str);
-        json!({
-            "protocolVersion": negotiate(requested),
+        let revision = era::negotiate(requested);
+        let mut result = json!({
+            "protocolVersion": revision.as_str(),
             "serverInfo": {"name": self.name, "version": self.version},
-            "capabilities": {"tools": {"listChanged": false}},
-        })
+            "capabilities": self.capabilities(),
+        });
+        if let Some(instructions) = &self.instructions {
+            result["instructions"] = json!(instructions);
+        }
+        (revision, result)
+    }
+
+    fn capabilities(&self) -> Value {
+        json!({"tools": {"listChanged": false}})
+    }
+
+    /// The `server/discover` answer (MCP 2026-07-28 server/discover).
+    fn discover_result(&self) -> impl Serialize + '_ {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Discover<'a> {
+            supported_versions: Vec<&'static str>,
+            capabilities: Value,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            instructions: Option<&'a str>,
+            #[serde(flatten)]
+            cacheable: Cacheable<'a>,
+        }
+        Discover {
+            supported_versions: era::modern_revisions(),
+            capabilities: self.capabilities(),
+            instructions: self.instructions.as_deref(),
+            cacheable: self.cacheable(),
+        }
+    }
+
+    /// The `tools/list` answer under `revision`: the descriptors sorted by
+    /// name, each with the fields the revision knows, and on the modern
+    /// revision the result type, the cache hints and the server's `_meta`.
+    fn tools_list(&self, revision: Revision) -> impl Serialize + '_ {
+        #[derive(Serialize)]
+        struct ToolList<'a> {
+            tools: Vec<tools::Listed<'a>>,
+            #[serde(flatten)]
+            cacheable: Option<Cacheable<'a>>,
+        }
+        ToolList {
+            tools: self
+                .tools
+                .descriptors()
+                .map(|descriptor| descriptor.listed(revision))
+                .collect(),
+            cacheable: revision
+                .cacheable(method::TOOLS_LIST)
+                .then(|| self.cacheable()),
+        }
+    }
+
+    fn cacheable(&self) -> Cacheable<'_> {
+        Cacheable {
+            result_type: "complete",
+            ttl_ms: self.ttl_ms,
+            cache_scope: self.cache_scope,
+            meta: &self.result_meta,
+        }
     }
 
     fn call<'c>(
         &self,
         id: RequestId,
+        revision: Revision,
         params: Option<&RawValue>,
         buf: Vec<u8>,
         transport: &mut dyn Transport,
@@ -291,15 +462,28 @@ impl Server {
         let call = match CallParams::read(params) {
             Ok(call) => call,
             Err(message) => {
-                let error = Response::error(Some(id), ErrorCode::INVALID_PARAMS, message);
-                return Ok(Answer::line(error.to_line().into_bytes()));
+                let error = error_line(
+                    WireId::Id(&id),
+                    ErrorCode::INVALID_PARAMS,
+                    &message,
+                    None,
+                    buf,
+                );
+                return Ok(Answer::line(error));
             }
         };
         let (name, args) = (&*call.name, &call.arguments);
+        let meta = self.result_meta.get();
         let Some((descriptor, tool)) = self.tools.get(name) else {
             let message = format!("unknown tool `{name}`");
-            let error = Response::error(Some(id), ErrorCode::METHOD_NOT_FOUND, message);
-            return Ok(Answer::line(error.to_line().into_bytes()));
+            let error = error_line(
+                WireId::Id(&id),
+                ErrorCode::METHOD_NOT_FOUND,
+                &message,
+                None,
+                buf,
+            );
+            return Ok(Answer::line(error));
         };
         let violations = schema::validate(&descriptor.input_schema, args);
         if !violations.is_empty() {
@@ -308,74 +492,35 @@ impl Server {
                 report.push('\n');
                 report.push_str(&violation.to_string());
             }
-            return Ok(Answer::line(
-                ToolOutput::error(report).answer_line(&id, buf),
-            ));
+            let output = ToolOutput::error(report);
+            return Ok(Answer::line(output.answer_line(&id, revision, meta, buf)));
         }
         // A tool may take long, or end the process: the answers written so
         // far go out before it runs, so none of them waits for it or is
         // lost with it.
         transport.flush()?;
-        let (output, live, failure) = run_tool(name, tool, args, capture);
+        let (mut output, live, failure) = run_tool(name, tool, args, capture);
+        if let Some(output_schema) = &descriptor.output_schema {
+            check_structured(name, output_schema, &mut output);
+        }
         Ok(Answer {
-            line: output.answer_line(&id, buf),
+            line: output.answer_line(&id, revision, meta, buf),
             live,
             failure,
         })
     }
 }
 
-/// An answer line, and the capture of the run behind it when putting the
-/// capture away can wait until the answer is out.
-struct Answer<'c> {
-    line: Vec<u8>,
-    live: Option<Live<'c>>,
-    /// Why serving cannot go on once the answer is out: fd 2 could not be
-    /// put back after the run.
-    failure: Option<TransportError>,
-}
-
-impl Answer<'_> {
-    fn line(line: Vec<u8>) -> Answer<'static> {
-        Answer {
-            line,
-            live: None,
-            failure: None,
-        }
-    }
-}
-
-/// The parse error (-32700) that answers a line that is no frame.
-fn parse_error(id: Option<RequestId>, reason: &str) -> Answer<'static> {
-    let error = Response::error(id, ErrorCode::PARSE_ERROR, format!("parse error: {reason}"));
-    Answer::line(error.to_line().into_bytes())
-}
-
-/// A success answer as one line, serialized straight from `result` into
-/// `line`.
-fn result_line(id: &RequestId, result: &impl Serialize, mut line: Vec<u8>) -> Vec<u8> {
-    #[derive(Serialize)]
-    struct Wire<'a, T> {
-        jsonrpc: &'static str,
-        id: &'a RequestId,
-        result: &'a T,
-    }
-    let wire = Wire {
-        jsonrpc: "2.0",
-        id,
-        result,
-    };
-    serde_json::to_writer(&mut line, &wire).expect("a result always serializes");
-    line
-}
-
-/// The revision to answer: the requested one when supported, else the
-/// newest supported (MCP lifecycle#version-negotiation).
-fn negotiate(requested: Option<&str>) -> &'static str {
-    PROTOCOL_REVISIONS
-        .iter()
-        .find(|revision| Some(**revision) == requested)
-        .unwrap_or(&PROTOCOL_REVISIONS[0])
+/// What every cacheable modern result carries besides its own fields (MCP
+/// 2026-07-28 server/utilities/caching; basic/index#resulttype).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Cacheable<'a> {
+    result_type: &'static str,
+    ttl_ms: u64,
+    cache_scope: CacheScope,
+    #[serde(rename = "_meta")]
+    meta: &'a RawValue,
 }
 
 /// A line as the host meant it: without the `\r` of a CRLF terminator and
@@ -383,137 +528,6 @@ fn negotiate(requested: Option<&str>) -> &'static str {
 fn trim_line(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
-}
-
-/// The tool name and arguments of a `tools/call` (MCP-CORE r1 §2¶15).
-#[derive(Deserialize)]
-struct CallParams<'p> {
-    /// Borrowed from the line unless it has escapes.
-    #[serde(borrow)]
-    name: Cow<'p, str>,
-    /// An object; hosts that have no arguments to pass send none, or null,
-    /// which read as an empty object.
-    #[serde(default)]
-    arguments: Value,
-}
-
-impl<'p> CallParams<'p> {
-    /// Reads the params of a `tools/call`, or says why they are invalid
-    /// params.
-    fn read(params: Option<&'p RawValue>) -> Result<CallParams<'p>, String> {
-        // The usual call reads straight into the struct; anything it cannot
-        // take (a missing or odd `name`, a duplicate member, params that are
-        // no object) is read again as a value, to word the reason.
-        if let Some(params) = params
-            && let Ok(mut call) = serde_json::from_str::<CallParams<'p>>(params.get())
-        {
-            match call.arguments {
-                Value::Object(_) => return Ok(call),
-                Value::Null => {
-                    call.arguments = Value::Object(Map::new());
-                    return Ok(call);
-                }
-                _ => {}
-            }
-        }
-        let params = match params.map(|params| serde_json::from_str::<Value>(params.get())) {
-            None => None,
-            Some(Ok(params)) => Some(params),
-            Some(Err(err)) => return Err(format!("tools/call params cannot be read: {err}")),
-        };
-        let (name, arguments) = call_params(params.as_ref())?;
-        Ok(CallParams {
-            name: Cow::Owned(name.to_owned()),
-            arguments: arguments
-                .cloned()
-                .unwrap_or_else(|| Value::Object(Map::new())),
-        })
-    }
-}
-
-/// The tool name and arguments of a `tools/call` read as a value, or why
-/// they are invalid params.
-fn call_params(params: Option<&Value>) -> Result<(&str, Option<&Value>), String> {
-    let params = match params {
-        Some(Value::Object(params)) => params,
-        None | Some(Value::Null) => return Err("tools/call needs params with a `name`".into()),
-        Some(other) => {
-            return Err(format!(
-                "tools/call params must be an object, found {}",
-                json_kind(other)
-            ));
-        }
-    };
-    let name = match params.get("name") {
-        Some(Value::String(name)) => name,
-        Some(other) => {
-            return Err(format!(
-                "tools/call `name` must be a string, found {}",
-                json_kind(other)
-            ));
-        }
-        None => return Err("tools/call is missing the tool `name`".into()),
-    };
-    let args = match params.get("arguments") {
-        None | Some(Value::Null) => None,
-        Some(args @ Value::Object(_)) => Some(args),
-        Some(other) => {
-            return Err(format!(
-                "tools/call `arguments` must be an object, found {}",
-                json_kind(other)
-            ));
-        }
-    };
-    Ok((name, args))
-}
-
-/// Runs one tool inside the capture guard; a panic becomes a failed run.
-///
-/// The capture comes back still live unless the tool asked for it in its
-/// report; the caller finishes it once the answer is out. A failure to put
-/// fd 2 back comes back too: the answer still goes out, then serving ends.
-fn run_tool<'c>(
-    name: &str,
-    tool: &dyn Tool,
-    args: &Value,
-    capture: Option<&'c mut Capture>,
-) -> (ToolOutput, Option<Live<'c>>, Option<TransportError>) {
-    let guarded = || panic::catch_unwind(AssertUnwindSafe(|| tool.run(args)));
-    let (outcome, live) = match capture {
-        Some(capture) => match capture.start(guarded) {
-            Ok((outcome, live)) => (outcome, Some(live)),
-            // A failed redirect is no failure of the tool's, but the agent
-            // still needs to read why nothing happened.
-            Err(err) => {
-                let report = format!("the tool `{name}` did not run: {err}");
-                return (ToolOutput::error(report), None, None);
-            }
-        },
-        None => (guarded(), None),
-    };
-    let mut output = outcome.unwrap_or_else(|payload| {
-        ToolOutput::error(format!(
-            "the tool `{name}` panicked: {}",
-            panic_message(&*payload)
-        ))
-    });
-    match live {
-        Some(live) if output.append_capture => {
-            let failure = live.append_to(&mut output.report).err();
-            (output, None, failure)
-        }
-        live => (output, live, None),
-    }
-}
-
-fn panic_message(payload: &(dyn Any + Send)) -> &str {
-    if let Some(message) = payload.downcast_ref::<&str>() {
-        message
-    } else if let Some(message) = payload.downcast_ref::<String>() {
-        message
-    } else {
-        "(a panic without a message)"
-    }
 }
 
 #[cfg(test)]

@@ -1,34 +1,53 @@
 //! Tools and the registry that maps their names to them (MCP-CORE r1 §3).
 //!
-//! A tool is a descriptor (name, description, input schema) plus a `run`
-//! that turns arguments into a [`ToolOutput`]. A tool that fails says so in
-//! its output (`is_error`), never by a protocol error: the host's agent reads
-//! the report either way (§3¶19).
+//! A tool is a descriptor (name, description, input schema, and the
+//! optional `title`, `annotations` and `outputSchema` of the later
+//! revisions) plus a `run` that turns arguments into a [`ToolOutput`]. A
+//! tool that fails says so in its output (`is_error`), never by a protocol
+//! error: the host's agent reads the report either way (§3¶19).
 
 use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
 use crate::jsonrpc::RequestId;
+use crate::revision::Revision;
 
 /// What a tool tells a host about itself: the entry `tools/list` returns.
+///
+/// `tools/list` shows each field only to the revisions that know it:
+/// `annotations` from 2025-03-26, `title` and `outputSchema` from
+/// 2025-06-18.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolDescriptor {
     /// The name `tools/call` dispatches on.
     pub name: String,
+    /// A name for people to read (2025-06-18 on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// What the tool does, for the agent choosing it.
     pub description: String,
     /// The JSON Schema of the arguments: an object schema
     /// (`{"type":"object",...}`).
     pub input_schema: Value,
+    /// The JSON Schema of the tool's structured output (2025-06-18 on). A
+    /// tool that declares one answers every successful call with
+    /// [`ToolOutput::structured`] content that satisfies it; the loop
+    /// checks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    /// Hints about the tool's behaviour (2025-03-26 on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<ToolAnnotations>,
 }
 
 impl ToolDescriptor {
-    /// A descriptor from its three parts.
+    /// A descriptor from its three required parts.
     pub fn new(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -36,13 +55,145 @@ impl ToolDescriptor {
     ) -> ToolDescriptor {
         ToolDescriptor {
             name: name.into(),
+            title: None,
             description: description.into(),
             input_schema,
+            output_schema: None,
+            annotations: None,
+        }
+    }
+
+    /// The same descriptor with a title for people to read.
+    pub fn with_title(mut self, title: impl Into<String>) -> ToolDescriptor {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The same descriptor with hints about the tool's behaviour.
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> ToolDescriptor {
+        self.annotations = Some(annotations);
+        self
+    }
+
+    /// The same descriptor with the JSON Schema of the tool's structured
+    /// output. The revisions before 2026-07-28 want an object schema
+    /// (`{"type":"object",...}`).
+    pub fn with_output_schema(mut self, output_schema: Value) -> ToolDescriptor {
+        self.output_schema = Some(output_schema);
+        self
+    }
+
+    /// The descriptor as `revision` knows it, for `tools/list`.
+    pub(crate) fn listed(&self, revision: Revision) -> Listed<'_> {
+        Listed {
+            descriptor: self,
+            revision,
         }
     }
 }
 
-/// What one tool run produced: a text report, and whether the run failed.
+/// A descriptor serialized with only the fields its revision knows.
+pub(crate) struct Listed<'a> {
+    descriptor: &'a ToolDescriptor,
+    revision: Revision,
+}
+
+impl Serialize for Listed<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (d, revision) = (self.descriptor, self.revision);
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("name", &d.name)?;
+        if let Some(title) = d.title.as_ref().filter(|_| revision.titles()) {
+            map.serialize_entry("title", title)?;
+        }
+        map.serialize_entry("description", &d.description)?;
+        map.serialize_entry("inputSchema", &d.input_schema)?;
+        if let Some(schema) = d
+            .output_schema
+            .as_ref()
+            .filter(|_| revision.structured_output())
+        {
+            map.serialize_entry("outputSchema", schema)?;
+        }
+        if let Some(annotations) = d
+            .annotations
+            .as_ref()
+            .filter(|_| revision.tool_annotations())
+        {
+            map.serialize_entry("annotations", annotations)?;
+        }
+        map.end()
+    }
+}
+
+/// Hints about how a tool behaves, for the host to show or to weigh
+/// (2025-03-26 on). They are hints: a host must not trust them for safety.
+///
+/// Unset hints are left out, and a host then assumes the spec's defaults
+/// (not read-only, destructive, not idempotent, open world).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolAnnotations {
+    /// A name for people to read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Whether the tool changes nothing in its environment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// Whether the tool may destroy what it changes (meaningful when it is
+    /// not read-only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Whether calling the tool again with the same arguments changes
+    /// nothing more (meaningful when it is not read-only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// Whether the tool reaches an open world (the web, say) rather than a
+    /// closed one (its own data).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+impl ToolAnnotations {
+    /// No hints.
+    pub fn new() -> ToolAnnotations {
+        ToolAnnotations::default()
+    }
+
+    /// With a title for people to read.
+    pub fn title(mut self, title: impl Into<String>) -> ToolAnnotations {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// With `readOnlyHint`.
+    pub fn read_only(mut self, hint: bool) -> ToolAnnotations {
+        self.read_only_hint = Some(hint);
+        self
+    }
+
+    /// With `destructiveHint`.
+    pub fn destructive(mut self, hint: bool) -> ToolAnnotations {
+        self.destructive_hint = Some(hint);
+        self
+    }
+
+    /// With `idempotentHint`.
+    pub fn idempotent(mut self, hint: bool) -> ToolAnnotations {
+        self.idempotent_hint = Some(hint);
+        self
+    }
+
+    /// With `openWorldHint`.
+    pub fn open_world(mut self, hint: bool) -> ToolAnnotations {
+        self.open_world_hint = Some(hint);
+        self
+    }
+}
+
+/// What one tool run produced: a text report, whether the run failed, and
+/// optionally structured content.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ToolOutput {
@@ -53,6 +204,9 @@ pub struct ToolOutput {
     /// Whether what the capture guard caught during the run is appended to
     /// the report (instead of being passed on to the process's stderr).
     pub append_capture: bool,
+    /// The structured result (`structuredContent`, 2025-06-18 on); the
+    /// revisions before leave it out and get the report alone.
+    pub structured: Option<Value>,
 }
 
 impl ToolOutput {
@@ -62,6 +216,7 @@ impl ToolOutput {
             report: report.into(),
             is_error: false,
             append_capture: false,
+            structured: None,
         }
     }
 
@@ -71,7 +226,22 @@ impl ToolOutput {
             report: report.into(),
             is_error: true,
             append_capture: false,
+            structured: None,
         }
+    }
+
+    /// A successful run with a structured result: `value` goes out as the
+    /// answer's `structuredContent`, and serialized as its text report, as
+    /// the spec recommends for hosts that read only the text.
+    pub fn structured(value: Value) -> ToolOutput {
+        ToolOutput::ok(value.to_string()).with_structured(value)
+    }
+
+    /// The same output with `value` as its structured result, keeping the
+    /// report as it is.
+    pub fn with_structured(mut self, value: Value) -> ToolOutput {
+        self.structured = Some(value);
+        self
     }
 
     /// The same output, asking the serve loop to append what the run wrote
@@ -87,23 +257,45 @@ impl ToolOutput {
         self
     }
 
-    /// The answer to the `tools/call` request `id`, as one line written
-    /// into `line`: the report as one text content item, and `isError`.
+    /// The answer to the `tools/call` request `id` under `revision`, as one
+    /// line written into `line`: the report as one text content item,
+    /// `isError`, the structured content where the revision knows it, and,
+    /// on a modern request, `resultType` and `meta` (the result's `_meta`,
+    /// already serialized).
     ///
     /// Every call answers one, so the line is written directly, with only
-    /// the id and the report going through the JSON serializer.
-    pub(crate) fn answer_line(&self, id: &RequestId, mut line: Vec<u8>) -> Vec<u8> {
+    /// the id, the report and the structured content going through the JSON
+    /// serializer.
+    pub(crate) fn answer_line(
+        &self,
+        id: &RequestId,
+        revision: Revision,
+        meta: &str,
+        mut line: Vec<u8>,
+    ) -> Vec<u8> {
         line.reserve(96 + self.report.len());
         line.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
         serde_json::to_writer(&mut line, id).expect("an id always serializes");
         line.extend_from_slice(br#","result":{"content":[{"type":"text","text":"#);
         serde_json::to_writer(&mut line, &self.report).expect("a string always serializes");
-        let end: &[u8] = if self.is_error {
-            br#"}],"isError":true}}"#
+        line.extend_from_slice(if self.is_error {
+            br#"}],"isError":true"#
         } else {
-            br#"}],"isError":false}}"#
-        };
-        line.extend_from_slice(end);
+            br#"}],"isError":false"#
+        });
+        if let Some(structured) = self.structured.as_ref().filter(|value| {
+            // Before 2026-07-28 `structuredContent` is an object; anything
+            // else is left out, and the text carries it.
+            revision.structured_output() && (revision.is_modern() || value.is_object())
+        }) {
+            line.extend_from_slice(br#","structuredContent":"#);
+            serde_json::to_writer(&mut line, structured).expect("a value always serializes");
+        }
+        if revision.requires_result_type() {
+            line.extend_from_slice(br#","resultType":"complete","_meta":"#);
+            line.extend_from_slice(meta.as_bytes());
+        }
+        line.extend_from_slice(b"}}");
         line
     }
 }
@@ -116,7 +308,7 @@ impl ToolOutput {
 /// is a parameter. Whatever it writes to stderr, or to stdout while the
 /// server serves stdio, is caught by the capture guard.
 pub trait Tool {
-    /// The tool's name, description and input schema.
+    /// The tool's name, description and schemas.
     fn descriptor(&self) -> ToolDescriptor;
 
     /// Runs the tool. `args` is always a JSON object that satisfies the
@@ -257,13 +449,23 @@ mod tests {
             serde_json::to_value(&descriptor).unwrap(),
             json!({"name": "t", "description": "d", "inputSchema": {"type": "object"}})
         );
-        let line = ToolOutput::error("broken").answer_line(&RequestId::number(3), Vec::new());
+        let line = ToolOutput::error("broken").answer_line(
+            &RequestId::number(3),
+            Revision::V2024_11_05,
+            "",
+            Vec::new(),
+        );
         assert_eq!(
             String::from_utf8(line).unwrap(),
             r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"broken"}],"isError":true}}"#
         );
         let report = "line\n\t\"quoted\" \\ \u{7} ✓";
-        let line = ToolOutput::ok(report).answer_line(&RequestId::string("a\"b"), Vec::new());
+        let line = ToolOutput::ok(report).answer_line(
+            &RequestId::string("a\"b"),
+            Revision::V2024_11_05,
+            "",
+            Vec::new(),
+        );
         assert_eq!(
             serde_json::from_slice::<Value>(&line).unwrap(),
             json!({

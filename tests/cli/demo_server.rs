@@ -128,14 +128,15 @@ fn quiet_before_serving() {
     assert_eq!(demo.close_and_wait(), 0);
 }
 
-/// Law `initialize` (MCP-CORE r1 §1¶07, §2¶15): 2024-11-05, serverInfo and
-/// the tools capability, whatever revision the client asked for.
+/// Law `initialize` (MCP-CORE r1 §1¶07, §2¶15): the legacy revision the
+/// client asked for when the server speaks it (2025-06-18 here), serverInfo
+/// and the tools capability.
 #[test]
-fn initialize_answers_2024_11_05() {
+fn initialize_answers_the_requested_legacy_revision() {
     let mut demo = Demo::spawn();
     let answer = demo.initialize();
     let result = &answer["result"];
-    assert_eq!(result["protocolVersion"], "2024-11-05");
+    assert_eq!(result["protocolVersion"], "2025-06-18");
     assert_eq!(result["serverInfo"]["name"], "mcp-replay-demo");
     assert_eq!(result["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(

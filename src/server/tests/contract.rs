@@ -31,27 +31,36 @@ fn every_answer_is_one_json_object_on_one_line() {
     assert_eq!(first["result"]["content"][0]["text"], "a\nb\r\nc");
 }
 
-/// MCP-CORE r1 §1¶07: initialize answers 2024-11-05, whatever the client
-/// asked for, with serverInfo and the tools capability (§2¶15).
+/// MCP-CORE r1 §1¶07: initialize answers 2024-11-05 when the client asks
+/// for a revision the library does not speak (or for none), and a legacy
+/// revision it speaks when asked for one, with serverInfo and the tools
+/// capability (§2¶15).
 #[test]
-fn initialize_answers_2024_11_05_whatever_the_client_asked() {
-    let answers = serve(
-        &server(),
-        &[
-            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
-            r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}"#,
-            r#"{"jsonrpc":"2.0","id":3,"method":"initialize"}"#,
-        ],
-    );
-    assert_eq!(answers.len(), 3);
-    for answer in &answers {
+fn initialize_answers_2024_11_05_unless_asked_for_a_known_legacy_revision() {
+    let asked = [
+        (Some("2025-06-18"), "2025-06-18"),
+        (Some("2024-11-05"), "2024-11-05"),
+        (None, "2024-11-05"),
+        (Some("1900-01-01"), "2024-11-05"),
+        (Some("2026-07-28"), "2024-11-05"),
+    ];
+    for (requested, answered) in asked {
+        let params = match requested {
+            Some(version) => {
+                json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}})
+            }
+            None => json!({}),
+        };
+        let line = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params});
+        let answers = serve(&server(), &[&line.to_string()]);
         assert_eq!(
-            answer["result"],
+            answers[0]["result"],
             json!({
-                "protocolVersion": "2024-11-05",
+                "protocolVersion": answered,
                 "serverInfo": {"name": "test-server", "version": "1.2.3"},
                 "capabilities": {"tools": {"listChanged": false}}
-            })
+            }),
+            "{requested:?}"
         );
     }
 }

@@ -5,6 +5,7 @@
 
 mod contract;
 mod docs;
+mod eras;
 mod property;
 
 use serde_json::{Value, json};

@@ -188,6 +188,58 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// MCP-CORE r1 §1¶08-10 hold in every era: after a first move that
+    /// makes the process stateless, or that starts a 2025-11-25 session,
+    /// every request is still answered exactly once with its id, no
+    /// notification is answered, and every other line gets one -32700.
+    #[test]
+    fn the_contract_holds_in_both_eras(lines in arb_lines(), modern_first in any::<bool>()) {
+        let first = if modern_first {
+            r#"{"jsonrpc":"2.0","id":"first","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#
+        } else {
+            r#"{"jsonrpc":"2.0","id":"first","method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#
+        };
+        let mut input = vec![first.as_bytes().to_vec()];
+        input.extend(lines.iter().map(|line| line.bytes().to_vec()));
+        let answers: Vec<Value> = serve_raw(&server(), input)
+            .iter()
+            .map(|line| serde_json::from_slice(line).expect("every answer is JSON"))
+            .collect();
+        prop_assert!(answers[0].get("result").is_some(), "{}", answers[0]);
+        let expected: Vec<&Line> = lines
+            .iter()
+            .filter(|line| !matches!(line, Line::Notification(_)))
+            .collect();
+        prop_assert_eq!(answers.len(), expected.len() + 1);
+        // A later `initialize` starts a new legacy session, at a revision
+        // its params pick; a stateless process refuses it.
+        let mut renegotiated = false;
+        for (answer, line) in answers[1..].iter().zip(expected) {
+            prop_assert_eq!(&answer["jsonrpc"], "2.0");
+            match line {
+                Line::Request(bytes, id) => {
+                    let request: Value = serde_json::from_slice(bytes).unwrap();
+                    renegotiated |= !modern_first && request["method"] == "initialize";
+                    prop_assert_eq!(&answer["id"], id);
+                    prop_assert!(answer.get("result").is_some() != answer.get("error").is_some());
+                }
+                Line::Garbage(_) => {
+                    prop_assert_eq!(error_code(answer), Some(-32700));
+                    // No id could be read from garbage, and both first
+                    // moves pick a revision whose schema allows none.
+                    if !renegotiated {
+                        prop_assert!(answer.get("id").is_none_or(|id| !id.is_null()), "{}", answer);
+                    }
+                }
+                Line::Notification(_) => unreachable!("filtered out"),
+            }
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// The stdio transport splits a byte stream into the same lines the
