@@ -148,6 +148,14 @@ struct CheckArgs {
     /// Replay only; do not run the law probes.
     #[arg(long, conflicts_with = "no_replay")]
     no_probes: bool,
+    /// Also run the CLI probes against each server command:
+    /// `help-does-not-serve` (`<cmd> --help`) and `bad-flag-exits-2`.
+    #[arg(long)]
+    cli_probes: bool,
+    /// The invalid flag `bad-flag-exits-2` passes.
+    #[arg(long, value_name = "FLAG", requires = "cli_probes", allow_hyphen_values = true,
+          default_value = mcp_replay::check::probes::cli::DEFAULT_BAD_FLAG)]
+    bad_flag: String,
     /// Run the law probes of the server command alone, even where
     /// `transcripts/` exists; replay nothing.
     #[arg(long, requires = "command", conflicts_with_all = ["paths", "bless"])]
@@ -407,6 +415,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.startup_timeout = args.startup_timeout;
     options.settle = args.settle;
     options.grace = args.grace;
+    options.cli_probes = args.cli_probes.then_some(args.bad_flag);
 
     // A JUnit file that cannot be written is a usage error found before
     // anything runs, not after a long run.

@@ -86,6 +86,8 @@ impl Tool for CheckTool {
                     "fail_on_noise": {"type": "boolean", "description": "Fail on differences that are noise too."},
                     "no_probes": {"type": "boolean", "description": "Replay only; do not run the law probes."},
                     "no_replay": {"type": "boolean", "description": "Probe `command` alone; replay nothing."},
+                    "cli_probes": {"type": "boolean", "description": "Also run the CLI probes: `<cmd> --help` and `<cmd> <bad flag>` (help-does-not-serve, bad-flag-exits-2)."},
+                    "bad_flag": {"type": "string", "description": "The invalid flag bad-flag-exits-2 passes (default --mcp-replay-no-such-flag)."},
                     "verbose": {"type": "boolean", "description": "List the laws that held too."},
                     "timeout": duration("The deadline of each step, such as 5s (default 5s)."),
                     "startup_timeout": duration("The deadline of a step before the server has written anything (default 20s)."),
@@ -205,6 +207,12 @@ fn options(args: &Value) -> Result<(CheckOptions, bool), String> {
         startup_timeout: duration("startup_timeout")?,
         settle: duration("settle")?,
         grace: duration("grace")?,
+        cli_probes: flag("cli_probes").then(|| {
+            args.get("bad_flag")
+                .and_then(Value::as_str)
+                .unwrap_or(check::probes::cli::DEFAULT_BAD_FLAG)
+                .to_owned()
+        }),
         ..CheckOptions::default()
     };
     if !options.replay && options.command.is_empty() {

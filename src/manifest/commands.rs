@@ -217,6 +217,21 @@ fn check() -> CommandEntry {
     );
     flag(
         &mut entry,
+        "cli-probes",
+        Flag::new(
+            Boolean,
+            "Also run the CLI probes (help-does-not-serve, bad-flag-exits-2) against each server command",
+        )
+        .default(false),
+    );
+    flag(
+        &mut entry,
+        "bad-flag",
+        Flag::new(String, "The invalid flag the bad-flag-exits-2 probe passes")
+            .default(crate::check::probes::cli::DEFAULT_BAD_FLAG),
+    );
+    flag(
+        &mut entry,
         "no-replay",
         Flag::new(
             Boolean,

@@ -451,3 +451,93 @@ fn the_check_tool_gates_a_server() {
     host.close_stdin();
     assert_eq!(host.wait().code(), Some(0));
 }
+
+/// The status of each law of `check --format json` on `record`s.
+fn law_status(records: &[Value], law: &str) -> String {
+    records
+        .iter()
+        .find(|r| r["type"] == "law" && r["law"] == law)
+        .unwrap_or_else(|| panic!("no outcome for {law}: {records:?}"))["status"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn check_cli_probes(extra: &[&str], server: &[&str]) -> (Option<i32>, Vec<Value>) {
+    let out = Command::new(bin())
+        .args(["check", "--format", "json", "--no-replay", "--cli-probes"])
+        .args(["--startup-timeout", "3s"])
+        .args(extra)
+        .arg("--")
+        .args(server)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (out.status.code(), crate::util::json_lines(&out.stdout))
+}
+
+// REQ-C-032: the CLI probes hold `mcp-replay serve` to "tool <cmd> --help
+// prints help to stdout, exits 0, and does not read stdin" and "an invalid
+// flag exits 2 with stdout empty".
+#[test]
+fn the_cli_probes_pass_mcp_replay_serve() {
+    let (code, records) = check_cli_probes(&[], &[bin(), "serve"]);
+    assert_eq!(code, Some(0), "{records:?}");
+    assert_eq!(law_status(&records, "help-does-not-serve"), "pass");
+    assert_eq!(law_status(&records, "bad-flag-exits-2"), "pass");
+    let (code, records) = check_cli_probes(&["--bad-flag", "--format=yaml"], &[bin(), "serve"]);
+    assert_eq!(code, Some(0), "{records:?}");
+    assert_eq!(law_status(&records, "bad-flag-exits-2"), "pass");
+}
+
+/// A command whose `--help` waits on stdin, and that answers a bad flag
+/// with status 1 and a line on stdout, fails both CLI probes.
+#[test]
+fn the_cli_probes_catch_a_command_line_that_breaks_them() {
+    let script = r#"case "$1" in --help) cat >/dev/null; echo usage;; *) echo oops; exit 1;; esac"#;
+    let (code, records) = check_cli_probes(&["--timeout", "1s"], &["sh", "-c", script, "sh"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(law_status(&records, "help-does-not-serve"), "fail");
+    assert_eq!(law_status(&records, "bad-flag-exits-2"), "fail");
+    let messages: Vec<&str> = records
+        .iter()
+        .filter(|r| r["type"] == "finding" && r["law"] == "bad-flag-exits-2")
+        .map(|r| r["message"].as_str().unwrap())
+        .collect();
+    assert!(messages.iter().any(|m| m.contains("not 2")), "{messages:?}");
+    assert!(
+        messages.iter().any(|m| m.contains("on stdout")),
+        "{messages:?}"
+    );
+
+    // A `--help` that exits 0 with nothing on stdout fails too.
+    let quiet = r#"case "$1" in --help) exit 0;; *) exit 2;; esac"#;
+    let (_, records) = check_cli_probes(&[], &["sh", "-c", quiet, "sh"]);
+    assert_eq!(law_status(&records, "help-does-not-serve"), "fail");
+    assert_eq!(law_status(&records, "bad-flag-exits-2"), "pass");
+}
+
+/// Without `--cli-probes` the two laws are not run, nor listed.
+#[test]
+fn the_cli_probes_are_opt_in() {
+    let out = Command::new(bin())
+        .args([
+            "check",
+            "--format",
+            "json",
+            "--no-replay",
+            "--",
+            bin(),
+            "serve",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let records = crate::util::json_lines(&out.stdout);
+    assert!(
+        !records
+            .iter()
+            .any(|r| r["law"] == "help-does-not-serve" || r["law"] == "bad-flag-exits-2"),
+        "{records:?}"
+    );
+}
