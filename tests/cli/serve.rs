@@ -541,3 +541,37 @@ fn the_cli_probes_are_opt_in() {
         "{records:?}"
     );
 }
+
+// REQ-C-032 (Lifetime): every child process the server starts ends when it
+// exits, here by SIGTERM in the middle of a `check` call.
+#[test]
+fn sigterm_during_a_check_takes_the_checked_servers_with_it() {
+    let marker = "mcp-replay-serve-sigterm-marker";
+    let mut host = serve(&["--format", "json"]);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    answer(&mut host);
+    // A server that never answers: the probes wait on it.
+    let line = request(
+        json!(2),
+        "tools/call",
+        json!({"name": "check", "arguments": {
+            "command": ["sh", "-c", "sleep 300; exit 0", marker],
+            "no_replay": true,
+            "startup_timeout": "60s",
+            "timeout": "60s"
+        }}),
+    );
+    host.send(format!("{line}\n").as_bytes());
+    let deadline = std::time::Instant::now() + STEP;
+    while crate::util::processes_with(marker).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no checked server started"
+        );
+        std::thread::yield_now();
+    }
+    host.signal(Signal::TERM);
+    assert_eq!(host.wait().code(), Some(143), "{}", host.stderr());
+    assert_eq!(envelope(&host.stderr())["error"]["code"], "SIGTERM");
+    crate::util::assert_no_process_with(marker);
+}
