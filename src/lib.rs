@@ -20,11 +20,13 @@
 pub mod check;
 mod jsonrpc;
 pub mod laws;
+pub mod manifest;
 pub mod model;
 pub mod process;
 pub mod record;
 pub mod report;
 pub mod revision;
+pub mod serve;
 pub mod server;
 pub mod transcript;
 

@@ -22,6 +22,8 @@ use mcp_replay::transcript::Exit;
 
 #[path = "../examples/demo-server.rs"]
 mod demo_server;
+#[path = "cli/serve.rs"]
+mod serve;
 
 /// Record, replay and check MCP stdio servers.
 #[derive(Debug, Parser)]
@@ -39,8 +41,34 @@ enum Command {
     Check(Box<CheckArgs>),
     /// List the laws: id, severity per profile, implemented or reserved, citations.
     Laws(LawsArgs),
+    /// Print the command manifest as JSON: every command, its flags and exit codes.
+    Manifest,
+    /// Serve `check` and `laws` as MCP tools over stdio until stdin closes.
+    Serve(ServeArgs),
     /// Serve the demo MCP server on stdio: the server the bundled transcripts run against.
     DemoServer,
+}
+
+/// Arguments of `mcp-replay serve`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Stdout carries MCP messages from the first byte (protocol mcp-stdio); diagnostics go to \
+stderr. Exit status: 0 when the client closes stdin, 2 for an invalid flag (the server \
+never starts), 1 when stdio cannot be set aside, 128 + N when signal N ends the session. \
+With --format json, every exit but 0 ends stderr with a ResponseEnvelope.")]
+struct ServeArgs {
+    /// The format of a failure report on stderr.
+    #[arg(long, value_enum, default_value_t = ServeFormat::Text)]
+    format: ServeFormat,
+}
+
+/// The formats of a failure report of `mcp-replay serve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ServeFormat {
+    /// A plain-text error.
+    Text,
+    /// A ResponseEnvelope on the last line.
+    Json,
 }
 
 /// Arguments of `mcp-replay record`.
@@ -120,6 +148,14 @@ struct CheckArgs {
     /// Replay only; do not run the law probes.
     #[arg(long, conflicts_with = "no_replay")]
     no_probes: bool,
+    /// Also run the CLI probes against each server command:
+    /// `help-does-not-serve` (`<cmd> --help`) and `bad-flag-exits-2`.
+    #[arg(long)]
+    cli_probes: bool,
+    /// The invalid flag `bad-flag-exits-2` passes.
+    #[arg(long, value_name = "FLAG", requires = "cli_probes", allow_hyphen_values = true,
+          default_value = mcp_replay::check::probes::cli::DEFAULT_BAD_FLAG)]
+    bad_flag: String,
     /// Run the law probes of the server command alone, even where
     /// `transcripts/` exists; replay nothing.
     #[arg(long, requires = "command", conflicts_with_all = ["paths", "bless"])]
@@ -212,11 +248,17 @@ enum LawsFormat {
 const EXIT_USAGE: u8 = report::EXIT_USAGE;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let started = Instant::now();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return serve::usage_error(&err, started),
+    };
     let result = match cli.command {
         Command::Record(args) => run_record(args),
         Command::Check(args) => run_check(*args),
         Command::Laws(args) => run_laws(&args),
+        Command::Manifest => run_manifest(),
+        Command::Serve(args) => return serve::run(args.format == ServeFormat::Json, started),
         Command::DemoServer => return demo_server::main(),
     };
     match result {
@@ -373,6 +415,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.startup_timeout = args.startup_timeout;
     options.settle = args.settle;
     options.grace = args.grace;
+    options.cli_probes = args.cli_probes.then_some(args.bad_flag);
 
     // A JUnit file that cannot be written is a usage error found before
     // anything runs, not after a long run.
@@ -599,5 +642,66 @@ fn run_laws(args: &LawsArgs) -> Result<ExitCode, Failure> {
         // A reader that stopped reading (`| head`) is no failure.
         Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => Err(err.into()),
         _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+fn run_manifest() -> Result<ExitCode, Failure> {
+    let manifest = mcp_replay::manifest::commands::mcp_replay(env!("CARGO_PKG_VERSION"))?;
+    let mut out = io::stdout().lock();
+    let written = serde_json::to_writer_pretty(&mut out, &manifest)
+        .map_err(io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush());
+    match written {
+        // A reader that stopped reading (`| head`) is no failure.
+        Err(err) if err.kind() != io::ErrorKind::BrokenPipe => Err(err.into()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory as _;
+
+    use super::Cli;
+
+    /// The manifest names every subcommand and every flag clap parses, and
+    /// nothing clap does not.
+    #[test]
+    fn the_manifest_matches_the_command_line() {
+        let manifest = mcp_replay::manifest::commands::mcp_replay("0").unwrap();
+        let cli = Cli::command();
+        let mut subcommands: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+        subcommands.sort_unstable();
+        let mut listed: Vec<&str> = manifest.commands.keys().map(String::as_str).collect();
+        listed.sort_unstable();
+        assert_eq!(subcommands, listed);
+        for sub in cli.get_subcommands() {
+            let entry = &manifest.commands[sub.get_name()];
+            let mut flags: Vec<String> = sub
+                .get_arguments()
+                .filter(|arg| !matches!(arg.get_id().as_str(), "help" | "version"))
+                .map(|arg| {
+                    arg.get_long()
+                        .map_or_else(|| arg.get_id().to_string(), str::to_owned)
+                })
+                .collect();
+            flags.sort_unstable();
+            let listed: Vec<String> = entry.flags.keys().cloned().collect();
+            assert_eq!(flags, listed, "the flags of `{}`", sub.get_name());
+            for arg in sub.get_arguments() {
+                let name = arg
+                    .get_long()
+                    .map_or_else(|| arg.get_id().to_string(), str::to_owned);
+                if let Some(flag) = entry.flags.get(&name) {
+                    assert_eq!(
+                        flag.positional.is_some(),
+                        arg.is_positional(),
+                        "`{} {name}`: positional",
+                        sub.get_name()
+                    );
+                }
+            }
+        }
     }
 }

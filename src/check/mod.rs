@@ -94,6 +94,9 @@ pub struct CheckOptions {
     pub settle: Option<Duration>,
     /// How long a server may take to exit after stdin closes or SIGTERM.
     pub grace: Option<Duration>,
+    /// The invalid flag of `bad-flag-exits-2` when the CLI probes run
+    /// (`--cli-probes`); `None` leaves them out.
+    pub cli_probes: Option<String>,
 }
 
 impl Default for CheckOptions {
@@ -116,6 +119,7 @@ impl Default for CheckOptions {
             startup_timeout: None,
             settle: None,
             grace: None,
+            cli_probes: None,
         }
     }
 }

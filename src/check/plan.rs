@@ -76,6 +76,8 @@ struct Settings {
     grace: Duration,
     /// The config's redaction settings.
     redaction: Redaction,
+    /// The bad flag of the CLI probes, when they run.
+    cli: Option<String>,
 }
 
 impl Settings {
@@ -102,6 +104,7 @@ impl Settings {
                 .or(config.grace)
                 .unwrap_or(probe_defaults.grace),
             redaction: config.redaction.clone(),
+            cli: options.cli_probes.clone(),
         }
     }
 
@@ -113,6 +116,7 @@ impl Settings {
             startup_timeout: self.startup_timeout,
             grace: self.grace,
             redaction: self.redaction.clone(),
+            cli: self.cli.clone(),
         }
     }
 }

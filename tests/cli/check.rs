@@ -915,7 +915,12 @@ fn probes_alone_gate_a_server_with_nothing_recorded_and_warnings_pass_unless_den
             .code(code)
             .stdout(predicate::str::contains(expected));
     };
-    probed(&[], &[], 0, "Summary: 0 transcripts, 21 laws: 19 held, 2 skipped");
+    probed(
+        &[],
+        &[],
+        0,
+        "Summary: 0 transcripts, 21 laws: 19 held, 2 skipped",
+    );
     probed(&[], &["--break", "ping"], 1, "\n  FAIL ping\n");
     probed(
         &["--waive", "ping"],

@@ -7,6 +7,7 @@ mod laws;
 mod limits;
 mod output;
 mod record;
+mod serve;
 mod transcript;
 mod util;
 mod version;

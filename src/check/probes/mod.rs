@@ -27,6 +27,7 @@
 //! `ping` once the first is answered, and a response that arrives before the
 //! second ping's answer answers the line (a server may answer out of order).
 
+pub mod cli;
 mod conversation;
 mod modern;
 mod session;
@@ -66,6 +67,9 @@ pub struct ProbeOptions {
     /// More variables and patterns to redact (`redactEnv` and `redact` in
     /// `mcp-replay.json`), besides the secrets of the environment.
     pub redaction: Redaction,
+    /// The invalid flag of `bad-flag-exits-2`, when the CLI probes run
+    /// (`--cli-probes`); `None` leaves them out.
+    pub cli: Option<String>,
 }
 
 impl Default for ProbeOptions {
@@ -77,6 +81,7 @@ impl Default for ProbeOptions {
             startup_timeout: crate::check::DEFAULT_STARTUP_TIMEOUT,
             grace: Duration::from_secs(2),
             redaction: Redaction::default(),
+            cli: None,
         }
     }
 }
@@ -111,9 +116,10 @@ impl ProbeReport {
 }
 
 /// Whether the probes check `law`: every implemented law but
-/// `transcript-match`, which belongs to replay.
+/// `transcript-match`, which belongs to replay, and the CLI probes, which
+/// run only when asked.
 pub fn is_probed(law: LawId) -> bool {
-    law != LawId::TranscriptMatch && crate::laws::law(law).implemented
+    law != LawId::TranscriptMatch && !cli::LAWS.contains(&law) && crate::laws::law(law).implemented
 }
 
 type Probe = fn(Session<'_>) -> Ledger;
@@ -181,7 +187,13 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     for ledger in ledgers {
         all.merge(ledger);
     }
-    Ok(all.into_report())
+    let mut report = all.into_report();
+    if let Some(bad_flag) = &options.cli {
+        let (outcomes, findings) = cli::run(command, options, bad_flag)?;
+        report.outcomes.extend(outcomes);
+        report.findings.extend(findings);
+    }
+    Ok(report)
 }
 
 /// What one session learned about each law: findings, laws that held, and

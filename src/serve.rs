@@ -1,0 +1,332 @@
+//! `mcp-replay serve`: the checker as an MCP server, on the crate's own core
+//! library.
+//!
+//! Two tools: `check`, which runs [`check::run`] as `mcp-replay check`
+//! would and answers the human report as text and the JSON Lines report as
+//! structured content, and `laws`, the catalog. A run with a failing
+//! finding is a failed tool call (`isError: true`, MCP-CORE r1 §3¶19): the
+//! gate did not pass. Commands that must never be tools (`record`, and
+//! `check --bless`, which rewrites files a person reviews) are not offered,
+//! so a call naming them is refused as an unknown tool, and `check` takes
+//! no argument that writes a file.
+//!
+//! Nothing a checked server prints reaches the protocol channel: the
+//! checker talks to every server through pipes of its own, and the capture
+//! guard holds whatever else is written while a tool runs.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use crate::check::duration::parse_duration;
+use crate::check::{self, CheckOptions};
+use crate::laws::{CATALOG, CatalogFormat, LawId, Profile, render_catalog};
+use crate::report::{self, Palette};
+use crate::server::{Server, Tool, ToolAnnotations, ToolDescriptor, ToolOutput, ToolSet};
+
+/// The names of the tools `mcp-replay serve` offers.
+pub const TOOL_NAMES: &[&str] = &["check", "laws"];
+
+/// The server `mcp-replay serve` runs, named `mcp-replay` at `version`.
+pub fn server(version: &str) -> Server {
+    Server::new("mcp-replay", version, tools()).with_instructions(
+        "Run `check` on a server command (argv) or on transcript paths to hold an MCP \
+         stdio server to the laws of the stdio contract; `laws` lists them. A call \
+         with findings answers isError: true with the report.",
+    )
+}
+
+/// The tools of `mcp-replay serve`.
+pub fn tools() -> ToolSet {
+    ToolSet::new().with(CheckTool).with(LawsTool)
+}
+
+/// `check`: replay transcripts and probe a server command.
+struct CheckTool;
+
+/// The schema of one record of the JSON Lines report.
+fn records_schema() -> Value {
+    json!({
+        "type": "array",
+        "description": "The JSON Lines report of `mcp-replay check --format json`, one object per line (docs/output-formats.md).",
+        "items": {
+            "type": "object",
+            "properties": {"type": {"type": "string"}},
+            "required": ["type"]
+        }
+    })
+}
+
+impl Tool for CheckTool {
+    fn descriptor(&self) -> ToolDescriptor {
+        let duration = |what: &str| json!({"type": "string", "description": what});
+        let laws: Vec<&str> = CATALOG.iter().map(|law| law.id.as_str()).collect();
+        ToolDescriptor::new(
+            "check",
+            "Replay MCP transcripts against a server and probe the laws of the stdio \
+             contract, as `mcp-replay check` does. Give `command` (the server's argv) to \
+             probe a server, `paths` to replay transcripts, or both. Findings that fail \
+             the run answer isError: true.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "paths": {
+                        "type": "array", "items": {"type": "string"},
+                        "description": "Transcript files or directories, relative to the server's working directory."
+                    },
+                    "command": {
+                        "type": "array", "items": {"type": "string"}, "minItems": 1,
+                        "description": "The server command and its arguments, one element each."
+                    },
+                    "profile": {"enum": ["core", "spec"], "description": "The contract to hold the server to (default core)."},
+                    "waive": {"type": "array", "items": {"enum": laws}, "description": "Laws not to fail on."},
+                    "deny_warnings": {"type": "boolean", "description": "Fail on warnings too."},
+                    "baseline": {"type": "string", "description": "A baseline file: the findings it lists do not fail the run."},
+                    "fail_on_noise": {"type": "boolean", "description": "Fail on differences that are noise too."},
+                    "no_probes": {"type": "boolean", "description": "Replay only; do not run the law probes."},
+                    "no_replay": {"type": "boolean", "description": "Probe `command` alone; replay nothing."},
+                    "cli_probes": {"type": "boolean", "description": "Also run the CLI probes: `<cmd> --help` and `<cmd> <bad flag>` (help-does-not-serve, bad-flag-exits-2)."},
+                    "bad_flag": {"type": "string", "description": "The invalid flag bad-flag-exits-2 passes (default --mcp-replay-no-such-flag)."},
+                    "verbose": {"type": "boolean", "description": "List the laws that held too."},
+                    "timeout": duration("The deadline of each step, such as 5s (default 5s)."),
+                    "startup_timeout": duration("The deadline of a step before the server has written anything (default 20s)."),
+                    "settle": duration("How long the probes watch stdout before the first message (default 1s)."),
+                    "grace": duration("How long a server may take to exit after stdin closes or SIGTERM (default 2s).")
+                },
+                "additionalProperties": false
+            }),
+        )
+        .with_title("Check an MCP server")
+        .with_annotations(
+            ToolAnnotations::new()
+                .read_only(true)
+                .destructive(false)
+                .idempotent(true)
+                // It starts the command it is given.
+                .open_world(true),
+        )
+        .with_output_schema(json!({
+            "type": "object",
+            "properties": {
+                "exit_code": {"type": "integer", "description": "The exit status `mcp-replay check` would end with: 0 held, 1 findings, 2 unreadable input."},
+                "passed": {"type": "boolean"},
+                "records": records_schema()
+            },
+            "required": ["exit_code", "passed", "records"]
+        }))
+    }
+
+    fn run(&self, args: &Value) -> ToolOutput {
+        let (options, verbose) = match options(args) {
+            Ok(parsed) => parsed,
+            Err(message) => return ToolOutput::error(format!("check: {message}")),
+        };
+        let report = match check::run(&options, &|_, _| {}) {
+            Ok(report) => report,
+            Err(err) => {
+                let mut text = format!("check: {err}");
+                if let Some(hint) = err.hint() {
+                    text.push_str("\nhint: ");
+                    text.push_str(&hint);
+                }
+                return ToolOutput::error(text);
+            }
+        };
+        let mut text = Vec::new();
+        let mut lines = Vec::new();
+        let rendered = report::human::render(&report, &Palette::plain(), verbose, &mut text)
+            .and_then(|()| report::json::render(&report, &mut lines));
+        if let Err(err) = rendered {
+            return ToolOutput::error(format!("check: the report could not be rendered: {err}"));
+        }
+        let records: Vec<Value> = lines
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .filter_map(|line| serde_json::from_slice(line).ok())
+            .collect();
+        let exit_code = report.exit_code();
+        let mut output = ToolOutput::ok(String::from_utf8_lossy(&text).into_owned())
+            .with_structured(json!({
+                "exit_code": exit_code,
+                "passed": exit_code == report::EXIT_OK,
+                "records": records,
+            }));
+        output.is_error = exit_code != report::EXIT_OK;
+        output
+    }
+}
+
+/// The check options of a `check` call, and whether the report is verbose.
+fn options(args: &Value) -> Result<(CheckOptions, bool), String> {
+    let empty = Map::new();
+    let args = args.as_object().unwrap_or(&empty);
+    let strings = |key: &str| -> Vec<String> {
+        args.get(key)
+            .and_then(Value::as_array)
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let flag = |key: &str| args.get(key).and_then(Value::as_bool).unwrap_or(false);
+    let duration = |key: &str| -> Result<Option<Duration>, String> {
+        args.get(key)
+            .and_then(Value::as_str)
+            .map(|text| parse_duration(text).map_err(|err| format!("`{key}`: {err}")))
+            .transpose()
+    };
+    let profile = args
+        .get("profile")
+        .and_then(Value::as_str)
+        .map(str::parse::<Profile>)
+        .transpose()
+        .map_err(|err| format!("`profile`: {err}"))?;
+    let waive = strings("waive")
+        .iter()
+        .map(|id| id.parse::<LawId>())
+        .collect::<Result<_, _>>()?;
+    let options = CheckOptions {
+        paths: strings("paths").into_iter().map(PathBuf::from).collect(),
+        command: strings("command"),
+        profile,
+        waive,
+        deny_warnings: flag("deny_warnings"),
+        baseline: args
+            .get("baseline")
+            .and_then(Value::as_str)
+            .map(PathBuf::from),
+        fail_on_noise: flag("fail_on_noise"),
+        probes: !flag("no_probes"),
+        replay: !flag("no_replay"),
+        timeout: duration("timeout")?,
+        startup_timeout: duration("startup_timeout")?,
+        settle: duration("settle")?,
+        grace: duration("grace")?,
+        cli_probes: flag("cli_probes").then(|| {
+            args.get("bad_flag")
+                .and_then(Value::as_str)
+                .unwrap_or(check::probes::cli::DEFAULT_BAD_FLAG)
+                .to_owned()
+        }),
+        ..CheckOptions::default()
+    };
+    if !options.replay && options.command.is_empty() {
+        return Err("`no_replay` needs a `command` to probe".to_owned());
+    }
+    if !options.replay && !options.probes {
+        return Err("`no_replay` and `no_probes` leave nothing to check".to_owned());
+    }
+    Ok((options, flag("verbose")))
+}
+
+/// `laws`: the catalog.
+struct LawsTool;
+
+impl Tool for LawsTool {
+    fn descriptor(&self) -> ToolDescriptor {
+        ToolDescriptor::new(
+            "laws",
+            "List the laws `check` holds servers to: id, severity per profile, \
+             implemented or reserved, and the contract each cites.",
+            json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        )
+        .with_title("The laws of the stdio contract")
+        .with_annotations(
+            ToolAnnotations::new()
+                .read_only(true)
+                .destructive(false)
+                .idempotent(true)
+                .open_world(false),
+        )
+        .with_output_schema(json!({
+            "type": "object",
+            "properties": {
+                "laws": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"id": {"type": "string"}, "implemented": {"type": "boolean"}},
+                        "required": ["id", "implemented"]
+                    }
+                }
+            },
+            "required": ["laws"]
+        }))
+    }
+
+    fn run(&self, _args: &Value) -> ToolOutput {
+        let mut text = Vec::new();
+        let mut lines = Vec::new();
+        let rendered = render_catalog(&mut text, CatalogFormat::Human)
+            .and_then(|()| render_catalog(&mut lines, CatalogFormat::Json));
+        if let Err(err) = rendered {
+            return ToolOutput::error(format!("laws: the catalog could not be rendered: {err}"));
+        }
+        let laws: Vec<Value> = lines
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .filter_map(|line| serde_json::from_slice(line).ok())
+            .collect();
+        ToolOutput::ok(String::from_utf8_lossy(&text).into_owned())
+            .with_structured(json!({ "laws": laws }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tools_are_the_offered_names() {
+        let names: Vec<String> = tools().descriptors().map(|d| d.name.clone()).collect();
+        assert_eq!(names, TOOL_NAMES);
+    }
+
+    #[test]
+    fn bless_is_not_an_argument_of_check() {
+        let descriptor = CheckTool.descriptor();
+        let properties = descriptor.input_schema["properties"].as_object().unwrap();
+        for off in ["bless", "write_baseline", "junit", "summary"] {
+            assert!(!properties.contains_key(off), "{off}");
+        }
+        assert_eq!(descriptor.input_schema["additionalProperties"], false);
+    }
+
+    #[test]
+    fn check_is_read_only_and_open_world() {
+        let annotations = serde_json::to_value(CheckTool.descriptor().annotations).unwrap();
+        assert_eq!(annotations["readOnlyHint"], true);
+        assert_eq!(annotations["openWorldHint"], true);
+        let laws = serde_json::to_value(LawsTool.descriptor().annotations).unwrap();
+        assert_eq!(laws["readOnlyHint"], true);
+        assert_eq!(laws["openWorldHint"], false);
+    }
+
+    #[test]
+    fn bad_arguments_are_a_failed_call() {
+        let output = CheckTool.run(&json!({"timeout": "soon", "command": ["x"]}));
+        assert!(output.is_error);
+        assert!(output.report.contains("`timeout`"), "{}", output.report);
+        let output = CheckTool.run(&json!({"no_replay": true}));
+        assert!(output.is_error);
+        assert!(
+            output.report.contains("needs a `command`"),
+            "{}",
+            output.report
+        );
+    }
+
+    #[test]
+    fn laws_answers_the_whole_catalog() {
+        let output = LawsTool.run(&json!({}));
+        assert!(!output.is_error);
+        let laws = output.structured.unwrap()["laws"].as_array().unwrap().len();
+        assert_eq!(laws, CATALOG.len());
+        assert!(output.report.contains("help-does-not-serve"));
+    }
+}

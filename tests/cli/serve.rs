@@ -1,0 +1,577 @@
+//! `mcp-replay serve` and `mcp-replay manifest`: the checker as an MCP
+//! server, held to REQ-C-032 (../shared/seeds/003_2183b2e44b96a8af.txt),
+//! one test per acceptance criterion. The criteria about registration are
+//! unit tests of `src/manifest/mod.rs`, named after the field each refuses.
+
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
+use rustix::process::Signal;
+use serde_json::{Value, json};
+
+use crate::util::{Host, STEP, bin, fixture_server, initialize, request, shell_status};
+
+fn serve(args: &[&str]) -> Host {
+    let mut cmd = Command::new(bin());
+    cmd.arg("serve").args(args);
+    Host::spawn(cmd)
+}
+
+fn manifest() -> Value {
+    let out = Command::new(bin()).arg("manifest").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the manifest is one JSON document")
+}
+
+fn answer(host: &mut Host) -> Value {
+    serde_json::from_slice(&host.line()).expect("every stdout line is a JSON-RPC message")
+}
+
+fn call(host: &mut Host, id: i64, name: &str, arguments: Value) -> Value {
+    let line = request(
+        json!(id),
+        "tools/call",
+        json!({"name": name, "arguments": arguments}),
+    );
+    host.send(format!("{line}\n").as_bytes());
+    let answer = answer(host);
+    assert_eq!(answer["id"], id, "{answer}");
+    answer
+}
+
+/// The last line of stderr, parsed as a ResponseEnvelope.
+fn envelope(stderr: &str) -> Value {
+    let last = stderr.lines().last().expect("stderr is not empty");
+    let envelope: Value = serde_json::from_str(last)
+        .unwrap_or_else(|err| panic!("the last stderr line is no JSON ({err}): {stderr}"));
+    assert_eq!(envelope["ok"], false, "{envelope}");
+    assert!(envelope["data"].is_null(), "{envelope}");
+    assert!(envelope["warnings"].is_array(), "{envelope}");
+    assert!(envelope["meta"]["duration_ms"].is_u64(), "{envelope}");
+    assert!(envelope["error"]["message"].is_string(), "{envelope}");
+    envelope
+}
+
+// REQ-C-032: tool manifest shows stdout: "protocol" and a protocol name on
+// every protocol server command, and neither field on any other command.
+#[test]
+fn manifest_shows_stdout_protocol_exactly_on_the_servers() {
+    let manifest = manifest();
+    let commands = manifest["commands"].as_object().unwrap();
+    for name in ["serve", "demo-server"] {
+        assert_eq!(commands[name]["stdout"], "protocol", "{name}");
+        assert_eq!(commands[name]["protocol"], "mcp-stdio", "{name}");
+    }
+    for (name, entry) in commands {
+        if name != "serve" && name != "demo-server" {
+            assert!(entry.get("stdout").is_none(), "{name}");
+            assert!(entry.get("protocol").is_none(), "{name}");
+        }
+        assert!(entry["danger_level"].is_string(), "{name}");
+        assert!(entry["required_scopes"].is_array(), "{name}");
+        assert_eq!(entry["exit_codes"]["0"]["name"], "SUCCESS", "{name}");
+        for (code, meaning) in entry["exit_codes"].as_object().unwrap() {
+            for field in ["name", "description", "retryable", "side_effects"] {
+                assert!(meaning.get(field).is_some(), "{name} {code} {field}");
+            }
+        }
+    }
+    assert_eq!(commands["serve"]["exit_codes"]["143"]["name"], "SIGTERM");
+    assert_eq!(commands["check"]["flags"]["timeout"]["type"], "duration");
+}
+
+// REQ-C-032: tool manifest shows mcp: false on every command the tool's MCP
+// server leaves out, and no mcp field on any other command.
+// REQ-C-032: a manifest with mcp: true on any command fails validation
+// against the manifest schema (registration refuses it; see
+// `manifest::tests::mcp_true_is_refused_on_any_command`).
+#[test]
+fn manifest_marks_the_commands_serve_leaves_out() {
+    let manifest = manifest();
+    let commands = manifest["commands"].as_object().unwrap();
+    for name in ["record", "serve", "demo-server"] {
+        assert_eq!(commands[name]["mcp"], false, "{name}");
+    }
+    for name in ["check", "laws"] {
+        assert!(commands[name].get("mcp").is_none(), "{name}");
+    }
+    assert_eq!(commands["check"]["flags"]["bless"]["mcp"], false);
+    assert!(!manifest.to_string().contains(r#""mcp":true"#));
+}
+
+// REQ-C-032: an invalid flag exits 2 with stdout empty; in JSON mode the
+// last line of stderr parses as a ResponseEnvelope with error.code:
+// "ARG_ERROR".
+#[test]
+fn an_invalid_flag_exits_2_with_the_envelope_in_json_mode() {
+    let out = Command::new(bin())
+        .args(["serve", "--format", "json", "--read-only=maybe"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "{:?}", out.stdout);
+    let envelope = envelope(&String::from_utf8_lossy(&out.stderr));
+    assert_eq!(envelope["error"]["code"], "ARG_ERROR");
+    assert_eq!(envelope["error"]["phase"], "validation");
+    assert_eq!(envelope["meta"]["exit_code"], 2);
+
+    // In text mode the error is clap's plain text, and no envelope.
+    let out = Command::new(bin())
+        .args(["serve", "--format", "yaml"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("invalid value 'yaml'"), "{stderr}");
+    assert!(!stderr.contains("ARG_ERROR"), "{stderr}");
+}
+
+// REQ-C-032: a failure while preparing to serve exits with a code from the
+// command's declared exit_codes, writes nothing to stdout, and in JSON mode
+// ends stderr with the envelope.
+#[test]
+fn a_failure_before_serving_exits_with_a_declared_code_and_the_envelope() {
+    // The capture guard's temp file cannot be made: serving never begins.
+    let out = Command::new(bin())
+        .args(["serve", "--format", "json"])
+        .env("TMPDIR", "/nonexistent/mcp-replay-serve")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let code = out.status.code().expect("an exit, not a signal");
+    assert!(
+        manifest()["commands"]["serve"]["exit_codes"]
+            .get(code.to_string())
+            .is_some(),
+        "{code} is not declared"
+    );
+    assert_ne!(code, 0);
+    assert!(out.stdout.is_empty(), "{:?}", out.stdout);
+    let envelope = envelope(&String::from_utf8_lossy(&out.stderr));
+    assert_eq!(envelope["error"]["code"], "SERVE_ERROR");
+    assert_eq!(envelope["meta"]["exit_code"], code);
+}
+
+// REQ-C-032: tool <cmd> --help prints help to stdout, exits 0, and does not
+// read stdin.
+#[test]
+fn help_prints_to_stdout_and_never_reads_stdin() {
+    // Stdin is a pipe that stays open and is never written: a command that
+    // read it would wait, and miss the deadline.
+    let mut host = serve(&["--help"]);
+    let status = host.wait();
+    assert_eq!(status.code(), Some(0), "{}", host.stderr());
+    let stdout = String::from_utf8_lossy(&host.rest()).into_owned();
+    assert!(stdout.contains("Usage: mcp-replay serve"), "{stdout}");
+    assert!(!stdout.contains("jsonrpc"), "{stdout}");
+}
+
+// REQ-C-032: once serving begins, every byte on stdout is a protocol
+// message: a client that speaks the declared protocol reads the server's
+// first response without skipping any line.
+#[test]
+fn every_stdout_byte_is_a_protocol_message() {
+    let mut host = serve(&[]);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    let first = answer(&mut host);
+    assert_eq!(first["id"], 1);
+    assert_eq!(first["result"]["serverInfo"]["name"], "mcp-replay");
+    // A checked server that shouts on its stdout and its stderr, and
+    // breaks the laws: none of it reaches the protocol channel.
+    let noisy = [
+        "sh",
+        "-c",
+        "echo NOISY-STDOUT; echo NOISY-STDERR >&2; cat >/dev/null",
+    ];
+    let answer = call(
+        &mut host,
+        2,
+        "check",
+        json!({"command": noisy, "no_replay": true, "settle": "50ms", "timeout": "2s", "grace": "1s"}),
+    );
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    host.close_stdin();
+    let rest = String::from_utf8_lossy(&host.rest()).into_owned();
+    assert!(rest.is_empty(), "{rest}");
+    assert_eq!(host.wait().code(), Some(0));
+}
+
+// REQ-C-032: a malformed request is answered with a protocol error and the
+// server keeps running.
+#[test]
+fn a_malformed_request_is_answered_in_the_protocol() {
+    let mut host = serve(&[]);
+    host.send(b"{not json\n");
+    let error = answer(&mut host);
+    assert_eq!(error["error"]["code"], -32700, "{error}");
+    host.send(format!("{}\n", request(json!(7), "ping", Value::Null)).as_bytes());
+    let pong = answer(&mut host);
+    assert_eq!(pong["id"], 7);
+    assert_eq!(pong["result"], json!({}));
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+}
+
+// REQ-C-032: closing the server's stdin ends the process with exit 0 and no
+// envelope on stderr.
+#[test]
+fn closing_stdin_exits_0_without_an_envelope() {
+    let mut host = serve(&["--format", "json"]);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    answer(&mut host);
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+    let stderr = host.stderr();
+    assert!(!stderr.contains(r#""ok":false"#), "{stderr}");
+}
+
+// REQ-C-032: SIGTERM while serving ends the process with 143, and in JSON
+// mode the last line of stderr is an envelope.
+#[test]
+fn sigterm_while_serving_exits_143_with_the_envelope() {
+    let mut host = serve(&["--format", "json"]);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    answer(&mut host);
+    host.signal(Signal::TERM);
+    let status = host.wait();
+    assert_eq!(shell_status(status), 143, "{}", host.stderr());
+    assert_eq!(status.code(), Some(143), "an exit, after the envelope");
+    let envelope = envelope(&host.stderr());
+    assert_eq!(envelope["meta"]["exit_code"], 143);
+    assert_eq!(envelope["error"]["phase"], "serving");
+}
+
+// REQ-C-032: a server that stays idle past the default timeout after
+// serving begins is not terminated by the framework.
+#[test]
+fn an_idle_server_is_not_timed_out() {
+    let mut cmd = Command::new(bin());
+    cmd.arg("serve")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let child = cmd.spawn().unwrap();
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    let mut child = child;
+    let stdin = child.stdin.take();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait());
+    });
+    // Longer than any timeout the CLI has (check's step deadline is 5s):
+    // the server must still be there.
+    let idle = mcp_replay::check::DEFAULT_TIMEOUT + Duration::from_secs(1);
+    assert!(
+        matches!(rx.recv_timeout(idle), Err(RecvTimeoutError::Timeout)),
+        "the idle server {pid} exited"
+    );
+    drop(stdin);
+    let status = rx
+        .recv_timeout(STEP)
+        .expect("it exits at end of input")
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+// REQ-C-032: a protocol command does not accept --idempotency-key,
+// --dry-run, --output, or --confirm-destructive.
+#[test]
+fn serve_refuses_the_flags_of_single_results() {
+    for flag in [
+        "--idempotency-key=k",
+        "--dry-run",
+        "--output=x",
+        "--confirm-destructive",
+    ] {
+        let out = Command::new(bin())
+            .args(["serve", flag])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(out.stdout.is_empty(), "{flag}");
+    }
+    let flags = &manifest()["commands"]["serve"]["flags"];
+    for flag in [
+        "idempotency-key",
+        "dry-run",
+        "output",
+        "confirm-destructive",
+    ] {
+        assert!(flags.get(flag).is_none(), "{flag}");
+    }
+}
+
+// REQ-C-032: a command without stdout behaves exactly as before under
+// REQ-F-004, REQ-F-006, REQ-F-011, and REQ-C-007: its report is on stdout,
+// a bad flag still exits 2 with stdout empty.
+#[test]
+fn commands_without_stdout_protocol_keep_their_output() {
+    let out = Command::new(bin())
+        .args(["laws", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains(r#""id":"schema""#));
+    let out = Command::new(bin())
+        .args(["check", "--format", "json", "--no-such-flag"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        envelope(&String::from_utf8_lossy(&out.stderr))["error"]["code"],
+        "ARG_ERROR"
+    );
+}
+
+// REQ-C-032: the tool's MCP server lists no command marked mcp: false in its
+// tool list, and a call naming one is answered with a protocol error, not
+// run.
+#[test]
+fn serve_lists_no_mcp_false_command_and_refuses_calls_naming_one() {
+    let mut host = serve(&[]);
+    host.send(
+        format!(
+            "{}\n",
+            request(
+                json!(1),
+                "initialize",
+                json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}})
+            )
+        )
+        .as_bytes(),
+    );
+    answer(&mut host);
+    host.send(format!("{}\n", request(json!(2), "tools/list", json!({}))).as_bytes());
+    let list = answer(&mut host);
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["check", "laws"]);
+    let off: Vec<String> = manifest()["commands"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, entry)| entry.get("mcp") == Some(&json!(false)))
+        .map(|(name, _)| name.clone())
+        .collect();
+    assert!(off.contains(&"record".to_owned()));
+    for (id, name) in (3..).zip(off.iter().map(String::as_str).chain(["bless"])) {
+        let refused = call(&mut host, id, name, json!({}));
+        assert_eq!(refused["error"]["code"], -32601, "{name}: {refused}");
+    }
+    // `--bless` is no argument of `check`: the call is refused before it runs.
+    let refused = call(
+        &mut host,
+        20,
+        "check",
+        json!({"bless": true, "command": ["true"]}),
+    );
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    let text = refused["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("invalid arguments"), "{text}");
+
+    // The descriptors: annotations and the output schema.
+    let check = &tools[0];
+    assert_eq!(check["annotations"]["readOnlyHint"], true);
+    assert_eq!(check["annotations"]["openWorldHint"], true);
+    assert_eq!(check["outputSchema"]["type"], "object");
+    assert_eq!(tools[1]["annotations"]["openWorldHint"], false);
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+}
+
+/// A clean server passes, with its findings as structured content; a broken
+/// one fails the call with `isError` and its finding named.
+#[test]
+fn the_check_tool_gates_a_server() {
+    let mut host = serve(&[]);
+    host.send(
+        format!(
+            "{}\n",
+            request(
+                json!(1),
+                "initialize",
+                json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}})
+            )
+        )
+        .as_bytes(),
+    );
+    answer(&mut host);
+    let clean = call(
+        &mut host,
+        2,
+        "check",
+        json!({"command": [fixture_server()], "no_replay": true}),
+    );
+    let result = &clean["result"];
+    assert_eq!(result["isError"], false, "{clean}");
+    assert_eq!(result["structuredContent"]["exit_code"], 0);
+    assert_eq!(result["structuredContent"]["passed"], true);
+    let records = result["structuredContent"]["records"].as_array().unwrap();
+    assert_eq!(records.last().unwrap()["type"], "summary");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("PASS"), "{text}");
+    assert!(!text.contains('\x1b'), "no colour: {text:?}");
+
+    let broken = call(
+        &mut host,
+        3,
+        "check",
+        json!({"command": [fixture_server(), "--break", "ping"], "no_replay": true}),
+    );
+    let result = &broken["result"];
+    assert_eq!(result["isError"], true, "{broken}");
+    assert_eq!(result["structuredContent"]["exit_code"], 1);
+    let records = result["structuredContent"]["records"].as_array().unwrap();
+    assert!(
+        records
+            .iter()
+            .any(|r| r["type"] == "finding" && r["law"] == "ping"),
+        "{records:?}"
+    );
+
+    let laws = call(&mut host, 4, "laws", json!({}));
+    assert_eq!(laws["result"]["isError"], false);
+    assert!(
+        laws["result"]["structuredContent"]["laws"]
+            .as_array()
+            .unwrap()
+            .len()
+            > 20
+    );
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+}
+
+/// The status of each law of `check --format json` on `record`s.
+fn law_status(records: &[Value], law: &str) -> String {
+    records
+        .iter()
+        .find(|r| r["type"] == "law" && r["law"] == law)
+        .unwrap_or_else(|| panic!("no outcome for {law}: {records:?}"))["status"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn check_cli_probes(extra: &[&str], server: &[&str]) -> (Option<i32>, Vec<Value>) {
+    let out = Command::new(bin())
+        .args(["check", "--format", "json", "--no-replay", "--cli-probes"])
+        .args(["--startup-timeout", "3s"])
+        .args(extra)
+        .arg("--")
+        .args(server)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (out.status.code(), crate::util::json_lines(&out.stdout))
+}
+
+// REQ-C-032: the CLI probes hold `mcp-replay serve` to "tool <cmd> --help
+// prints help to stdout, exits 0, and does not read stdin" and "an invalid
+// flag exits 2 with stdout empty".
+#[test]
+fn the_cli_probes_pass_mcp_replay_serve() {
+    let (code, records) = check_cli_probes(&[], &[bin(), "serve"]);
+    assert_eq!(code, Some(0), "{records:?}");
+    assert_eq!(law_status(&records, "help-does-not-serve"), "pass");
+    assert_eq!(law_status(&records, "bad-flag-exits-2"), "pass");
+    let (code, records) = check_cli_probes(&["--bad-flag", "--format=yaml"], &[bin(), "serve"]);
+    assert_eq!(code, Some(0), "{records:?}");
+    assert_eq!(law_status(&records, "bad-flag-exits-2"), "pass");
+}
+
+/// A command whose `--help` waits on stdin, and that answers a bad flag
+/// with status 1 and a line on stdout, fails both CLI probes.
+#[test]
+fn the_cli_probes_catch_a_command_line_that_breaks_them() {
+    let script = r#"case "$1" in --help) cat >/dev/null; echo usage;; *) echo oops; exit 1;; esac"#;
+    let (code, records) = check_cli_probes(&["--timeout", "1s"], &["sh", "-c", script, "sh"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(law_status(&records, "help-does-not-serve"), "fail");
+    assert_eq!(law_status(&records, "bad-flag-exits-2"), "fail");
+    let messages: Vec<&str> = records
+        .iter()
+        .filter(|r| r["type"] == "finding" && r["law"] == "bad-flag-exits-2")
+        .map(|r| r["message"].as_str().unwrap())
+        .collect();
+    assert!(messages.iter().any(|m| m.contains("not 2")), "{messages:?}");
+    assert!(
+        messages.iter().any(|m| m.contains("on stdout")),
+        "{messages:?}"
+    );
+
+    // A `--help` that exits 0 with nothing on stdout fails too.
+    let quiet = r#"case "$1" in --help) exit 0;; *) exit 2;; esac"#;
+    let (_, records) = check_cli_probes(&[], &["sh", "-c", quiet, "sh"]);
+    assert_eq!(law_status(&records, "help-does-not-serve"), "fail");
+    assert_eq!(law_status(&records, "bad-flag-exits-2"), "pass");
+}
+
+/// Without `--cli-probes` the two laws are not run, nor listed.
+#[test]
+fn the_cli_probes_are_opt_in() {
+    let out = Command::new(bin())
+        .args([
+            "check",
+            "--format",
+            "json",
+            "--no-replay",
+            "--",
+            bin(),
+            "serve",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let records = crate::util::json_lines(&out.stdout);
+    assert!(
+        !records
+            .iter()
+            .any(|r| r["law"] == "help-does-not-serve" || r["law"] == "bad-flag-exits-2"),
+        "{records:?}"
+    );
+}
+
+// REQ-C-032 (Lifetime): every child process the server starts ends when it
+// exits, here by SIGTERM in the middle of a `check` call.
+#[test]
+fn sigterm_during_a_check_takes_the_checked_servers_with_it() {
+    let marker = "mcp-replay-serve-sigterm-marker";
+    let mut host = serve(&["--format", "json"]);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    answer(&mut host);
+    // A server that never answers: the probes wait on it.
+    let line = request(
+        json!(2),
+        "tools/call",
+        json!({"name": "check", "arguments": {
+            "command": ["sh", "-c", "sleep 300; exit 0", marker],
+            "no_replay": true,
+            "startup_timeout": "60s",
+            "timeout": "60s"
+        }}),
+    );
+    host.send(format!("{line}\n").as_bytes());
+    let deadline = std::time::Instant::now() + STEP;
+    while crate::util::processes_with(marker).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no checked server started"
+        );
+        std::thread::yield_now();
+    }
+    host.signal(Signal::TERM);
+    assert_eq!(host.wait().code(), Some(143), "{}", host.stderr());
+    assert_eq!(envelope(&host.stderr())["error"]["code"], "SIGTERM");
+    crate::util::assert_no_process_with(marker);
+}
