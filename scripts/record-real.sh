@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Records the bundled transcripts: a session of the official Python SDK client
 # and one of the official TypeScript SDK client, each against
-# `mcp-replay demo-server` through `mcp-replay record`.
+# `mcp-replay demo-server` and against `mcp-replay serve`, through
+# `mcp-replay record`.
 #
 # Usage: scripts/record-real.sh [SCRATCH_DIR]
 #
@@ -47,4 +48,16 @@ echo "==> TypeScript SDK client (@modelcontextprotocol/sdk $ts_sdk)" >&2
 node "$scratch/ts/typescript-sdk-client.mjs" \
     "${record[@]}" -o transcripts/typescript-sdk-demo.jsonl -- mcp-replay demo-server
 
-echo "==> transcripts/python-sdk-demo.jsonl, transcripts/typescript-sdk-demo.jsonl" >&2
+# The same clients against `mcp-replay serve`, the checker as an MCP server,
+# calling its deterministic `laws` tool: the tool gates itself.
+cp scripts/real-clients/typescript-sdk-session.mjs "$scratch/ts/"
+echo "==> Python SDK client against mcp-replay serve" >&2
+"$scratch/venv/bin/python" scripts/real-clients/python-sdk-session.py \
+    scripts/real-clients/serve-plan.json "$scratch/answers-py.json" \
+    "${record[@]}" -o transcripts/python-sdk-serve.jsonl -- mcp-replay serve
+echo "==> TypeScript SDK client against mcp-replay serve" >&2
+node "$scratch/ts/typescript-sdk-session.mjs" \
+    scripts/real-clients/serve-plan.json "$scratch/answers-ts.json" \
+    "${record[@]}" -o transcripts/typescript-sdk-serve.jsonl -- mcp-replay serve
+
+echo "==> transcripts/{python,typescript}-sdk-{demo,serve}.jsonl" >&2
