@@ -91,7 +91,10 @@ for half in "${halves[@]}"; do
             echo "--- uvx: ${uvx[*]}"
             "${uvx[@]}" --version | grep -q "^mcp-replay [0-9]" || fail "uvx: --version"
             "${uvx[@]}" check --no-replay -- "${uvx[@]}" demo-server || fail "uvx: the probes of the demo server"
-            "${uvx[@]}" check transcripts/ -- "${uvx[@]}" demo-server || fail "uvx: the bundled transcripts"
+            # The demo server's transcripts, replayed against the demo server
+            # started through uvx too (the others record `mcp-replay serve`).
+            "${uvx[@]}" check transcripts/*-demo.jsonl -- "${uvx[@]}" demo-server \
+                || fail "uvx: the bundled transcripts"
             ;;
         action)
             only 'mcp_replay-*.whl' >/dev/null
