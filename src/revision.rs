@@ -186,22 +186,8 @@ impl Revision {
     /// The client→server methods this revision defines (requests), as §6
     /// of the digest lists them.
     pub fn client_methods(self) -> &'static [&'static str] {
-        const LEGACY: &[&str] = &[
-            "initialize",
-            "ping",
-            "tools/list",
-            "tools/call",
-            "prompts/list",
-            "prompts/get",
-            "resources/list",
-            "resources/templates/list",
-            "resources/read",
-            "resources/subscribe",
-            "resources/unsubscribe",
-            "completion/complete",
-            "logging/setLevel",
-        ];
-        const TASKS: &[&str] = &[
+        // The legacy methods, then the tasks 2025-11-25 added.
+        const WITH_TASKS: &[&str] = &[
             "initialize",
             "ping",
             "tools/list",
@@ -220,6 +206,8 @@ impl Revision {
             "tasks/list",
             "tasks/cancel",
         ];
+        const LEGACY: &[&str] = WITH_TASKS.split_at(13).0;
+        const TASKS: &[&str] = WITH_TASKS;
         const MODERN: &[&str] = &[
             "server/discover",
             "tools/list",

@@ -427,30 +427,7 @@ fn serve() -> CommandEntry {
             .values(&["text", "json"])
             .default("text"),
     );
-    code(
-        &mut entry,
-        0,
-        "SUCCESS",
-        "The client closed stdin and the server shut down cleanly",
-        false,
-        "complete",
-    );
-    code(
-        &mut entry,
-        1,
-        "SERVE_ERROR",
-        "Stdio could not be set aside for the protocol; the server did not start",
-        true,
-        "none",
-    );
-    code(
-        &mut entry,
-        2,
-        "ARG_ERROR",
-        "A flag is invalid; the server did not start",
-        false,
-        "none",
-    );
+    serving_codes(&mut entry);
     signal_codes(
         &mut entry,
         "A signal ended the session; every server a check had started was killed first",
@@ -462,30 +439,7 @@ fn demo_server() -> CommandEntry {
     let mut entry = protocol_command(
         "Serve the demo MCP server on stdio: the server the bundled transcripts run against",
     );
-    code(
-        &mut entry,
-        0,
-        "SUCCESS",
-        "The client closed stdin and the server shut down cleanly",
-        false,
-        "complete",
-    );
-    code(
-        &mut entry,
-        1,
-        "SERVE_ERROR",
-        "Stdio could not be set aside for the protocol; the server did not start",
-        true,
-        "none",
-    );
-    code(
-        &mut entry,
-        2,
-        "ARG_ERROR",
-        "A flag is invalid; the server did not start",
-        false,
-        "none",
-    );
+    serving_codes(&mut entry);
     code(
         &mut entry,
         143,
@@ -495,6 +449,35 @@ fn demo_server() -> CommandEntry {
         "complete",
     );
     entry
+}
+
+/// The exit codes every protocol command of the tool declares: a clean
+/// shutdown, stdio that could not be set aside, an invalid flag.
+fn serving_codes(entry: &mut CommandEntry) {
+    code(
+        entry,
+        0,
+        "SUCCESS",
+        "The client closed stdin and the server shut down cleanly",
+        false,
+        "complete",
+    );
+    code(
+        entry,
+        1,
+        "SERVE_ERROR",
+        "Stdio could not be set aside for the protocol; the server did not start",
+        true,
+        "none",
+    );
+    code(
+        entry,
+        2,
+        "ARG_ERROR",
+        "A flag is invalid; the server did not start",
+        false,
+        "none",
+    );
 }
 
 /// The manifest as one JSON value.
