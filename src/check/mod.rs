@@ -11,6 +11,7 @@
 
 pub(crate) mod baseline;
 pub(crate) mod bless;
+pub(crate) mod client;
 pub mod config;
 pub(crate) mod diff;
 pub mod duration;

@@ -84,7 +84,7 @@ fn initialize(s: &mut Session<'_>) -> Option<Init> {
     let answer = s.initialize(law, PROTOCOL_2024_11_05);
     // Lines that were no protocol message before the first response are
     // still part of the start.
-    let noise = std::mem::take(&mut s.pre_serving);
+    let noise = s.take_pre_serving();
     if let Some(first) = &noise.first {
         s.ledger.fail(
             LawId::QuietBeforeServing,
@@ -539,7 +539,7 @@ fn cancellations(s: &mut Session<'_>, finished: Option<RequestId>) {
 fn honest_notifications(s: &mut Session<'_>, init: &Init) {
     let law = LawId::CapabilitiesHonest;
     let step = "notifications the server sent".to_owned();
-    let sent = |s: &Session<'_>, name: &str| s.notifications.get(name).copied().unwrap_or(0);
+    let sent = |s: &Session<'_>, name: &str| s.notifications().get(name).copied().unwrap_or(0);
     let logs = sent(s, method::LOG_MESSAGE);
     if logs > 0 && !init.declares("logging") {
         s.ledger.fail(

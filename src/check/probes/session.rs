@@ -1,34 +1,29 @@
-//! One probe session: a fresh server process spoken to as a client, with
-//! every wait bounded and every stray line accounted for.
+//! One probe session: a fresh server process spoken to through the
+//! checker's client, with every wait bounded and every stray line
+//! accounted for.
 //!
-//! The session reads the server's stdout through [`wire::classify`], so a
-//! line that is no protocol message counts against `stdout-is-protocol` (or,
-//! before the first response, against `quiet-before-serving`). Responses are
-//! matched to the requests sent by id; a response that matches none is a
-//! *stray*, and what a stray means depends on what was sent just before it:
-//! inside a fence (a notification or malformed line followed by a ping) it
-//! answers that line, elsewhere it is unsolicited.
+//! The client ([`crate::check::client`]) reads the server's stdout and
+//! holds it to the live laws; the session names the step under way, so
+//! that each finding says where it was made, and decides what a stray
+//! means: inside a fence (a notification or malformed line followed by a
+//! ping) it answers that line, elsewhere it is unsolicited.
 
-use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::check::client::{Client, Kind, Observation, Received, Reply};
 use crate::check::duration::after;
 use crate::check::probes::{Ledger, ProbeOptions};
-use crate::check::schema;
 use crate::check::wire;
-use crate::jsonrpc::{
-    ErrorCode, Frame, RequestId, Response, RpcError, method, notification_line, request_line,
-};
+use crate::jsonrpc::{RequestId, RpcError, method, notification_line, request_line};
 use crate::laws::LawId;
-use crate::process::{Output, Recv, ServerCommand, ServerProcess, SpawnError, shell_status};
+use crate::process::{ServerCommand, ServerProcess, SpawnError, shell_status};
 use crate::revision::Revision;
 use crate::transcript::Redactor;
 
-/// What the server answered: a result or an error.
-pub(super) type Answer = Result<Value, RpcError>;
+pub(super) use crate::check::client::{Answer, Tally};
 
 /// A response that answers no request the session is waiting for.
 #[derive(Debug, Clone)]
@@ -66,58 +61,25 @@ const STARTUP_STEPS: u32 = 3;
 /// a number is caught rather than confused with another request.
 const STRING_ID_BASE: i64 = 1000;
 
-/// A client's view of one server process, with the ledger of what it found.
+/// One server process spoken to as a client, with the ledger of what it
+/// found.
 pub(super) struct Session<'a> {
-    process: ServerProcess,
+    client: Client<ServerProcess>,
     options: &'a ProbeOptions,
     /// What the session found; its findings name the session.
     pub ledger: Ledger,
-    /// The step under way, for findings made while reading.
-    step: String,
+    /// The steps named so far; the client's position is the index of the
+    /// one under way.
+    steps: Vec<String>,
     next_id: i64,
-    /// The requests sent and not answered yet, oldest first.
-    pending: Vec<RequestId>,
-    /// How long after its start the server answered its first request (a
-    /// settle window watched first included: its start may have hidden in
-    /// it).
-    first_answer: Option<Duration>,
-    /// The method of every request sent, by id, for the `schema` law.
-    methods: HashMap<RequestId, String>,
-    /// The revision the server's last `initialize` answer named.
-    revision: Option<Revision>,
-    /// Whether any message was held to a revision's schema, and how many
-    /// findings that made.
-    schema_judged: bool,
-    n_schema: usize,
-    /// The requests answered, to tell a duplicate from a stray.
-    answered: HashSet<RequestId>,
     /// Answers that arrived before anyone waited for them (out of order).
     early: HashMap<RequestId, Answer>,
     /// Collects strays while a fence is up.
     strays: Option<Vec<Stray>>,
-    /// A response has arrived: the server is serving.
-    serving: bool,
-    /// Lines that were no protocol message, read before the first response.
-    pub pre_serving: Tally,
-    /// The first line that was no protocol message (before serving too: a
-    /// banner is no message either), with the step it arrived in, and how
-    /// many such lines there were.
-    not_protocol: Option<(String, String)>,
-    n_not_protocol: usize,
-    /// Whether any protocol message arrived (so `stdout-is-protocol` was
-    /// exercised).
-    saw_message: bool,
-    /// How many notifications of each method the server sent.
-    pub notifications: BTreeMap<String, usize>,
-    /// Batches are protocol messages on revision 2025-03-26.
-    batches: bool,
     /// Why the session cannot go on, once it cannot.
     dead: Option<String>,
     /// The session is opening: a failure is a reason to skip, not a finding.
     prologue: bool,
-    /// Secrets of the checker's environment, redacted from every line the
-    /// server writes before it is classified, quoted or parsed.
-    redactor: &'a Redactor,
 }
 
 impl<'a> Session<'a> {
@@ -130,45 +92,38 @@ impl<'a> Session<'a> {
     ) -> Result<Session<'a>, SpawnError> {
         let process = ServerProcess::spawn(command)?;
         Ok(Session {
-            process,
+            client: Client::new(process, redactor.clone(), MAX_SCHEMA_FINDINGS),
             options,
             ledger: Ledger::new(command.display(), options.profile, name),
-            step: "start".to_owned(),
+            steps: vec!["start".to_owned()],
             next_id: 0,
-            pending: Vec::new(),
-            first_answer: None,
-            methods: HashMap::new(),
-            revision: None,
-            schema_judged: false,
-            n_schema: 0,
-            answered: HashSet::new(),
             early: HashMap::new(),
             strays: None,
-            serving: false,
-            pre_serving: Tally::default(),
-            not_protocol: None,
-            n_not_protocol: 0,
-            saw_message: false,
-            notifications: BTreeMap::new(),
-            batches: false,
             dead: None,
             prologue: false,
-            redactor,
         })
-    }
-
-    /// `line` with the secrets of the checker's environment redacted.
-    fn redacted(&self, line: Vec<u8>) -> Vec<u8> {
-        match self.redactor.redact(&line) {
-            Cow::Owned(redacted) => redacted,
-            Cow::Borrowed(_) => line,
-        }
     }
 
     /// Names the step under way.
     pub fn step(&mut self, step: impl Into<String>) -> String {
-        self.step = step.into();
-        self.step.clone()
+        let step = step.into();
+        self.client.at(self.steps.len());
+        self.steps.push(step.clone());
+        step
+    }
+
+    /// The step under way.
+    fn current(&self) -> String {
+        self.steps.last().cloned().unwrap_or_default()
+    }
+
+    /// Enters what the client observed in the ledger, at the step each was
+    /// made in.
+    fn enter_observations(&mut self) {
+        for Observation { law, at, message, .. } in self.client.take_observations() {
+            let step = self.steps.get(at).cloned().unwrap_or_default();
+            self.ledger.fail(law, &step, message);
+        }
     }
 
     /// Why the session cannot go on, if it cannot.
@@ -195,7 +150,8 @@ impl<'a> Session<'a> {
     /// the machine's pace, not the server's fault.
     pub fn grace(&self) -> Duration {
         let paced = self
-            .first_answer
+            .client
+            .first_answer()
             .map_or(Duration::ZERO, |first| first.saturating_mul(2));
         self.options.grace.max(paced)
     }
@@ -207,7 +163,18 @@ impl<'a> Session<'a> {
 
     /// The server process, for signals, exits and stdin.
     pub fn process(&mut self) -> &mut ServerProcess {
-        &mut self.process
+        self.client.channel()
+    }
+
+    /// How many notifications of each method the server sent.
+    pub fn notifications(&self) -> &BTreeMap<String, usize> {
+        self.client.notifications()
+    }
+
+    /// The lines that were no message, read before the first response; a
+    /// later call starts a new count.
+    pub fn take_pre_serving(&mut self) -> Tally {
+        self.client.take_pre_serving()
     }
 
     /// A fresh number id.
@@ -225,48 +192,8 @@ impl<'a> Session<'a> {
     /// The request line for `id`, counted as pending once sent.
     pub fn request_with(&mut self, id: RequestId, name: &str, params: Option<Value>) -> String {
         let line = request_line(&id, name, params.as_ref());
-        self.methods.insert(id.clone(), name.to_owned());
-        self.pending.push(id);
+        self.client.expect_answer(id, name);
         line
-    }
-
-    /// The `schema` law for one message the server wrote: the message as
-    /// the revision in force allows (the one the last `initialize` answer
-    /// named), and a response's result as its request's method's type.
-    fn judge_schema(&mut self, value: &Value) {
-        let method = value
-            .get("id")
-            .filter(|_| value.get("method").is_none())
-            .and_then(RequestId::from_value)
-            .and_then(|id| self.methods.get(&id).cloned());
-        if method.as_deref() == Some(method::INITIALIZE)
-            && let Some(result) = value.get("result")
-        {
-            self.revision = schema::negotiated(result);
-        }
-        let Some(revision) = self.revision else {
-            return;
-        };
-        self.schema_judged = true;
-        let violations = schema::violations(revision, value, method.as_deref());
-        if violations.is_empty() || self.n_schema >= MAX_SCHEMA_FINDINGS {
-            return;
-        }
-        self.n_schema += 1;
-        let what = match (&method, value.get("method").and_then(Value::as_str)) {
-            (Some(method), _) => format!("the answer to `{method}`"),
-            (None, Some(name)) if value.get("id").is_some() => {
-                format!("the server request `{name}`")
-            }
-            (None, Some(name)) => format!("the notification `{name}`"),
-            (None, None) => "a response".to_owned(),
-        };
-        let step = self.step.clone();
-        self.ledger.fail(
-            LawId::Schema,
-            &step,
-            schema::describe(revision, &what, &violations),
-        );
     }
 
     /// Sends lines in one write, each followed by a newline.
@@ -276,7 +203,7 @@ impl<'a> Session<'a> {
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
         }
-        self.process.send_raw(bytes);
+        self.client.send(bytes);
     }
 
     /// Sends a request and waits for its answer; a timeout or a closed
@@ -334,6 +261,7 @@ impl<'a> Session<'a> {
         lines.push(self.request_with(id.clone(), method::PING, None));
         self.send_lines(&lines);
         self.strays = Some(Vec::new());
+        self.client.expect_strays(true);
         let mut answer = self.await_answer(law, &id, self.options.timeout);
         if answer.is_some() {
             let second = self.number_id();
@@ -341,6 +269,7 @@ impl<'a> Session<'a> {
             self.send_lines(&[line]);
             answer = self.await_answer(law, &second, self.options.timeout);
         }
+        self.client.expect_strays(false);
         let strays = self.strays.take().unwrap_or_default();
         answer.map(|_| strays)
     }
@@ -353,11 +282,11 @@ impl<'a> Session<'a> {
                 return Some(answer);
             }
             match self.next_response(deadline) {
-                Next::Response(rid, answer) => self.route(rid, answer),
+                Next::Line => {}
                 // A server that has written nothing at all may be one that
                 // starts slowly: no law is broken, and the probes could not
                 // check it.
-                Next::Timeout if !self.saw_message && self.n_not_protocol == 0 => {
+                Next::Timeout if !self.client.wrote_anything() => {
                     self.ledger.silent.get_or_insert(wait);
                     self.stop(format!(
                         "the server wrote nothing on stdout within {} of its start",
@@ -385,11 +314,11 @@ impl<'a> Session<'a> {
     /// whether stdout closed.
     pub fn drain(&mut self, deadline: Instant, until_answered: bool) -> bool {
         loop {
-            if until_answered && self.pending.is_empty() {
+            if until_answered && self.client.pending().is_empty() {
                 return false;
             }
             match self.next_response(deadline) {
-                Next::Response(rid, answer) => self.route(rid, answer),
+                Next::Line => {}
                 Next::Timeout => return false,
                 Next::Closed => return true,
             }
@@ -398,7 +327,7 @@ impl<'a> Session<'a> {
 
     /// The requests sent and not answered yet.
     pub fn pending(&self) -> &[RequestId] {
-        &self.pending
+        self.client.pending()
     }
 
     /// Watches stdout until `deadline` before anything is sent; returns the
@@ -407,64 +336,29 @@ impl<'a> Session<'a> {
     /// against `stdout-is-protocol`.
     pub fn watch(&mut self, deadline: Instant, messages_allowed: bool) -> Tally {
         let mut lines = Tally::default();
-        while let Recv::Output(Output::Line {
-            bytes, eol, cut, ..
-        }) = self.process.recv(deadline)
+        while let Received::Line {
+            bytes,
+            eol,
+            messages,
+        } = self.client.recv(deadline)
         {
-            let bytes = self.redacted(bytes);
-            let classified = if cut {
-                Err(wire::cut(&bytes))
-            } else {
-                wire::classify(&bytes, self.batches)
-            };
-            let message = match classified {
-                Ok(_) if eol => {
-                    self.saw_message = true;
-                    true
-                }
-                Ok(_) => {
-                    self.saw_message = true;
-                    self.not_protocol_line(|| "the last line ends without a newline".to_owned());
-                    false
-                }
-                Err(not) => {
-                    self.not_protocol_line(|| format!("{}: `{}`", not.reason, not.excerpt));
-                    false
-                }
-            };
+            let message = eol && !messages.is_empty();
+            self.take_messages(messages);
             if !(message && messages_allowed) {
-                lines.add(|| wire::excerpt(&bytes));
+                let shown = self.client.redactor().redact(&bytes).into_owned();
+                lines.add(|| wire::excerpt(&shown));
             }
         }
+        self.enter_observations();
         lines
-    }
-
-    /// Counts a stdout line that is no protocol message; the first is kept,
-    /// with its step, for the session's `stdout-is-protocol` finding.
-    fn not_protocol_line(&mut self, what: impl FnOnce() -> String) {
-        self.n_not_protocol += 1;
-        if self.not_protocol.is_none() {
-            self.not_protocol = Some((self.step.clone(), what()));
-        }
     }
 
     /// Holds the rest of the session's messages to `revision`'s schema, and
     /// `result`, the answer to `method` that showed the server speaks it,
     /// too (era detection answers before the revision is known).
     pub fn speaking(&mut self, revision: Revision, method: &str, result: &Value) {
-        self.revision = Some(revision);
-        let message = json!({"jsonrpc": "2.0", "id": 0, "result": result});
-        let violations = schema::violations(revision, &message, Some(method));
-        self.schema_judged = true;
-        if !violations.is_empty() {
-            let step = self.step.clone();
-            let what = format!("the answer to `{method}`");
-            self.ledger.fail(
-                LawId::Schema,
-                &step,
-                schema::describe(revision, &what, &violations),
-            );
-        }
+        self.client.judge_result_as(revision, method, result);
+        self.enter_observations();
     }
 
     /// The wait for a fresh process's first answer: three step timeouts, or
@@ -516,9 +410,6 @@ impl<'a> Session<'a> {
                 .to_owned(),
             capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
         });
-        if let Some(init) = &init {
-            self.batches = init.revision == "2025-03-26";
-        }
         Some((answer, init))
     }
 
@@ -577,18 +468,18 @@ impl<'a> Session<'a> {
 
     /// Ends the session: kills the server, with the reason for what is left.
     pub fn stop(&mut self, reason: String) {
-        self.process.kill();
+        self.client.channel().kill();
         self.dead.get_or_insert(reason);
     }
 
     fn fail_and_stop(&mut self, law: LawId, message: String) {
         if self.prologue {
-            let reason = format!("at step `{}`, {message}", self.step);
+            let reason = format!("at step `{}`, {message}", self.current());
             self.stop(reason);
             return;
         }
-        let reason = format!("the server stopped answering at step `{}`", self.step);
-        let step = self.step.clone();
+        let step = self.current();
+        let reason = format!("the server stopped answering at step `{step}`");
         self.ledger.fail(law, &step, message);
         self.stop(reason);
     }
@@ -597,141 +488,78 @@ impl<'a> Session<'a> {
     /// stdout" when it is still running.
     pub fn exit_words(&mut self) -> String {
         let deadline = after(Instant::now(), self.grace());
-        match self.process.wait(deadline) {
+        match self.client.channel().wait(deadline) {
             Some(status) => format!("exited with status {}", shell_status(status)),
             None => "closed stdout".to_owned(),
         }
     }
 
-    fn route(&mut self, id: Option<RequestId>, answer: Answer) {
-        if let Some(id) = &id {
-            if let Some(at) = self.pending.iter().position(|p| p == id) {
-                let id = self.pending.remove(at);
-                self.answered.insert(id.clone());
-                self.early.insert(id, answer);
-                return;
-            }
-            if let Some(at) = self.pending.iter().position(|p| same_text(p, id)) {
-                let sent = self.pending.remove(at);
-                let step = self.step.clone();
-                self.ledger.fail(
-                    LawId::RequestAnsweredOnce,
-                    &step,
-                    format!("the answer to request id {sent} carries id {id}: the id's JSON type changed"),
-                );
-                self.answered.insert(sent.clone());
-                self.early.insert(sent, answer);
-                return;
-            }
-            // Inside a fence, a second response for an answered id is the
-            // reply to the fenced line (a cancellation of that id, say).
-            if self.answered.contains(id) && self.strays.is_none() {
-                let step = self.step.clone();
-                self.ledger.fail(
-                    LawId::RequestAnsweredOnce,
-                    &step,
-                    format!("a second response for request id {id}"),
-                );
-                return;
-            }
-        }
-        let stray = Stray { id, answer };
-        match &mut self.strays {
-            Some(strays) => strays.push(stray),
-            None => {
-                let step = self.step.clone();
-                self.ledger.fail(
-                    LawId::RequestAnsweredOnce,
-                    &step,
-                    format!("an unsolicited response: {}", describe(&stray)),
-                );
+    /// Takes in the messages of one line: answers are kept for whoever
+    /// waits for them, strays judged, the server's requests declined.
+    fn take_messages(&mut self, messages: Vec<crate::check::client::Message>) {
+        for message in messages {
+            match message.kind {
+                Kind::Response { id, answer, reply } => match reply {
+                    Reply::Answers { sent, .. } => {
+                        self.early.insert(sent, answer);
+                    }
+                    // Inside a fence, a second answer or one that names no
+                    // request sent is the reply to the fenced line (a
+                    // cancellation of that id, say); outside, the client
+                    // has made it a finding, except when it has no id.
+                    Reply::Again { .. } | Reply::Stray => match &mut self.strays {
+                        Some(strays) => strays.push(Stray { id, answer }),
+                        None if id.is_none() => {
+                            let stray = Stray { id, answer };
+                            self.client.observe(
+                                LawId::RequestAnsweredOnce,
+                                None,
+                                format!("an unsolicited response: {}", describe(&stray)),
+                            );
+                        }
+                        None => {}
+                    },
+                },
+                Kind::Notification { .. } => {}
+                // A server may ping its client, or ask it for roots and the
+                // like; the probe client has nothing to offer.
+                Kind::Request { id, method } => {
+                    let why = format!("the mcp-replay probe client does not serve {method}");
+                    self.client.decline(id, &method, why);
+                }
             }
         }
     }
 
     fn next_response(&mut self, deadline: Instant) -> Next {
-        loop {
-            let (bytes, eol, cut) = match self.process.recv(deadline) {
-                Recv::Timeout => return Next::Timeout,
-                Recv::Output(Output::Closed { .. }) => return Next::Closed,
-                Recv::Output(Output::Line {
-                    bytes, eol, cut, ..
-                }) => (self.redacted(bytes), eol, cut),
-            };
-            let parsed = if cut {
-                Err(wire::cut(&bytes))
-            } else {
-                wire::parse(&bytes, self.batches)
-            };
-            let frame = match parsed {
-                Ok(value) => {
-                    self.judge_schema(&value);
-                    first_frame(value)
-                }
-                Err(not) => {
-                    let what = || format!("{}: `{}`", not.reason, not.excerpt);
-                    // Before the first response such a line is also part
-                    // of the start, which `quiet-before-serving` judges.
-                    if !self.serving {
-                        self.pre_serving.add(what);
-                    }
-                    self.not_protocol_line(what);
-                    continue;
-                }
-            };
-            self.saw_message = true;
-            if !eol {
-                self.not_protocol_line(|| "the last line ends without a newline".to_owned());
+        let next = match self.client.recv(deadline) {
+            Received::Timeout => Next::Timeout,
+            Received::Closed => Next::Closed,
+            Received::Line { messages, .. } => {
+                self.take_messages(messages);
+                Next::Line
             }
-            match frame {
-                Frame::Response { id, outcome } => {
-                    if !self.serving {
-                        self.first_answer = Some(self.process.spawned_at().elapsed());
-                    }
-                    self.serving = true;
-                    return Next::Response(id, outcome);
-                }
-                Frame::Notification { method, .. } => {
-                    *self.notifications.entry(method).or_default() += 1;
-                }
-                Frame::Request { id, method, .. } => {
-                    // A server may ping its client, or ask it for roots and
-                    // the like; the probe client has nothing to offer.
-                    let answer = if method == method::PING {
-                        Response::ok(id, json!({}))
-                    } else {
-                        Response::error(
-                            Some(id),
-                            ErrorCode::METHOD_NOT_FOUND,
-                            format!("the mcp-replay probe client does not serve {method}"),
-                        )
-                    };
-                    self.process.send(answer.to_line().as_bytes());
-                }
-                Frame::Malformed { .. } => unreachable!("classify never returns a malformed frame"),
-            }
-        }
+        };
+        self.enter_observations();
+        next
     }
 
-    /// Ends the session: records `stdout-is-protocol` and returns the ledger.
+    /// Ends the session: records `stdout-is-protocol` and `schema`, and
+    /// returns the ledger.
     ///
-    /// Every session makes this finding alike (a banner starts them all), and
-    /// each keeps its own: one finding per session, told apart by its name.
+    /// Every session makes the first finding alike (a banner starts them
+    /// all), and each keeps its own: one finding per session, told apart by
+    /// its name.
     pub fn finish(mut self) -> Ledger {
-        if let Some((step, what)) = self.not_protocol.take() {
-            let more = match self.n_not_protocol {
-                0 | 1 => String::new(),
-                n => format!(" ({} more such lines)", n - 1),
-            };
-            self.ledger.fail_per_session(
-                LawId::StdoutIsProtocol,
-                &step,
-                format!("a stdout line is no JSON-RPC message: {what}{more}"),
-            );
-        } else if self.saw_message {
+        self.enter_observations();
+        if let Some(first) = self.client.take_not_protocol() {
+            let step = self.steps.get(first.at).cloned().unwrap_or_default();
+            self.ledger
+                .fail_per_session(LawId::StdoutIsProtocol, &step, first.message);
+        } else if self.client.saw_message() {
             self.ledger.held(LawId::StdoutIsProtocol);
         }
-        if self.schema_judged {
+        if self.client.schema_judged() {
             self.ledger.held(LawId::Schema);
         } else {
             self.ledger.skip(
@@ -746,64 +574,10 @@ impl<'a> Session<'a> {
 /// How many messages that break the schema one session reports.
 const MAX_SCHEMA_FINDINGS: usize = 5;
 
-/// The frame of a message [`wire::parse`] accepted: the message, or the
-/// first of a batch.
-fn first_frame(value: Value) -> Frame {
-    let first = match value {
-        Value::Array(items) => items.into_iter().next(),
-        value => Some(value),
-    };
-    match first {
-        Some(Value::Object(object)) => Frame::from_object(object),
-        _ => unreachable!("`wire::parse` returns messages: objects, or batches of them"),
-    }
-}
-
-/// Lines of one kind: the first, in words, and how many there were; a
-/// server that floods stdout costs a count, not a list.
-#[derive(Debug, Default)]
-pub(super) struct Tally {
-    /// The first line, in words.
-    pub first: Option<String>,
-    /// How many lines there were.
-    pub count: usize,
-}
-
-impl Tally {
-    /// Counts one more line; `what` says what it was, if it is the first.
-    fn add(&mut self, what: impl FnOnce() -> String) {
-        self.count += 1;
-        if self.first.is_none() {
-            self.first = Some(what());
-        }
-    }
-
-    /// `" (N lines in all)"`, or nothing for one line.
-    pub fn in_all(&self) -> String {
-        match self.count {
-            0 | 1 => String::new(),
-            n => format!(" ({n} lines in all)"),
-        }
-    }
-}
-
 enum Next {
-    Response(Option<RequestId>, Answer),
+    Line,
     Timeout,
     Closed,
-}
-
-/// Whether two ids hold the same text with different JSON types (`7` and
-/// `"7"`).
-fn same_text(a: &RequestId, b: &RequestId) -> bool {
-    a.is_string() != b.is_string() && text_of(a) == text_of(b)
-}
-
-fn text_of(id: &RequestId) -> String {
-    match id.to_value() {
-        Value::String(s) => s,
-        other => other.to_string(),
-    }
 }
 
 /// A stray response in words, for messages.
@@ -851,16 +625,6 @@ pub(super) fn seconds(duration: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ids_with_the_same_text_and_another_type() {
-        assert!(same_text(
-            &RequestId::string("1001"),
-            &RequestId::number(1001)
-        ));
-        assert!(!same_text(&RequestId::number(7), &RequestId::number(7)));
-        assert!(!same_text(&RequestId::string("7"), &RequestId::number(8)));
-    }
 
     #[test]
     fn durations_in_words() {

@@ -175,10 +175,10 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     let grace = s.grace();
     let deadline = after(Instant::now(), grace);
     s.drain(deadline, true);
-    let answered = s.notifications.clone();
+    let answered = s.notifications().clone();
     s.drain(deadline, false);
     let after: Vec<String> = s
-        .notifications
+        .notifications()
         .iter()
         .filter_map(
             |(method, &n)| match n - answered.get(method).copied().unwrap_or(0) {

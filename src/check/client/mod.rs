@@ -1,0 +1,652 @@
+//! The checker's one client: a server spoken to over a [`Channel`], with
+//! the laws every line it writes is held to, whatever the client is doing.
+//!
+//! A replay and the law probes are scripts over this client. The client
+//! owns what they share:
+//!
+//! - reading each stdout line as the stdio contract demands
+//!   (`stdout-is-protocol`): one finding for the first line that is no
+//!   message, the others counted in it;
+//! - the ids of the requests sent, and what each response answers: the
+//!   request it names, a second answer to one (`request-answered-once`), an
+//!   id whose JSON type changed, or nothing sent at all;
+//! - the revision in force and so the `schema` law for every message, and
+//!   whether batches are messages;
+//! - secrets of the checker's environment kept out of every quote.
+//!
+//! What a script makes of a response without an id (an answered
+//! notification, a recorded answer to a malformed line, a stray inside a
+//! fence) is the script's to judge, as is where a finding is reported: the
+//! client records each one as an [`Observation`] at the position the
+//! script last named, and about the request it concerns.
+
+pub(crate) mod channel;
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+pub(crate) use self::channel::{Channel, Incoming};
+use crate::check::schema;
+use crate::check::wire;
+use crate::jsonrpc::{ErrorCode, Frame, RequestId, Response, RpcError, method};
+use crate::laws::LawId;
+use crate::revision::Revision;
+use crate::transcript::Redactor;
+
+/// What the server answered: a result or an error.
+pub(crate) type Answer = Result<Value, RpcError>;
+
+/// A law broken by what the server wrote, where the script was when it
+/// came.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Observation {
+    /// The law.
+    pub law: LawId,
+    /// The position the script last named (see [`Client::at`]).
+    pub at: usize,
+    /// The request it is about, by the id it was sent with.
+    pub request: Option<RequestId>,
+    /// What happened, in words.
+    pub message: String,
+}
+
+/// What a response answers.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Reply {
+    /// The first answer to a request sent: `sent` is the id it was sent
+    /// with (the response's may differ in JSON type, which is observed).
+    Answers {
+        /// The id the request was sent with.
+        sent: RequestId,
+        /// Its method.
+        method: String,
+    },
+    /// A further answer to a request answered before (observed, unless
+    /// strays are expected).
+    Again {
+        /// The id the request was sent with.
+        sent: RequestId,
+        /// Its method.
+        method: String,
+    },
+    /// It answers no request sent: its id was never sent (observed, unless
+    /// strays are expected), or it has none, which the script judges.
+    Stray,
+}
+
+/// One message the server wrote, as the client read it.
+#[derive(Debug, Clone)]
+pub(crate) enum Kind {
+    /// A response.
+    Response {
+        /// Its id; `None` when absent or null.
+        id: Option<RequestId>,
+        /// What it says.
+        answer: Answer,
+        /// What it answers.
+        reply: Reply,
+    },
+    /// A notification.
+    Notification {
+        /// Its method.
+        method: String,
+    },
+    /// A request to the client.
+    Request {
+        /// Its id.
+        id: RequestId,
+        /// Its method.
+        method: String,
+    },
+}
+
+/// A message with what the client made of it.
+#[derive(Debug, Clone)]
+pub(crate) struct Message {
+    /// The message as the server wrote it.
+    pub value: Value,
+    /// The same message with the secrets of the checker's environment
+    /// redacted, when it held any.
+    pub redacted: Option<Value>,
+    /// What it is.
+    pub kind: Kind,
+}
+
+impl Message {
+    /// The message as a report may show it: secrets redacted.
+    pub fn shown(&self) -> &Value {
+        self.redacted.as_ref().unwrap_or(&self.value)
+    }
+}
+
+/// What one wait brought.
+#[derive(Debug)]
+pub(crate) enum Received {
+    /// A line: its messages (none when it is no message; several for a
+    /// batch).
+    Line {
+        /// The line as written, without its newline.
+        bytes: Vec<u8>,
+        /// `false` when it ended stdout without a newline.
+        eol: bool,
+        /// Its messages, in order.
+        messages: Vec<Message>,
+    },
+    /// stdout ended.
+    Closed,
+    /// The deadline passed first.
+    Timeout,
+}
+
+/// Lines of one kind: the first, in words, and how many there were; a
+/// server that floods stdout costs a count, not a list.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Tally {
+    /// The first line, in words.
+    pub first: Option<String>,
+    /// How many lines there were.
+    pub count: usize,
+}
+
+impl Tally {
+    /// Counts one more line; `what` says what it was, if it is the first.
+    pub fn add(&mut self, what: impl FnOnce() -> String) {
+        self.count += 1;
+        if self.first.is_none() {
+            self.first = Some(what());
+        }
+    }
+
+    /// `" (N lines in all)"`, or nothing for one line.
+    pub fn in_all(&self) -> String {
+        match self.count {
+            0 | 1 => String::new(),
+            n => format!(" ({n} lines in all)"),
+        }
+    }
+}
+
+/// A client of one server.
+pub(crate) struct Client<C> {
+    channel: C,
+    redactor: Redactor,
+    /// The revision messages are held to; `None` until known.
+    revision: Option<Revision>,
+    /// The revision was given, not learnt from an `initialize` answer.
+    revision_given: bool,
+    /// Batches are messages (revision 2025-03-26).
+    batches: bool,
+    /// The method of every request sent, by the id it was sent with.
+    methods: HashMap<RequestId, String>,
+    /// The requests sent and not answered yet, oldest first.
+    pending: Vec<RequestId>,
+    /// How many answers each answered request got.
+    answers: HashMap<RequestId, usize>,
+    /// Strays are expected (a fence is up): a second answer or an unknown
+    /// id is the script's to judge, not a finding.
+    strays_expected: bool,
+    /// The position findings are made at.
+    at: usize,
+    observations: Vec<Observation>,
+    /// The first line that was no message (already an observation's
+    /// words) and how many there were.
+    not_protocol: Option<Observation>,
+    n_not_protocol: usize,
+    /// The lines that were no message before the first response.
+    pre_serving: Tally,
+    /// Whether any message arrived.
+    saw_message: bool,
+    /// When the first line arrived, and how long after the start the
+    /// first response came.
+    first_output: Option<Instant>,
+    first_answer: Option<Duration>,
+    /// Whether any message was held to a revision's schema, how many broke
+    /// it, and how many of those are observed one by one.
+    schema_judged: bool,
+    n_schema: usize,
+    max_schema: usize,
+    /// How many notifications of each method the server sent.
+    notifications: BTreeMap<String, usize>,
+}
+
+impl<C: Channel> Client<C> {
+    /// A client of the server behind `channel`; secrets of the checker's
+    /// environment are redacted with `redactor` wherever a line is quoted;
+    /// at most `max_schema` messages that break the schema are observed
+    /// one by one (the rest are counted, see [`Client::schema_more`]).
+    pub fn new(channel: C, redactor: Redactor, max_schema: usize) -> Client<C> {
+        Client {
+            channel,
+            redactor,
+            revision: None,
+            revision_given: false,
+            batches: false,
+            methods: HashMap::new(),
+            pending: Vec::new(),
+            answers: HashMap::new(),
+            strays_expected: false,
+            at: 0,
+            observations: Vec::new(),
+            not_protocol: None,
+            n_not_protocol: 0,
+            pre_serving: Tally::default(),
+            saw_message: false,
+            first_output: None,
+            first_answer: None,
+            schema_judged: false,
+            n_schema: 0,
+            max_schema,
+            notifications: BTreeMap::new(),
+        }
+    }
+
+    /// The channel, for what only its owner does (signals, exits).
+    pub fn channel(&mut self) -> &mut C {
+        &mut self.channel
+    }
+
+    /// The channel, to read.
+    pub fn channel_ref(&self) -> &C {
+        &self.channel
+    }
+
+    /// The redactor quotes go through.
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
+    }
+
+    /// Holds every later message to `revision` (the recorded one, or the one
+    /// the server showed it speaks); an `initialize` answer no longer
+    /// changes it.
+    pub fn speak(&mut self, revision: Revision) {
+        self.revision = Some(revision);
+        self.revision_given = true;
+        self.batches = revision.batches();
+    }
+
+    /// The revision in force, once known.
+    pub fn revision(&self) -> Option<Revision> {
+        self.revision
+    }
+
+    /// Names the script's position; observations made from now on carry it.
+    pub fn at(&mut self, position: usize) {
+        self.at = position;
+    }
+
+    /// While `expected`, a second answer to a request or an answer with an
+    /// id never sent is a stray the script judges, not a finding (inside a
+    /// fence it answers the fenced line).
+    pub fn expect_strays(&mut self, expected: bool) {
+        self.strays_expected = expected;
+    }
+
+    /// Counts a request as sent with `id`, so that its answer is known.
+    pub fn expect_answer(&mut self, id: RequestId, method: &str) {
+        self.methods.insert(id.clone(), method.to_owned());
+        self.pending.push(id);
+    }
+
+    /// Queues bytes for the server, exactly as given.
+    pub fn send(&mut self, bytes: Vec<u8>) {
+        self.channel.send(bytes);
+    }
+
+    /// The requests sent and not answered yet, oldest first.
+    pub fn pending(&self) -> &[RequestId] {
+        &self.pending
+    }
+
+    /// The method a request was sent with.
+    pub fn method_of(&self, id: &RequestId) -> Option<&str> {
+        self.methods.get(id).map(String::as_str)
+    }
+
+    /// Records a finding the script made of what it read.
+    pub fn observe(&mut self, law: LawId, request: Option<RequestId>, message: String) {
+        self.observations.push(Observation {
+            law,
+            at: self.at,
+            request,
+            message,
+        });
+    }
+
+    /// The observations made since the last call.
+    pub fn take_observations(&mut self) -> Vec<Observation> {
+        std::mem::take(&mut self.observations)
+    }
+
+    /// The `stdout-is-protocol` observation of the first line that was no
+    /// message, with the count of the others in its words; `None` when
+    /// every line was one.
+    pub fn take_not_protocol(&mut self) -> Option<Observation> {
+        let mut first = self.not_protocol.take()?;
+        match self.n_not_protocol {
+            0 | 1 => {}
+            2 => first.message.push_str(" (1 more such line)"),
+            n => first.message.push_str(&format!(" ({} more such lines)", n - 1)),
+        }
+        Some(first)
+    }
+
+    /// Whether some line was no message.
+    pub fn wrote_not_protocol(&self) -> bool {
+        self.n_not_protocol > 0
+    }
+
+    /// Whether any message arrived.
+    pub fn saw_message(&self) -> bool {
+        self.saw_message
+    }
+
+    /// Whether the server wrote anything at all on stdout.
+    pub fn wrote_anything(&self) -> bool {
+        self.first_output.is_some()
+    }
+
+    /// When the server first wrote on stdout.
+    pub fn first_output(&self) -> Option<Instant> {
+        self.first_output
+    }
+
+    /// How long after its start the server answered its first request.
+    pub fn first_answer(&self) -> Option<Duration> {
+        self.first_answer
+    }
+
+    /// Whether a response has arrived: the server is serving.
+    pub fn serving(&self) -> bool {
+        self.first_answer.is_some()
+    }
+
+    /// The lines that were no message, read before the first response.
+    pub fn pre_serving(&self) -> &Tally {
+        &self.pre_serving
+    }
+
+    /// [`Client::pre_serving`], taken: a later call starts a new count.
+    pub fn take_pre_serving(&mut self) -> Tally {
+        std::mem::take(&mut self.pre_serving)
+    }
+
+    /// Whether any message was held to a revision's schema.
+    pub fn schema_judged(&self) -> bool {
+        self.schema_judged
+    }
+
+    /// How many messages broke the schema beyond those observed.
+    pub fn schema_more(&self) -> usize {
+        self.n_schema.saturating_sub(self.max_schema)
+    }
+
+    /// How many notifications of each method the server sent.
+    pub fn notifications(&self) -> &BTreeMap<String, usize> {
+        &self.notifications
+    }
+
+    /// Answers a request from the server as a client with nothing to offer
+    /// does: a `ping` with an empty result, anything else with
+    /// method-not-found and `why`.
+    pub fn decline(&mut self, id: RequestId, method: &str, why: String) {
+        let answer = if method == method::PING {
+            Response::ok(id, json!({}))
+        } else {
+            Response::error(Some(id), ErrorCode::METHOD_NOT_FOUND, why)
+        };
+        let mut line = answer.to_line().into_bytes();
+        line.push(b'\n');
+        self.channel.send(line);
+    }
+
+    /// Waits until `deadline` for the next stdout line, and reads it.
+    pub fn recv(&mut self, deadline: Instant) -> Received {
+        let (bytes, eol, cut) = match self.channel.recv(deadline) {
+            Incoming::Line { bytes, eol, cut } => (bytes, eol, cut),
+            Incoming::Closed => return Received::Closed,
+            Incoming::Timeout => return Received::Timeout,
+        };
+        self.first_output.get_or_insert_with(Instant::now);
+        let parsed = if cut {
+            Err(wire::cut(&bytes))
+        } else {
+            wire::parse(&bytes, self.batches)
+        };
+        let value = match parsed {
+            Ok(value) => value,
+            Err(not) => {
+                let excerpt = wire::excerpt(&self.redactor.redact(&bytes));
+                let what = format!("{}: `{excerpt}`", not.reason);
+                if !self.serving() {
+                    self.pre_serving.add(|| what.clone());
+                }
+                self.not_protocol_line(format!(
+                    "a stdout line is no JSON-RPC message: {what}"
+                ));
+                return Received::Line {
+                    bytes,
+                    eol,
+                    messages: Vec::new(),
+                };
+            }
+        };
+        self.saw_message = true;
+        if !eol {
+            self.not_protocol_line(
+                "the last stdout line has no newline: the message is cut short or unterminated"
+                    .to_owned(),
+            );
+        }
+        // Ids and methods are read from the line as written, since the
+        // server needs its own ids back; what is compared or quoted is
+        // redacted.
+        let redacted = match self.redactor.redact(&bytes) {
+            Cow::Owned(redacted) => serde_json::from_slice::<Value>(&redacted).ok(),
+            Cow::Borrowed(_) => None,
+        };
+        let mut messages = Vec::new();
+        match (value, redacted) {
+            (Value::Array(items), redacted) => {
+                let mut redacted = match redacted {
+                    Some(Value::Array(redacted)) => redacted.into_iter().map(Some).collect(),
+                    _ => Vec::new(),
+                }
+                .into_iter();
+                for item in items {
+                    let shown = redacted.next().flatten();
+                    messages.push(self.read(item, shown));
+                }
+            }
+            (value, redacted) => messages.push(self.read(value, redacted)),
+        }
+        Received::Line {
+            bytes,
+            eol,
+            messages,
+        }
+    }
+
+    /// Reads one message: the schema, and what it answers.
+    fn read(&mut self, value: Value, redacted: Option<Value>) -> Message {
+        self.judge_schema(&value);
+        let frame = match value.clone() {
+            Value::Object(object) => Frame::from_object(object),
+            _ => unreachable!("`wire::parse` returns messages: objects, or batches of them"),
+        };
+        let kind = match frame {
+            Frame::Response { id, outcome } => {
+                if self.first_answer.is_none() {
+                    self.first_answer = Some(self.channel.started_at().elapsed());
+                }
+                let reply = self.route(id.as_ref());
+                Kind::Response {
+                    id,
+                    answer: outcome,
+                    reply,
+                }
+            }
+            Frame::Notification { method, .. } => {
+                *self.notifications.entry(method.clone()).or_default() += 1;
+                Kind::Notification { method }
+            }
+            Frame::Request { id, method, .. } => Kind::Request { id, method },
+            Frame::Malformed { .. } => unreachable!("`wire::parse` returns messages"),
+        };
+        Message {
+            value,
+            redacted,
+            kind,
+        }
+    }
+
+    /// What a response with `id` answers, with what it breaks observed.
+    fn route(&mut self, id: Option<&RequestId>) -> Reply {
+        let Some(id) = id else {
+            return Reply::Stray;
+        };
+        if let Some(at) = self.pending.iter().position(|sent| sent == id) {
+            let sent = self.pending.remove(at);
+            self.answers.insert(sent.clone(), 1);
+            let method = self.methods.get(&sent).cloned().unwrap_or_default();
+            return Reply::Answers { sent, method };
+        }
+        if let Some(at) = self.pending.iter().position(|sent| same_text(sent, id)) {
+            let sent = self.pending.remove(at);
+            self.answers.insert(sent.clone(), 1);
+            let method = self.methods.get(&sent).cloned().unwrap_or_default();
+            self.observe(
+                LawId::RequestAnsweredOnce,
+                Some(sent.clone()),
+                format!(
+                    "the answer to `{method}` id={sent} carries id {id}: the id must keep its JSON type"
+                ),
+            );
+            return Reply::Answers { sent, method };
+        }
+        let answered = self
+            .answers
+            .keys()
+            .find(|sent| *sent == id || same_text(sent, id))
+            .cloned();
+        if let Some(sent) = answered {
+            let method = self.methods.get(&sent).cloned().unwrap_or_default();
+            let count = self.answers.entry(sent.clone()).or_default();
+            *count += 1;
+            let count = *count;
+            if !self.strays_expected {
+                self.observe(
+                    LawId::RequestAnsweredOnce,
+                    Some(sent.clone()),
+                    format!("`{method}` id={sent} was answered {count} times"),
+                );
+            }
+            return Reply::Again { sent, method };
+        }
+        if !self.strays_expected {
+            self.observe(
+                LawId::RequestAnsweredOnce,
+                None,
+                format!("a response with id {id} answers no request that was sent"),
+            );
+        }
+        Reply::Stray
+    }
+
+    /// Counts a stdout line that is no message; the first is kept for the
+    /// `stdout-is-protocol` finding.
+    fn not_protocol_line(&mut self, message: String) {
+        self.n_not_protocol += 1;
+        if self.not_protocol.is_none() {
+            self.not_protocol = Some(Observation {
+                law: LawId::StdoutIsProtocol,
+                at: self.at,
+                request: None,
+                message,
+            });
+        }
+    }
+
+    /// The `schema` law for one message: the message as the revision in
+    /// force allows, and a response's result as its request's method's
+    /// type. An `initialize` answer names the revision in force from then
+    /// on, unless one was given.
+    fn judge_schema(&mut self, value: &Value) {
+        let id = value
+            .get("id")
+            .filter(|_| value.get("method").is_none())
+            .and_then(RequestId::from_value);
+        let method = id.as_ref().and_then(|id| self.methods.get(id)).cloned();
+        if !self.revision_given
+            && method.as_deref() == Some(method::INITIALIZE)
+            && let Some(result) = value.get("result")
+            && let Some(revision) = schema::negotiated(result)
+        {
+            self.revision = Some(revision);
+            self.batches = revision.batches();
+        }
+        let Some(revision) = self.revision else {
+            return;
+        };
+        self.schema_judged = true;
+        let violations = schema::violations(revision, value, method.as_deref());
+        if violations.is_empty() {
+            return;
+        }
+        self.n_schema += 1;
+        if self.n_schema > self.max_schema {
+            return;
+        }
+        let what = match (&method, value.get("method").and_then(Value::as_str)) {
+            (Some(method), _) => format!("the answer to `{method}`"),
+            (None, Some(name)) if value.get("id").is_some() => {
+                format!("the server request `{name}`")
+            }
+            (None, Some(name)) => format!("the notification `{name}`"),
+            (None, None) => "a response".to_owned(),
+        };
+        let request = method.and(id);
+        self.observe(
+            LawId::Schema,
+            request,
+            schema::describe(revision, &what, &violations),
+        );
+    }
+
+    /// Holds `result`, the answer to `method` that showed the server speaks
+    /// `revision`, to that revision's schema, and every later message too
+    /// (era detection answers before the revision is known).
+    pub fn judge_result_as(&mut self, revision: Revision, method: &str, result: &Value) {
+        self.speak(revision);
+        self.schema_judged = true;
+        let message = json!({"jsonrpc": "2.0", "id": 0, "result": result});
+        let violations = schema::violations(revision, &message, Some(method));
+        if !violations.is_empty() {
+            self.n_schema += 1;
+            let what = format!("the answer to `{method}`");
+            self.observe(
+                LawId::Schema,
+                None,
+                schema::describe(revision, &what, &violations),
+            );
+        }
+    }
+}
+
+/// Whether two ids hold the same text with different JSON types (`7` and
+/// `"7"`).
+fn same_text(a: &RequestId, b: &RequestId) -> bool {
+    a.is_string() != b.is_string() && text_of(a) == text_of(b)
+}
+
+fn text_of(id: &RequestId) -> String {
+    match id.to_value() {
+        Value::String(s) => s,
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,232 @@
+//! The client over a scripted channel: what each kind of line means.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use super::*;
+
+/// A channel that hands out the lines it was given, then times out.
+#[derive(Default)]
+struct Scripted {
+    lines: VecDeque<Incoming>,
+    sent: Vec<u8>,
+}
+
+impl Scripted {
+    fn of(lines: &[&str]) -> Scripted {
+        Scripted {
+            lines: lines
+                .iter()
+                .map(|line| Incoming::Line {
+                    bytes: line.as_bytes().to_vec(),
+                    eol: true,
+                    cut: false,
+                })
+                .collect(),
+            sent: Vec::new(),
+        }
+    }
+}
+
+impl Channel for Scripted {
+    fn send(&mut self, bytes: Vec<u8>) {
+        self.sent.extend(bytes);
+    }
+    fn recv(&mut self, _deadline: Instant) -> Incoming {
+        self.lines.pop_front().unwrap_or(Incoming::Timeout)
+    }
+    fn close_input(&mut self) {}
+    fn exit_status(&mut self, _deadline: Instant) -> Option<i32> {
+        None
+    }
+    fn kill(&mut self) {}
+    fn stderr_tail(&self, _max: usize) -> String {
+        String::new()
+    }
+    fn started_at(&self) -> Instant {
+        Instant::now()
+    }
+}
+
+fn client(lines: &[&str]) -> Client<Scripted> {
+    Client::new(Scripted::of(lines), Redactor::default(), 5)
+}
+
+fn soon() -> Instant {
+    Instant::now() + Duration::from_secs(1)
+}
+
+/// The kinds of the messages of the next line.
+fn next(client: &mut Client<Scripted>) -> Vec<Kind> {
+    match client.recv(soon()) {
+        Received::Line { messages, .. } => messages.into_iter().map(|m| m.kind).collect(),
+        other => panic!("no line: {other:?}"),
+    }
+}
+
+fn laws(client: &mut Client<Scripted>) -> Vec<(LawId, String)> {
+    client
+        .take_observations()
+        .into_iter()
+        .map(|o| (o.law, o.message))
+        .collect()
+}
+
+#[test]
+fn an_answer_names_the_request_it_answers_and_a_second_one_is_a_finding() {
+    let mut c = client(&[
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+    ]);
+    c.expect_answer(RequestId::number(1), "tools/list");
+    assert!(matches!(
+        next(&mut c).as_slice(),
+        [Kind::Response { reply: Reply::Answers { method, .. }, .. }] if method == "tools/list"
+    ));
+    assert!(c.pending().is_empty());
+    assert!(laws(&mut c).is_empty());
+    assert!(matches!(
+        next(&mut c).as_slice(),
+        [Kind::Response {
+            reply: Reply::Again { .. },
+            ..
+        }]
+    ));
+    assert_eq!(
+        laws(&mut c),
+        [(
+            LawId::RequestAnsweredOnce,
+            "`tools/list` id=1 was answered 2 times".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn an_id_that_changed_its_type_answers_but_is_a_finding() {
+    let mut c = client(&[r#"{"jsonrpc":"2.0","id":"7","result":{}}"#]);
+    c.expect_answer(RequestId::number(7), "ping");
+    assert!(matches!(
+        next(&mut c).as_slice(),
+        [Kind::Response { reply: Reply::Answers { sent, .. }, .. }] if *sent == RequestId::number(7)
+    ));
+    let observed = laws(&mut c);
+    assert_eq!(observed.len(), 1);
+    assert!(observed[0].1.contains("must keep its JSON type"), "{observed:?}");
+}
+
+#[test]
+fn strays_are_the_scripts_to_judge_while_expected() {
+    let lines = [
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":99,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}"#,
+    ];
+    let mut c = client(&lines);
+    c.expect_answer(RequestId::number(1), "ping");
+    c.expect_strays(true);
+    for _ in 0..4 {
+        next(&mut c);
+    }
+    assert!(laws(&mut c).is_empty());
+    let mut c = client(&lines);
+    c.expect_answer(RequestId::number(1), "ping");
+    for _ in 0..4 {
+        next(&mut c);
+    }
+    // A response without an id is never the client's to judge.
+    assert_eq!(
+        laws(&mut c)
+            .into_iter()
+            .map(|(_, message)| message)
+            .collect::<Vec<_>>(),
+        [
+            "`ping` id=1 was answered 2 times",
+            "a response with id 99 answers no request that was sent"
+        ]
+    );
+}
+
+#[test]
+fn lines_that_are_no_messages_make_one_finding_with_a_count() {
+    let mut c = client(&["hello", "world", r#"{"jsonrpc":"2.0","method":"x"}"#, "!"]);
+    c.at(3);
+    for _ in 0..4 {
+        let _ = c.recv(soon());
+    }
+    assert_eq!(c.pre_serving().count, 3);
+    let first = c.take_not_protocol().unwrap();
+    assert_eq!(first.at, 3);
+    assert_eq!(first.law, LawId::StdoutIsProtocol);
+    assert!(
+        first.message.starts_with("a stdout line is no JSON-RPC message")
+            && first.message.contains("`hello`")
+            && first.message.ends_with(" (2 more such lines)"),
+        "{}",
+        first.message
+    );
+    assert_eq!(c.notifications().get("x"), Some(&1));
+}
+
+#[test]
+fn batches_are_messages_only_where_the_revision_has_them() {
+    let batch = r#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}]"#;
+    let mut c = client(&[batch]);
+    c.speak(Revision::parse("2025-03-26").unwrap());
+    c.expect_answer(RequestId::number(1), "ping");
+    c.expect_answer(RequestId::number(2), "ping");
+    assert_eq!(next(&mut c).len(), 2);
+    assert!(c.pending().is_empty());
+    let mut c = client(&[batch]);
+    c.speak(Revision::parse("2025-06-18").unwrap());
+    assert!(next(&mut c).is_empty());
+    assert!(c.wrote_not_protocol());
+}
+
+#[test]
+fn an_initialize_answer_names_the_revision_unless_one_was_given() {
+    let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+    let mut c = client(&[answer]);
+    c.expect_answer(RequestId::number(1), "initialize");
+    next(&mut c);
+    assert_eq!(c.revision(), Revision::parse("2025-03-26"));
+    let mut c = client(&[answer]);
+    c.speak(Revision::parse("2024-11-05").unwrap());
+    c.expect_answer(RequestId::number(1), "initialize");
+    next(&mut c);
+    assert_eq!(c.revision(), Revision::parse("2024-11-05"));
+}
+
+#[test]
+fn messages_that_break_the_schema_are_observed_up_to_the_limit() {
+    let bad = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":"none"}}"#;
+    let mut c = Client::new(Scripted::of(&[bad, bad, bad]), Redactor::default(), 1);
+    c.speak(Revision::parse("2025-06-18").unwrap());
+    for n in 1..=3 {
+        c.expect_answer(RequestId::number(n), "tools/list");
+    }
+    for _ in 0..3 {
+        next(&mut c);
+    }
+    let observed = c.take_observations();
+    // The first answer broke the schema; the two after it are also second
+    // answers to id 1.
+    assert_eq!(
+        observed.iter().filter(|o| o.law == LawId::Schema).count(),
+        1
+    );
+    assert_eq!(observed[0].request, Some(RequestId::number(1)));
+    assert_eq!(c.schema_more(), 2);
+}
+
+#[test]
+fn a_server_request_is_declined_as_a_bare_client_would() {
+    let mut c = client(&[r#"{"jsonrpc":"2.0","id":"s1","method":"roots/list"}"#]);
+    let kinds = next(&mut c);
+    let [Kind::Request { id, method }] = kinds.as_slice() else {
+        panic!("{kinds:?}");
+    };
+    c.decline(id.clone(), method, "no roots".to_owned());
+    let sent = String::from_utf8(c.channel_ref().sent.clone()).unwrap();
+    assert!(sent.contains(r#""id":"s1""#) && sent.contains("-32601") && sent.ends_with('\n'));
+}
