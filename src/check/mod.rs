@@ -655,10 +655,10 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
         Ok(transcript) => transcript,
         Err(err) => return failed(chain(&err), false),
     };
-    let mut outcome = match server
-        .map_err(ReplayError::from)
-        .and_then(|server| replay_on(server, &transcript, &plan.replay))
-    {
+    let mut outcome = match server.map_err(ReplayError::from).and_then(|server| {
+        let command = server.command().to_owned();
+        replay_on(server, &command, &transcript, &plan.replay)
+    }) {
         Ok(outcome) => outcome,
         Err(ReplayError::Spawn(err)) => {
             // The OS reports a missing working directory as a missing
@@ -696,7 +696,8 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
             let mut again = plan.replay.clone();
             again.keep_live = false;
             let server = ServerProcess::spawn(&plan.command).ok()?;
-            replay_on(server, &transcript, &again).ok()
+            let command = server.command().to_owned();
+            replay_on(server, &command, &transcript, &again).ok()
         },
         options.fail_on_noise,
     );

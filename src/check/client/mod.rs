@@ -115,13 +115,6 @@ pub(crate) struct Message {
     pub kind: Kind,
 }
 
-impl Message {
-    /// The message as a report may show it: secrets redacted.
-    pub fn shown(&self) -> &Value {
-        self.redacted.as_ref().unwrap_or(&self.value)
-    }
-}
-
 /// What one wait brought.
 #[derive(Debug)]
 pub(crate) enum Received {
@@ -191,9 +184,7 @@ pub(crate) struct Client<C> {
     /// The position findings are made at.
     at: usize,
     observations: Vec<Observation>,
-    /// The first line that was no message (already an observation's
-    /// words) and how many there were.
-    not_protocol: Option<Observation>,
+    /// How many lines were no message (the first is observed).
     n_not_protocol: usize,
     /// The lines that were no message before the first response.
     pre_serving: Tally,
@@ -230,7 +221,6 @@ impl<C: Channel> Client<C> {
             strays_expected: false,
             at: 0,
             observations: Vec::new(),
-            not_protocol: None,
             n_not_protocol: 0,
             pre_serving: Tally::default(),
             saw_message: false,
@@ -268,6 +258,7 @@ impl<C: Channel> Client<C> {
     }
 
     /// The revision in force, once known.
+    #[cfg(test)]
     pub fn revision(&self) -> Option<Revision> {
         self.revision
     }
@@ -300,11 +291,6 @@ impl<C: Channel> Client<C> {
         &self.pending
     }
 
-    /// The method a request was sent with.
-    pub fn method_of(&self, id: &RequestId) -> Option<&str> {
-        self.methods.get(id).map(String::as_str)
-    }
-
     /// Records a finding the script made of what it read.
     pub fn observe(&mut self, law: LawId, request: Option<RequestId>, message: String) {
         self.observations.push(Observation {
@@ -320,20 +306,19 @@ impl<C: Channel> Client<C> {
         std::mem::take(&mut self.observations)
     }
 
-    /// The `stdout-is-protocol` observation of the first line that was no
-    /// message, with the count of the others in its words; `None` when
-    /// every line was one.
-    pub fn take_not_protocol(&mut self) -> Option<Observation> {
-        let mut first = self.not_protocol.take()?;
+    /// The words a `stdout-is-protocol` finding (the observation of the
+    /// first line that was no message) ends with, counting the other such
+    /// lines: `" (2 more such lines)"`, or nothing.
+    pub fn more_not_protocol(&self) -> String {
         match self.n_not_protocol {
-            0 | 1 => {}
-            2 => first.message.push_str(" (1 more such line)"),
-            n => first.message.push_str(&format!(" ({} more such lines)", n - 1)),
+            0 | 1 => String::new(),
+            2 => " (1 more such line)".to_owned(),
+            n => format!(" ({} more such lines)", n - 1),
         }
-        Some(first)
     }
 
     /// Whether some line was no message.
+    #[cfg(test)]
     pub fn wrote_not_protocol(&self) -> bool {
         self.n_not_protocol > 0
     }
@@ -361,11 +346,6 @@ impl<C: Channel> Client<C> {
     /// Whether a response has arrived: the server is serving.
     pub fn serving(&self) -> bool {
         self.first_answer.is_some()
-    }
-
-    /// The lines that were no message, read before the first response.
-    pub fn pre_serving(&self) -> &Tally {
-        &self.pre_serving
     }
 
     /// [`Client::pre_serving`], taken: a later call starts a new count.
@@ -423,9 +403,7 @@ impl<C: Channel> Client<C> {
                 if !self.serving() {
                     self.pre_serving.add(|| what.clone());
                 }
-                self.not_protocol_line(format!(
-                    "a stdout line is no JSON-RPC message: {what}"
-                ));
+                self.not_protocol_line(format!("a stdout line is no JSON-RPC message: {what}"));
                 return Received::Line {
                     bytes,
                     eol,
@@ -555,17 +533,13 @@ impl<C: Channel> Client<C> {
         Reply::Stray
     }
 
-    /// Counts a stdout line that is no message; the first is kept for the
-    /// `stdout-is-protocol` finding.
+    /// Counts a stdout line that is no message; the first is observed
+    /// (`stdout-is-protocol`), the others are counted in it, so that a
+    /// server that floods stdout makes one finding, not one per line.
     fn not_protocol_line(&mut self, message: String) {
         self.n_not_protocol += 1;
-        if self.not_protocol.is_none() {
-            self.not_protocol = Some(Observation {
-                law: LawId::StdoutIsProtocol,
-                at: self.at,
-                request: None,
-                message,
-            });
+        if self.n_not_protocol == 1 {
+            self.observe(LawId::StdoutIsProtocol, None, message);
         }
     }
 
@@ -600,7 +574,10 @@ impl<C: Channel> Client<C> {
             return;
         }
         let what = match (&method, value.get("method").and_then(Value::as_str)) {
-            (Some(method), _) => format!("the answer to `{method}`"),
+            (Some(method), _) => match &id {
+                Some(id) => format!("the answer to `{method}` id={id}"),
+                None => format!("the answer to `{method}`"),
+            },
             (None, Some(name)) if value.get("id").is_some() => {
                 format!("the server request `{name}`")
             }

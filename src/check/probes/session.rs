@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::check::client::{Client, Kind, Observation, Received, Reply};
+use crate::check::client::{Client, Kind, Received, Reply};
 use crate::check::duration::after;
 use crate::check::probes::{Ledger, ProbeOptions};
 use crate::check::wire;
@@ -80,6 +80,8 @@ pub(super) struct Session<'a> {
     dead: Option<String>,
     /// The session is opening: a failure is a reason to skip, not a finding.
     prologue: bool,
+    /// The `stdout-is-protocol` finding, with its step, once made.
+    not_protocol: Option<(String, String)>,
 }
 
 impl<'a> Session<'a> {
@@ -101,6 +103,7 @@ impl<'a> Session<'a> {
             strays: None,
             dead: None,
             prologue: false,
+            not_protocol: None,
         })
     }
 
@@ -120,9 +123,16 @@ impl<'a> Session<'a> {
     /// Enters what the client observed in the ledger, at the step each was
     /// made in.
     fn enter_observations(&mut self) {
-        for Observation { law, at, message, .. } in self.client.take_observations() {
-            let step = self.steps.get(at).cloned().unwrap_or_default();
-            self.ledger.fail(law, &step, message);
+        for observation in self.client.take_observations() {
+            let step = self.steps.get(observation.at).cloned().unwrap_or_default();
+            // Every session makes this finding alike (a banner starts them
+            // all), and each keeps its own: see `finish`.
+            if observation.law == LawId::StdoutIsProtocol {
+                self.not_protocol.get_or_insert((step, observation.message));
+                continue;
+            }
+            self.ledger
+                .fail(observation.law, &step, observation.message);
         }
     }
 
@@ -552,10 +562,10 @@ impl<'a> Session<'a> {
     /// its name.
     pub fn finish(mut self) -> Ledger {
         self.enter_observations();
-        if let Some(first) = self.client.take_not_protocol() {
-            let step = self.steps.get(first.at).cloned().unwrap_or_default();
+        if let Some((step, message)) = self.not_protocol.take() {
+            let message = message + &self.client.more_not_protocol();
             self.ledger
-                .fail_per_session(LawId::StdoutIsProtocol, &step, first.message);
+                .fail_per_session(LawId::StdoutIsProtocol, &step, message);
         } else if self.client.saw_message() {
             self.ledger.held(LawId::StdoutIsProtocol);
         }

@@ -2,77 +2,29 @@
 //! the stdio contract demands, matched with the recorded message it answers
 //! or stands for, and compared with it.
 
-use std::borrow::Cow;
-use std::time::Instant;
-
 use serde_json::Value;
 
 use super::Run;
 use super::rewrite::with_member;
-use super::script::{ExpectKind, ExpectState, MessageKind, message_kind};
+use super::script::{ExpectKind, ExpectState};
 use super::{LiveLine, Mismatch, Sent};
+use crate::check::client::{Channel, Kind, Message, Reply};
 use crate::check::diff::{self, Expected as _};
-use crate::check::schema;
-use crate::check::wire;
-use crate::jsonrpc::{RequestId, Response, method};
+use crate::jsonrpc::{RequestId, method};
 use crate::laws::LawId;
 use crate::report::{ExchangeStatus, Finding};
-use crate::transcript::Redactor;
 
-impl Run<'_> {
-    /// Takes in one stdout line: judges it, matches it, keeps it for
-    /// `--bless` when asked to.
-    pub(super) fn on_line(&mut self, bytes: Vec<u8>, eol: bool, cut: bool) {
-        self.first_output.get_or_insert_with(Instant::now);
+impl<C: Channel> Run<'_, C> {
+    /// Takes in one stdout line, as the client read it: matches its
+    /// messages, keeps it for `--bless` when asked to.
+    pub(super) fn on_line(&mut self, bytes: Vec<u8>, eol: bool, messages: Vec<Message>) {
+        // What the client observed reading the line comes first.
+        self.enter_observations();
         let changed_before = self.changed.len();
-        let mut restored_ids = Vec::new();
-        let parsed = if cut {
-            Err(wire::cut(&bytes))
-        } else {
-            wire::parse(&bytes, self.batches)
-        };
-        match parsed {
-            // The line is quoted with its secrets redacted, like every
-            // live line the report shows.
-            Err(not_protocol) => self.not_protocol(|redactor| {
-                format!(
-                    "a stdout line is not a JSON-RPC message ({}): `{}`",
-                    not_protocol.reason,
-                    wire::excerpt(&redactor.redact(&bytes))
-                )
-            }),
-            Ok(value) => {
-                if !eol {
-                    self.not_protocol(|_| {
-                        "the last stdout line has no newline: the message is cut short or unterminated"
-                            .to_owned()
-                    });
-                }
-                // The recorder redacted the recorded lines this way: compare
-                // like with like. Ids and methods are read from the line as
-                // it is, since the live server needs its own ids back.
-                let redacted = match self.redactor.redact(&bytes) {
-                    Cow::Owned(redacted) => serde_json::from_slice::<Value>(&redacted).ok(),
-                    Cow::Borrowed(_) => None,
-                };
-                match (value, redacted) {
-                    (Value::Array(items), redacted) => {
-                        let mut redacted = match redacted {
-                            Some(Value::Array(redacted)) => {
-                                redacted.into_iter().map(Some).collect()
-                            }
-                            _ => Vec::new(),
-                        }
-                        .into_iter();
-                        for item in items {
-                            let comparable = redacted.next().flatten();
-                            restored_ids.push(self.on_message(item, comparable));
-                        }
-                    }
-                    (value, redacted) => restored_ids.push(self.on_message(value, redacted)),
-                }
-            }
-        }
+        let restored_ids: Vec<Option<Value>> = messages
+            .into_iter()
+            .map(|message| self.on_message(message))
+            .collect();
         if self.options.keep_live {
             let bytes = self.for_transcript(&bytes, &restored_ids);
             self.live.push(LiveLine {
@@ -84,24 +36,10 @@ impl Run<'_> {
         }
     }
 
-    /// A stdout line that is no message: the first is a `stdout-is-protocol`
-    /// finding at the transcript line last sent, the others are counted in
-    /// it, so that a server that floods stdout makes one finding, not one
-    /// per line. `message` is only asked of the first; it quotes the line
-    /// with its secrets redacted, like every live line the report shows.
-    fn not_protocol(&mut self, message: impl FnOnce(&Redactor) -> String) {
-        self.n_not_protocol += 1;
-        if self.not_protocol_finding.is_none() {
-            self.not_protocol_finding = Some(self.findings.len());
-            let message = message(&self.redactor);
-            self.finding(LawId::StdoutIsProtocol, self.last_line.max(1), message);
-        }
-    }
-
     /// The live line as a transcript records it: secrets redacted, and the
     /// recorded ids in place of the live ones.
     fn for_transcript(&self, bytes: &[u8], restored_ids: &[Option<Value>]) -> Vec<u8> {
-        let redacted = self.redactor.redact(bytes);
+        let redacted = self.client.redactor().redact(bytes);
         match restored_ids {
             [] | [None] => redacted.into_owned(),
             [Some(id)] => with_member(&redacted, "id", id).unwrap_or_else(|| redacted.into_owned()),
@@ -119,18 +57,31 @@ impl Run<'_> {
         }
     }
 
-    /// Handles one live message (`redacted` is the same message with its
-    /// secrets redacted, when it has any); returns the recorded id that
-    /// stands for its live id, when they differ.
-    fn on_message(&mut self, value: Value, redacted: Option<Value>) -> Option<Value> {
-        self.judge_schema(&value);
-        match message_kind(&value) {
-            MessageKind::Response(Some(id)) => self.on_response(&id, redacted.unwrap_or(value)),
-            MessageKind::Response(None) => {
-                self.on_response_without_id(redacted.unwrap_or(value));
+    /// Handles one live message; returns the recorded id that stands for
+    /// its live id, when they differ.
+    fn on_message(&mut self, message: Message) -> Option<Value> {
+        let shown = message.redacted.unwrap_or(message.value);
+        match message.kind {
+            Kind::Response {
+                reply: Reply::Answers { sent, .. },
+                ..
+            } => self.on_response(&sent, shown),
+            Kind::Response {
+                reply: Reply::Again { sent, .. },
+                ..
+            } => {
+                let slot = *self.live_ids.get(&sent)?;
+                self.slots[slot].answers += 1;
+                self.slots[slot].status = ExchangeStatus::Failed;
+                Some(self.slots[slot].recorded.to_value())
+            }
+            Kind::Response { id: None, .. } => {
+                self.on_response_without_id(shown);
                 None
             }
-            MessageKind::Notification(method) => {
+            // The client made it a finding: it answers no request sent.
+            Kind::Response { .. } => None,
+            Kind::Notification { method } => {
                 if let Some(expect) = self.expects.iter_mut().find(|expect| {
                     expect.state == ExpectState::Waiting
                         && matches!(&expect.kind, ExpectKind::Notification(m) if *m == method)
@@ -139,68 +90,14 @@ impl Run<'_> {
                 }
                 None
             }
-            MessageKind::Request(id, method) => self.on_server_request(id, &method),
-            MessageKind::Other => None,
+            Kind::Request { id, method } => self.on_server_request(id, &method),
         }
-    }
-
-    /// The `schema` law for one live message: the message as its revision
-    /// allows, and a response's result as its request's method's type. The
-    /// first few messages that break it are findings, at the request's line
-    /// (or the last client line sent); the others are counted in the last.
-    fn judge_schema(&mut self, value: &Value) {
-        let slot = match message_kind(value) {
-            MessageKind::Response(Some(id)) => self.live_ids.get(&id).copied(),
-            _ => None,
-        };
-        let method = slot.map(|slot| self.slots[slot].method.clone());
-        // The revision a live `initialize` answer names is in force from
-        // that answer on, where the recording names none.
-        if self.revision.is_none()
-            && method.as_deref() == Some(method::INITIALIZE)
-            && let Some(result) = value.get("result")
-        {
-            self.revision = schema::negotiated(result);
-        }
-        let Some(revision) = self.revision else {
-            return;
-        };
-        let violations = schema::violations(revision, value, method.as_deref());
-        if violations.is_empty() {
-            return;
-        }
-        self.n_schema += 1;
-        if self.n_schema > MAX_SCHEMA_FINDINGS {
-            return;
-        }
-        let (what, line) = match slot {
-            Some(slot) => {
-                let slot = &self.slots[slot];
-                let what = format!(
-                    "the answer to `{}` id={} (line {})",
-                    slot.method, slot.recorded, slot.line
-                );
-                (what, slot.line)
-            }
-            None => {
-                let what = match message_kind(value) {
-                    MessageKind::Notification(method) => {
-                        format!("the notification `{method}`")
-                    }
-                    MessageKind::Request(_, method) => format!("the server request `{method}`"),
-                    _ => "a message".to_owned(),
-                };
-                (what, self.last_line.max(1))
-            }
-        };
-        let message = schema::describe(revision, &what, &violations);
-        self.finding(LawId::Schema, line, message);
     }
 
     /// Counts the messages that broke the schema past the first few in the
     /// last finding that quotes one.
     pub(super) fn schema_tally(&mut self) {
-        let more = self.n_schema.saturating_sub(MAX_SCHEMA_FINDINGS);
+        let more = self.client.schema_more();
         if more == 0 {
             return;
         }
@@ -216,33 +113,9 @@ impl Run<'_> {
         }
     }
 
+    /// The first answer to the request sent with `id`.
     fn on_response(&mut self, id: &RequestId, value: Value) -> Option<Value> {
-        let slot = match self.live_ids.get(id) {
-            Some(&slot) => slot,
-            None => match self.loose_ids.get(&loose_key(id)) {
-                Some(&slot) => {
-                    let expected = self.slots[slot]
-                        .live
-                        .clone()
-                        .expect("opened slots are live");
-                    let message = format!(
-                        "`{}` id={} (line {}) was answered with id {id}: the id must keep its JSON type",
-                        self.slots[slot].method, expected, self.slots[slot].line
-                    );
-                    self.finding(LawId::RequestAnsweredOnce, self.slots[slot].line, message);
-                    self.slots[slot].status = ExchangeStatus::Failed;
-                    slot
-                }
-                None => {
-                    // An id the replay never sent cannot answer a
-                    // notification, which has no id: it is unsolicited.
-                    let message =
-                        format!("a response with id {id} answers no request that was sent");
-                    self.finding(LawId::RequestAnsweredOnce, self.last_line.max(1), message);
-                    return None;
-                }
-            },
-        };
+        let slot = *self.live_ids.get(id)?;
         self.slots[slot].answers += 1;
         let recorded = self.slots[slot].recorded.clone();
         if self.slots[slot].answers > 1 {
@@ -394,27 +267,8 @@ impl Run<'_> {
             self.finding(LawId::TranscriptMatch, line, message);
         }
         // Answer it as a host would, so the server is not left waiting.
-        let answer = if method == method::PING {
-            Response::ok(id, Value::Object(serde_json::Map::new()))
-        } else {
-            Response::error(
-                Some(id),
-                crate::jsonrpc::ErrorCode::METHOD_NOT_FOUND,
-                format!("mcp-replay: the transcript records no answer to `{method}`"),
-            )
-        };
-        self.server.send(answer.to_line().as_bytes());
+        let why = format!("mcp-replay: the transcript records no answer to `{method}`");
+        self.client.decline(id, method, why);
         None
-    }
-}
-
-/// How many messages that break the schema a replay reports one by one.
-const MAX_SCHEMA_FINDINGS: usize = 10;
-
-/// An id keyed by its text alone: `7` and `"7"` meet here.
-pub(super) fn loose_key(id: &RequestId) -> String {
-    match id.to_value() {
-        Value::String(text) => text,
-        other => other.to_string(),
     }
 }

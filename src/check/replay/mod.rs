@@ -34,16 +34,18 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use self::live::loose_key;
 use self::rewrite::with_member;
 use self::script::{Expect, ExpectKind, ExpectState, Script, SendKind, SendLine, Slot, Step};
+use crate::check::client::{Channel, Client, Observation, Received};
 use crate::check::diff::IgnoreRules;
 use crate::check::duration::{after, format_duration};
 use crate::check::schema;
 use crate::check::wire;
 use crate::jsonrpc::RequestId;
 use crate::laws::{LawId, Profile};
-use crate::process::{Output, Recv, ServerProcess, SpawnError, shell_status};
+#[cfg(test)]
+use crate::process::ServerProcess;
+use crate::process::SpawnError;
 use crate::report::{Exchange, ExchangeStatus, Finding, Location};
 use crate::revision::Revision;
 use crate::transcript::{
@@ -180,14 +182,18 @@ pub(crate) fn replay(
     command: &crate::process::ServerCommand,
     options: &ReplayOptions,
 ) -> Result<ReplayOutcome, ReplayError> {
-    replay_on(ServerProcess::spawn(command)?, transcript, options)
+    let server = ServerProcess::spawn(command)?;
+    let display = server.command().to_owned();
+    replay_on(server, &display, transcript, options)
 }
 
-/// Replays `transcript` against `server`, a fresh process started for it
-/// (started before the transcript was read, so that it gets ready while the
-/// transcript is read and the script built).
-pub(crate) fn replay_on(
-    server: ServerProcess,
+/// Replays `transcript` against `server` (shown as `command`), a fresh
+/// process started for it (started before the transcript was read, so that
+/// it gets ready while the transcript is read and the script built), or a
+/// server in the checker's own process.
+pub(crate) fn replay_on<C: Channel>(
+    server: C,
+    command: &str,
     transcript: &Transcript,
     options: &ReplayOptions,
 ) -> Result<ReplayOutcome, ReplayError> {
@@ -216,8 +222,7 @@ pub(crate) fn replay_on(
     })?;
     // The command as the report shows it: the values put back into a
     // recorded command are secrets too.
-    let command =
-        String::from_utf8_lossy(&redactor.redact(server.command().as_bytes())).into_owned();
+    let command = String::from_utf8_lossy(&redactor.redact(command.as_bytes())).into_owned();
     // Each recorded message is kept as text, and read (the ignore rules
     // applied) when it is compared: see `script::Recorded`.
     let mut script = Script::build(transcript, &redactor);
@@ -229,20 +234,19 @@ pub(crate) fn replay_on(
             cut,
         });
     }
+    let mut client = Client::new(server, redactor, MAX_SCHEMA_FINDINGS);
+    if let Some(revision) = recorded_revision(transcript) {
+        client.speak(revision);
+    }
     let mut run = Run {
         path: &transcript.path,
         command,
         options,
-        server,
-        redactor,
-        batches: transcript.protocol() == Some("2025-03-26"),
-        revision: recorded_revision(transcript),
-        n_schema: 0,
+        client,
         slots: script.slots,
         expects: script.expects,
         resolved: 0,
         live_ids: HashMap::new(),
-        loose_ids: HashMap::new(),
         used_ids: HashSet::new(),
         max_number_id: 0,
         findings: Vec::new(),
@@ -256,20 +260,14 @@ pub(crate) fn replay_on(
         last_notification: None,
         last_malformed: None,
         last_line: 0,
-        first_output: None,
         not_protocol_finding: None,
-        n_not_protocol: 0,
         live: Vec::new(),
     };
     let complete = run.play(&script.steps);
-    if let Some(index) = run.not_protocol_finding
-        && run.n_not_protocol > 1
-    {
-        let more = run.n_not_protocol - 1;
-        let s = if more == 1 { "" } else { "s" };
-        run.findings[index]
-            .message
-            .push_str(&format!(" ({more} more such line{s})"));
+    run.enter_observations();
+    if let Some(index) = run.not_protocol_finding {
+        let more = run.client.more_not_protocol();
+        run.findings[index].message.push_str(&more);
     }
     run.schema_tally();
     let exchanges = run.exchanges();
@@ -316,29 +314,26 @@ struct Sent {
     method: String,
 }
 
+/// How many messages that break the schema a replay reports one by one.
+const MAX_SCHEMA_FINDINGS: usize = 10;
+
 /// A replay in progress.
-struct Run<'a> {
+struct Run<'a, C> {
     path: &'a Path,
     /// See [`ReplayOutcome::command`].
     command: String,
     options: &'a ReplayOptions,
-    server: ServerProcess,
-    redactor: Redactor,
-    batches: bool,
-    /// The revision the `schema` law holds messages to: the recorded one
-    /// (the transcript's protocol event, or a modern request's `_meta`),
-    /// else the one the live `initialize` answer names; `None` until known.
-    revision: Option<Revision>,
-    /// How many messages broke the schema (the first few are findings).
-    n_schema: usize,
+    /// The client the server is spoken to through. It holds messages to
+    /// the recorded revision (the transcript's protocol event, or a modern
+    /// request's `_meta`), else to the one the live `initialize` answer
+    /// names.
+    client: Client<C>,
     slots: Vec<Slot>,
     expects: Vec<Expect>,
     /// Every expectation before this index is met or missed.
     resolved: usize,
-    /// Live client request ids, and the same keyed loosely (ignoring the
-    /// JSON type) to catch answers that change an id's type.
+    /// The slot of each request id sent.
     live_ids: HashMap<RequestId, usize>,
-    loose_ids: HashMap<String, usize>,
     used_ids: HashSet<RequestId>,
     max_number_id: i64,
     findings: Vec<Finding>,
@@ -360,13 +355,9 @@ struct Run<'a> {
     last_malformed: Option<Sent>,
     /// The transcript line of the last client line sent (0 before any).
     last_line: usize,
-    /// When the server first wrote on stdout.
-    first_output: Option<Instant>,
-    /// The `stdout-is-protocol` finding of the first line that was no
-    /// message (its index among the findings), and how many such lines came:
-    /// one finding stands for them all.
+    /// The index of the `stdout-is-protocol` finding among the findings:
+    /// the other lines that were no message are counted in it.
     not_protocol_finding: Option<usize>,
-    n_not_protocol: usize,
     live: Vec<LiveLine>,
 }
 
@@ -378,7 +369,7 @@ enum Stop {
     Closed,
 }
 
-impl Run<'_> {
+impl<C: Channel> Run<'_, C> {
     /// Plays the script; returns whether it ran to the end.
     fn play(&mut self, steps: &[Step]) -> bool {
         let mut registered = 0;
@@ -470,24 +461,26 @@ impl Run<'_> {
             if done(self) {
                 return Ok(());
             }
-            let (deadline, allowance) = match self.first_output {
+            let (deadline, allowance) = match self.client.first_output() {
                 Some(first) => (
                     after(start.max(first), self.options.timeout),
                     self.options.timeout,
                 ),
                 None => (after(start, startup), startup),
             };
-            match self.server.recv(deadline) {
-                Recv::Output(Output::Line {
-                    bytes, eol, cut, ..
-                }) => self.on_line(bytes, eol, cut),
-                Recv::Output(Output::Closed { .. }) => return Err(Stop::Closed),
+            match self.client.recv(deadline) {
+                Received::Line {
+                    bytes,
+                    eol,
+                    messages,
+                } => self.on_line(bytes, eol, messages),
+                Received::Closed => return Err(Stop::Closed),
                 // A server that has written nothing at all may be one that
                 // starts slowly: that is no law it broke.
-                Recv::Timeout if self.first_output.is_none() => {
+                Received::Timeout if !self.client.wrote_anything() => {
                     return Err(Stop::Silent(allowance));
                 }
-                Recv::Timeout => return Err(Stop::Timeout(allowance)),
+                Received::Timeout => return Err(Stop::Timeout(allowance)),
             }
         }
     }
@@ -500,23 +493,24 @@ impl Run<'_> {
         let why = match stop {
             Stop::Silent(allowance) => {
                 self.silent = Some(*allowance);
-                self.server.kill();
+                self.client.channel().kill();
                 return true;
             }
             Stop::Timeout(allowance) => format!("within {}", format_duration(*allowance)),
             Stop::Closed => {
                 let status = self
-                    .server
-                    .wait(after(Instant::now(), self.options.grace))
+                    .client
+                    .channel()
+                    .exit_status(after(Instant::now(), self.options.grace))
                     .map_or_else(
                         || "still running".to_owned(),
-                        |status| format!("exit status {}", shell_status(status)),
+                        |status| format!("exit status {status}"),
                     );
-                let stderr = self.server.stderr_text(4096);
+                let stderr = self.client.channel_ref().stderr_tail(4096);
                 match stderr.lines().rev().find(|line| !line.trim().is_empty()) {
                     Some(last) => format!(
                         "before the server closed stdout ({status}; stderr ends: {})",
-                        wire::excerpt(&self.redactor.redact(last.as_bytes()))
+                        wire::excerpt(&self.client.redactor().redact(last.as_bytes()))
                     ),
                     None => format!("before the server closed stdout ({status})"),
                 }
@@ -576,7 +570,7 @@ impl Run<'_> {
         // Sent requests without an answer keep the status `Unanswered` they
         // got when sent; those never sent stay `NotSent`.
         if fatal {
-            self.server.kill();
+            self.client.channel().kill();
         }
         fatal
     }
@@ -584,22 +578,24 @@ impl Run<'_> {
     /// Closes stdin, reads what the server still writes until it closes
     /// stdout, and makes sure it ends (killing it after the grace period).
     fn finish(&mut self) {
-        self.server.close_stdin();
+        self.client.channel().close_input();
         let deadline = after(Instant::now(), self.options.grace);
         loop {
-            match self.server.recv(deadline) {
-                Recv::Output(Output::Line {
-                    bytes, eol, cut, ..
-                }) => self.on_line(bytes, eol, cut),
-                Recv::Output(Output::Closed { .. }) => break,
-                Recv::Timeout => {
-                    self.server.kill();
+            match self.client.recv(deadline) {
+                Received::Line {
+                    bytes,
+                    eol,
+                    messages,
+                } => self.on_line(bytes, eol, messages),
+                Received::Closed => break,
+                Received::Timeout => {
+                    self.client.channel().kill();
                     return;
                 }
             }
         }
-        if self.server.wait(deadline).is_none() {
-            self.server.kill();
+        if self.client.channel().exit_status(deadline).is_none() {
+            self.client.channel().kill();
         }
     }
 
@@ -608,7 +604,8 @@ impl Run<'_> {
         // their place between the transcript's client lines.
         self.sends += 1;
         self.last_line = send.line;
-        let restored = self.redactor.restore(&send.bytes);
+        self.client.at(send.line);
+        let restored = self.client.redactor().restore(&send.bytes);
         let mut bytes = restored.into_owned();
         match &send.kind {
             SendKind::Request(slot) => {
@@ -674,7 +671,7 @@ impl Run<'_> {
         if send.eol {
             bytes.push(b'\n');
         }
-        self.server.send_raw(bytes);
+        self.client.send(bytes);
     }
 
     fn open(&mut self, slot: usize, live: RequestId) {
@@ -682,7 +679,8 @@ impl Run<'_> {
             self.max_number_id = self.max_number_id.max(n);
         }
         self.used_ids.insert(live.clone());
-        self.loose_ids.insert(loose_key(&live), slot);
+        self.client
+            .expect_answer(live.clone(), &self.slots[slot].method);
         self.live_ids.insert(live.clone(), slot);
         let slot = &mut self.slots[slot];
         slot.live = Some(live);
@@ -714,6 +712,35 @@ impl Run<'_> {
             path: self.path.to_owned(),
             line,
         }
+    }
+
+    /// Enters what the client observed among the findings: a finding
+    /// about a request at the request's line, any other at the line last
+    /// sent.
+    fn enter_observations(&mut self) {
+        for observation in self.client.take_observations() {
+            self.enter(observation);
+        }
+    }
+
+    fn enter(&mut self, observation: Observation) {
+        let line = observation
+            .request
+            .as_ref()
+            .and_then(|id| self.live_ids.get(id))
+            .map_or(observation.at.max(1), |&slot| self.slots[slot].line);
+        if let Some(&slot) = observation
+            .request
+            .as_ref()
+            .and_then(|id| self.live_ids.get(id))
+            && observation.law == LawId::RequestAnsweredOnce
+        {
+            self.slots[slot].status = ExchangeStatus::Failed;
+        }
+        if observation.law == LawId::StdoutIsProtocol {
+            self.not_protocol_finding.get_or_insert(self.findings.len());
+        }
+        self.finding(observation.law, line, observation.message);
     }
 
     fn finding(&mut self, law: LawId, line: usize, message: impl Into<String>) {
@@ -1098,13 +1125,13 @@ mod tests {
             vec![
                 (
                     LawId::RequestAnsweredOnce,
-                    "`initialize` id=1 (line 2) was answered 2 times".to_owned()
+                    "`initialize` id=1 was answered 2 times".to_owned()
                 ),
                 // A result with a null id answers nothing, and no schema
                 // allows it.
                 (
                     LawId::Schema,
-                    "a message breaks the 2024-11-05 schema: /id: expected a string or an integer, found null".to_owned()
+                    "a response breaks the 2024-11-05 schema: /id: expected a string or an integer, found null".to_owned()
                 ),
                 (
                     LawId::NotificationUnanswered,
@@ -1148,7 +1175,8 @@ mod tests {
             laws(&outcome),
             vec![(
                 LawId::RequestAnsweredOnce,
-                "`initialize` id=1 (line 2) was answered with id \"1\": the id must keep its JSON type".to_owned()
+                "the answer to `initialize` id=1 carries id \"1\": the id must keep its JSON type"
+                    .to_owned()
             )]
         );
         assert!(outcome.complete);
@@ -1165,7 +1193,8 @@ mod tests {
             laws(&outcome),
             vec![(
                 LawId::StdoutIsProtocol,
-                "a stdout line is not a JSON-RPC message (not JSON (expected value)): `Server ready`".to_owned()
+                "a stdout line is no JSON-RPC message: not JSON (expected value): `Server ready`"
+                    .to_owned()
             )]
         );
     }
@@ -1183,9 +1212,9 @@ mod tests {
         assert_eq!(found.len(), 2, "{found:?}");
         assert_eq!(found[0].0, LawId::StdoutIsProtocol);
         assert!(
-            found[0]
-                .1
-                .starts_with("a stdout line is not a JSON-RPC message (not JSON (expected value)): `Server ready` ("),
+            found[0].1.starts_with(
+                "a stdout line is no JSON-RPC message: not JSON (expected value): `Server ready` ("
+            ),
             "{found:?}"
         );
         assert!(found[0].1.ends_with(" more such lines)"), "{found:?}");
@@ -1214,7 +1243,7 @@ mod tests {
             vec![(
                 LawId::StdoutIsProtocol,
                 format!(
-                    "a stdout line is not a JSON-RPC message (a line longer than 64 MiB, the most mcp-replay reads as one message): `{x80}…`"
+                    "a stdout line is no JSON-RPC message: a line longer than 64 MiB, the most mcp-replay reads as one message: `{x80}…`"
                 )
             )]
         );
