@@ -28,6 +28,7 @@ pub mod report;
 pub mod revision;
 pub mod serve;
 pub mod server;
+pub mod testing;
 pub mod transcript;
 
 pub use crate::jsonrpc::{

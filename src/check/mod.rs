@@ -15,7 +15,7 @@ pub(crate) mod client;
 pub mod config;
 pub(crate) mod diff;
 pub mod duration;
-mod noise;
+pub(crate) mod noise;
 mod plan;
 pub mod probes;
 pub(crate) mod replay;

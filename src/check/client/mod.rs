@@ -21,6 +21,7 @@
 //! script last named, and about the request it concerns.
 
 pub(crate) mod channel;
+pub(crate) mod memory;
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
