@@ -116,6 +116,37 @@ pub(crate) struct Message {
     pub kind: Kind,
 }
 
+/// What a response without an id most likely answers: the line last
+/// sent that has no id to answer with.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Cause {
+    /// The latest malformed line (sent after the latest notification), at
+    /// the position it was sent at: its parse error carries no id.
+    Malformed {
+        /// Where it was sent.
+        at: usize,
+    },
+    /// The latest notification (sent after the latest malformed line),
+    /// which a server must not answer.
+    Notification {
+        /// Its method.
+        method: String,
+        /// Where it was sent.
+        at: usize,
+    },
+    /// Nothing without an id was sent.
+    Nothing,
+}
+
+/// A line sent that has no id: a notification or a malformed line.
+#[derive(Debug, Clone)]
+struct Idless {
+    /// How many such lines were sent before it.
+    seq: usize,
+    at: usize,
+    method: String,
+}
+
 /// What one wait brought.
 #[derive(Debug)]
 pub(crate) enum Received {
@@ -202,6 +233,11 @@ pub(crate) struct Client<C> {
     max_schema: usize,
     /// How many notifications of each method the server sent.
     notifications: BTreeMap<String, usize>,
+    /// The latest notification and malformed line sent, and how many lines
+    /// without an id were sent.
+    last_notification: Option<Idless>,
+    last_malformed: Option<Idless>,
+    n_idless: usize,
 }
 
 impl<C: Channel> Client<C> {
@@ -231,6 +267,9 @@ impl<C: Channel> Client<C> {
             n_schema: 0,
             max_schema,
             notifications: BTreeMap::new(),
+            last_notification: None,
+            last_malformed: None,
+            n_idless: 0,
         }
     }
 
@@ -280,6 +319,68 @@ impl<C: Channel> Client<C> {
     pub fn expect_answer(&mut self, id: RequestId, method: &str) {
         self.methods.insert(id.clone(), method.to_owned());
         self.pending.push(id);
+    }
+
+    /// Counts a notification as sent (at the position named last).
+    pub fn sent_notification(&mut self, method: &str) {
+        self.n_idless += 1;
+        self.last_notification = Some(Idless {
+            seq: self.n_idless,
+            at: self.at,
+            method: method.to_owned(),
+        });
+    }
+
+    /// Counts a malformed line as sent (at the position named last).
+    pub fn sent_malformed(&mut self) {
+        self.n_idless += 1;
+        self.last_malformed = Some(Idless {
+            seq: self.n_idless,
+            at: self.at,
+            method: String::new(),
+        });
+    }
+
+    /// What a response without an id most likely answers: the latest line
+    /// without an id that was sent.
+    pub fn cause_without_id(&self) -> Cause {
+        let seq = |sent: &Option<Idless>| sent.as_ref().map_or(0, |sent| sent.seq);
+        match (&self.last_malformed, &self.last_notification) {
+            (Some(malformed), _) if malformed.seq > seq(&self.last_notification) => {
+                Cause::Malformed { at: malformed.at }
+            }
+            (_, Some(notification)) => Cause::Notification {
+                method: notification.method.clone(),
+                at: notification.at,
+            },
+            _ => Cause::Nothing,
+        }
+    }
+
+    /// Observes `what`, a response without an id that answers nothing the
+    /// script expected: once a notification has been sent, most likely its
+    /// answer (`notification-unanswered`, where the notification was sent;
+    /// a client that keeps sending while it waits cannot tell which line
+    /// it answers), else an answer to no request (`request-answered-once`).
+    pub fn unanswerable(&mut self, what: &str) {
+        match &self.last_notification {
+            Some(Idless { method, at, .. }) => {
+                let message =
+                    format!("{what} answers no request; the last notification sent was `{method}`");
+                let at = *at;
+                self.observations.push(Observation {
+                    law: LawId::NotificationUnanswered,
+                    at,
+                    request: None,
+                    message,
+                });
+            }
+            None => self.observe(
+                LawId::RequestAnsweredOnce,
+                None,
+                format!("{what} answers no request that was sent"),
+            ),
+        }
     }
 
     /// Queues bytes for the server, exactly as given.

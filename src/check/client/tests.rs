@@ -234,3 +234,44 @@ fn a_server_request_is_declined_as_a_bare_client_would() {
     let sent = String::from_utf8(c.channel_ref().sent.clone()).unwrap();
     assert!(sent.contains(r#""id":"s1""#) && sent.contains("-32601") && sent.ends_with('\n'));
 }
+
+#[test]
+fn a_response_without_an_id_is_put_down_to_the_latest_line_without_one() {
+    let mut c = client(&[]);
+    assert_eq!(c.cause_without_id(), Cause::Nothing);
+    c.unanswerable("a response without an id");
+    c.at(4);
+    c.sent_notification("notifications/initialized");
+    c.at(5);
+    c.sent_malformed();
+    assert_eq!(c.cause_without_id(), Cause::Malformed { at: 5 });
+    c.at(6);
+    c.sent_notification("notifications/cancelled");
+    assert_eq!(
+        c.cause_without_id(),
+        Cause::Notification {
+            method: "notifications/cancelled".to_owned(),
+            at: 6
+        }
+    );
+    c.unanswerable("a response without an id");
+    let observed = c.take_observations();
+    assert_eq!(
+        observed
+            .iter()
+            .map(|o| (o.law, o.at, o.message.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            (
+                LawId::RequestAnsweredOnce,
+                0,
+                "a response without an id answers no request that was sent"
+            ),
+            (
+                LawId::NotificationUnanswered,
+                6,
+                "a response without an id answers no request; the last notification sent was `notifications/cancelled`"
+            )
+        ]
+    );
+}

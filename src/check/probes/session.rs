@@ -17,7 +17,7 @@ use crate::check::client::{Client, Kind, Received, Reply};
 use crate::check::duration::after;
 use crate::check::probes::{Ledger, ProbeOptions};
 use crate::check::wire;
-use crate::jsonrpc::{RequestId, RpcError, method, notification_line, request_line};
+use crate::jsonrpc::{Frame, RequestId, RpcError, method, notification_line, request_line};
 use crate::laws::LawId;
 use crate::process::{ServerCommand, ServerProcess, SpawnError, shell_status};
 use crate::revision::Revision;
@@ -210,6 +210,13 @@ impl<'a> Session<'a> {
     pub fn send_lines(&mut self, lines: &[String]) {
         let mut bytes = Vec::new();
         for line in lines {
+            // The client tells what a response without an id answers by
+            // the lines without an id sent before it.
+            match Frame::parse(line.as_bytes()) {
+                Frame::Notification { method, .. } => self.client.sent_notification(&method),
+                Frame::Malformed { .. } => self.client.sent_malformed(),
+                _ => {}
+            }
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
         }
@@ -521,11 +528,7 @@ impl<'a> Session<'a> {
                         Some(strays) => strays.push(Stray { id, answer }),
                         None if id.is_none() => {
                             let stray = Stray { id, answer };
-                            self.client.observe(
-                                LawId::RequestAnsweredOnce,
-                                None,
-                                format!("an unsolicited response: {}", describe(&stray)),
-                            );
+                            self.client.unanswerable(&describe(&stray));
                         }
                         None => {}
                     },

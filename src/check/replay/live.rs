@@ -7,8 +7,8 @@ use serde_json::Value;
 use super::Run;
 use super::rewrite::with_member;
 use super::script::{ExpectKind, ExpectState};
-use super::{LiveLine, Mismatch, Sent};
-use crate::check::client::{Channel, Kind, Message, Reply};
+use super::{LiveLine, Mismatch};
+use crate::check::client::{Cause, Channel, Kind, Message, Reply};
 use crate::check::diff::{self, Expected as _};
 use crate::jsonrpc::{RequestId, method};
 use crate::laws::LawId;
@@ -156,14 +156,8 @@ impl<C: Channel> Run<'_, C> {
         }
         // An answer without an id is due to the latest malformed line, when
         // that came after the latest notification.
-        let malformed_is_latest = match (&self.last_malformed, &self.last_notification) {
-            (Some(malformed), Some(notification)) => malformed.seq > notification.seq,
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        match &self.last_malformed {
-            Some(malformed) if malformed_is_latest => {
-                let line = malformed.line;
+        match self.client.cause_without_id() {
+            Cause::Malformed { at: line } => {
                 self.reshape_finding(
                     line,
                     format!(
@@ -171,7 +165,7 @@ impl<C: Channel> Run<'_, C> {
                     ),
                 );
             }
-            _ => self.without_id("a response without an id"),
+            _ => self.client.unanswerable("a response without an id"),
         }
     }
 
@@ -217,27 +211,6 @@ impl<C: Channel> Run<'_, C> {
         ));
         self.findings.push(finding);
         false
-    }
-
-    /// A response without an id that answers no request. A notification has
-    /// no id, so its answer carries none: once a notification has been sent,
-    /// such a response most likely answers it (a fence cannot tell which,
-    /// since the replay keeps sending while it waits).
-    fn without_id(&mut self, what: &str) {
-        match self.last_notification.clone() {
-            Some(Sent { method, line, .. }) => self.finding(
-                LawId::NotificationUnanswered,
-                line,
-                format!(
-                    "{what} answers no request; the last notification sent was `{method}` (line {line})"
-                ),
-            ),
-            _ => self.finding(
-                LawId::RequestAnsweredOnce,
-                self.last_line.max(1),
-                format!("{what} answers no request that was sent"),
-            ),
-        }
     }
 
     fn on_server_request(&mut self, id: RequestId, method: &str) -> Option<Value> {

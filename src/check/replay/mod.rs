@@ -257,8 +257,6 @@ pub(crate) fn replay_on<C: Channel>(
         changed: Vec::new(),
         reshaped: false,
         sends: 0,
-        last_notification: None,
-        last_malformed: None,
         last_line: 0,
         not_protocol_finding: None,
         live: Vec::new(),
@@ -304,16 +302,6 @@ fn recorded_revision(transcript: &Transcript) -> Option<Revision> {
         .find_map(|message| schema::requested(message.get("params")))
 }
 
-/// A client line sent earlier, for judging answers that answer no request.
-#[derive(Debug, Clone)]
-struct Sent {
-    /// How many lines had been sent before it.
-    seq: usize,
-    line: usize,
-    /// The notification's method; empty for a malformed line.
-    method: String,
-}
-
 /// How many messages that break the schema a replay reports one by one.
 const MAX_SCHEMA_FINDINGS: usize = 10;
 
@@ -350,9 +338,6 @@ struct Run<'a, C> {
     reshaped: bool,
     /// How many client lines have been sent.
     sends: usize,
-    /// The last notification and the last malformed line sent.
-    last_notification: Option<Sent>,
-    last_malformed: Option<Sent>,
     /// The transcript line of the last client line sent (0 before any).
     last_line: usize,
     /// The index of the `stdout-is-protocol` finding among the findings:
@@ -638,11 +623,7 @@ impl<C: Channel> Run<'_, C> {
                     params.insert("requestId".to_owned(), live.to_value());
                     bytes = value.to_string().into_bytes();
                 }
-                self.last_notification = Some(Sent {
-                    seq: self.sends,
-                    line: send.line,
-                    method: method.clone(),
-                });
+                self.client.sent_notification(method);
             }
             SendKind::Answer(expect) => {
                 if let Some(index) = expect {
@@ -661,11 +642,7 @@ impl<C: Channel> Run<'_, C> {
                 }
             }
             SendKind::Other => {
-                self.last_malformed = Some(Sent {
-                    seq: self.sends,
-                    line: send.line,
-                    method: String::new(),
-                });
+                self.client.sent_malformed();
             }
         }
         if send.eol {
@@ -1135,7 +1112,7 @@ mod tests {
                 ),
                 (
                     LawId::NotificationUnanswered,
-                    "a response without an id answers no request; the last notification sent was `notifications/initialized` (line 4)".to_owned()
+                    "a response without an id answers no request; the last notification sent was `notifications/initialized`".to_owned()
                 ),
             ]
         );
