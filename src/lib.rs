@@ -40,9 +40,11 @@ pub mod check;
 mod jsonrpc;
 pub mod laws;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod manifest;
 pub mod model;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod process;
 #[cfg(feature = "cli")]
 pub mod record;
@@ -50,6 +52,7 @@ pub mod record;
 pub mod report;
 pub mod revision;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod serve;
 pub mod server;
 pub mod transcript;

@@ -106,6 +106,7 @@ pub fn shell_quote(arg: &str) -> String {
 /// Why a server could not be started.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot start server `{command}`")]
+#[non_exhaustive]
 pub struct SpawnError {
     /// The command, as a shell would show it.
     pub command: String,

@@ -10,7 +10,7 @@
 //! report lists them in a fixed order whatever the order they finish in.
 //!
 //! Without the `cli` feature only the comparison of messages is here:
-//! [`wire`] (what a stdout line is), `diff` (ignore rules, normalization
+//! `wire` (what a stdout line is), `diff` (ignore rules, normalization
 //! and the structural diff) and `schema` (a message against the model of
 //! its revision). The runner, the replay, the probes, the baseline, blessing
 //! and the directory config are the command's.
@@ -24,6 +24,7 @@ pub mod config;
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod diff;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod duration;
 #[cfg(any(test, not(feature = "cli")))]
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
@@ -33,12 +34,14 @@ mod noise;
 #[cfg(feature = "cli")]
 mod plan;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod probes;
 #[cfg(feature = "cli")]
 pub(crate) mod replay;
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod schema;
-pub mod wire;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(crate) mod wire;
 
 #[cfg(feature = "cli")]
 use std::borrow::Cow;
@@ -295,7 +298,7 @@ struct Replayed {
 /// Runs the check `options` describe. `progress` hears `(done, total)`
 /// after each replay or probe run finishes, from any thread.
 ///
-/// When a signal stops every server ([`crate::process::stop_on_signals`]),
+/// When a signal stops every server (`process::stop_on_signals`),
 /// the jobs still running end at once and no other starts: the report holds
 /// what finished before the signal, and its [`Report::interrupted`] lists
 /// the rest.
