@@ -6,8 +6,15 @@
 use serde_json::Value;
 
 use crate::jsonrpc::{Frame, RequestId, json_kind};
-use crate::process::MAX_LINE;
 use crate::transcript::beyond_limits;
+
+/// The longest stdout line taken in whole, newline excluded: 64 MiB.
+///
+/// No protocol message comes near it, so a longer line is runaway output
+/// (or a stream that never ends its line); a server's stdout reader
+/// delivers it cut to its first KiB as soon as it passes this length, and
+/// reads and drops the rest of it, so that memory stays bounded.
+pub const MAX_LINE: usize = 64 * 1024 * 1024;
 
 /// Why a stdout line is not a protocol message.
 #[derive(Debug, Clone, PartialEq, Eq)]
