@@ -9,23 +9,49 @@
 //!   tool failures as `isError` results, and a capture guard for everything a
 //!   tool run writes to stderr.
 //! - the `mcp-replay` command and the library under it: [`transcript`]
-//!   (the recorded-session format), [`record`] (the recording proxy) and
+//!   (the recorded-session format), `record` (the recording proxy) and
 //!   [`check`] (replay, diff and the law catalog).
 //!
 //! Both halves share [`revision`] (what differs between the MCP revisions)
 //! and [`model`] (the crate's own model of each revision's message
 //! schemas, which a test holds to the official ones).
+//!
+//! # Features
+//!
+//! `cli` (on by default) is the command and everything only it needs: the
+//! recorder, the checker's runner, probes and reports, argument parsing,
+//! signal handling, regular expressions and the patience text diff. A
+//! server that uses the library turns it off:
+//!
+//! ```toml
+//! [dependencies]
+//! mcp-replay = { version = "0.1", default-features = false }
+//! ```
+//!
+//! and keeps [`server`], the frames, [`revision`], [`model`], [`laws`] (the
+//! catalog), [`transcript`] (the model, the reader and writer, env-value
+//! redaction and [`ReplayTransport`](transcript::ReplayTransport)) and the
+//! comparison of messages from [`check`]: the wire classifier, the ignore
+//! rules, the structural diff and the schema check. Redaction patterns and
+//! the masks of a directory config are regular expressions, and need `cli`.
 #![deny(unsafe_code)]
 
 pub mod check;
 mod jsonrpc;
 pub mod laws;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod manifest;
 pub mod model;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod process;
+#[cfg(feature = "cli")]
 pub mod record;
 pub mod report;
 pub mod revision;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod serve;
 pub mod server;
 pub mod testing;

@@ -106,6 +106,7 @@ pub fn shell_quote(arg: &str) -> String {
 /// Why a server could not be started.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot start server `{command}`")]
+#[non_exhaustive]
 pub struct SpawnError {
     /// The command, as a shell would show it.
     pub command: String,
@@ -131,13 +132,7 @@ impl SpawnError {
 #[error("the working directory `{}` does not exist", .0.display())]
 struct MissingDir(PathBuf);
 
-/// The longest stdout line taken in whole, newline excluded: 64 MiB.
-///
-/// No protocol message comes near it, so a longer line is runaway output
-/// (or a stream that never ends its line); it is delivered cut to its first
-/// KiB as soon as it passes this length, and the rest of it is read and
-/// dropped, so that memory stays bounded.
-pub const MAX_LINE: usize = 64 * 1024 * 1024;
+pub use crate::check::wire::MAX_LINE;
 
 /// How much of a line longer than [`MAX_LINE`] is kept, for messages.
 const CUT_KEEP: usize = 1024;

@@ -178,6 +178,7 @@ struct Wire {
 
 /// Why a baseline cannot be read or written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum BaselineError {
     /// The file cannot be read or written.
     #[error("cannot {action} baseline `{}`", .path.display())]

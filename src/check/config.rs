@@ -40,6 +40,7 @@ pub(crate) struct Config {
 
 /// Why a config file cannot be used.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// The file cannot be read.
     #[error("cannot read config `{}`", .path.display())]

@@ -9,10 +9,8 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::time::Duration;
 
 use serde_json::Value;
-use similar::{Algorithm, TextDiff};
 
 /// One segment of an ignore rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -200,18 +198,20 @@ fn retain_children(value: &mut Value, mut matched: impl FnMut(&mut Value) -> boo
 }
 
 /// The ignore rules of one transcript: its header's and its directory
-/// config's, with the config's masks.
+/// config's, with the config's masks (which need the `cli` feature).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct IgnoreRules(Vec<IgnoreRule>, Vec<Mask>);
+pub struct IgnoreRules(Vec<IgnoreRule>, #[cfg(feature = "cli")] Vec<Mask>);
 
 /// A regular expression whose matches in any string value are replaced by
 /// [`Mask::MASKED`] on both sides of a comparison.
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone)]
 struct Mask {
     pattern: String,
     regex: regex::Regex,
 }
 
+#[cfg(feature = "cli")]
 impl Mask {
     /// What a match becomes.
     const MASKED: &str = "<masked>";
@@ -232,12 +232,14 @@ impl Mask {
     }
 }
 
+#[cfg(feature = "cli")]
 impl PartialEq for Mask {
     fn eq(&self, other: &Mask) -> bool {
         self.pattern == other.pattern
     }
 }
 
+#[cfg(feature = "cli")]
 impl Eq for Mask {}
 
 impl IgnoreRules {
@@ -251,7 +253,13 @@ impl IgnoreRules {
             .into_iter()
             .map(IgnoreRule::parse)
             .collect::<Result<_, _>>()
-            .map(|rules| IgnoreRules(rules, Vec::new()))
+            .map(|rules| {
+                IgnoreRules(
+                    rules,
+                    #[cfg(feature = "cli")]
+                    Vec::new(),
+                )
+            })
     }
 
     /// Adds masks: regular expressions (the syntax of the regex crate) whose
@@ -261,6 +269,7 @@ impl IgnoreRules {
     /// # Errors
     ///
     /// A message naming the first pattern that does not parse, and why.
+    #[cfg(feature = "cli")]
     pub fn with_masks<'a>(
         mut self,
         patterns: impl IntoIterator<Item = &'a str>,
@@ -279,6 +288,7 @@ impl IgnoreRules {
     /// Adds the rules and masks of `other` after these.
     pub fn extend(&mut self, other: &IgnoreRules) {
         self.0.extend(other.0.iter().cloned());
+        #[cfg(feature = "cli")]
         self.1.extend(other.1.iter().cloned());
     }
 
@@ -296,6 +306,7 @@ impl IgnoreRules {
         for rule in &self.0 {
             rule.apply(value);
         }
+        #[cfg(feature = "cli")]
         for mask in &self.1 {
             mask.apply(value);
         }
@@ -399,16 +410,22 @@ fn expand_json_strings(value: &mut Value) -> bool {
 
 /// A plain unified diff of two texts (three lines of context), for files
 /// and CI logs. The patience algorithm keeps JSON structure lines aligned;
-/// the timeout bounds the cost of huge, very different messages.
+/// the timeout bounds the cost of huge, very different messages. Without
+/// the `cli` feature, a smaller diff of the same shape draws it.
 pub fn unified_diff(expected: &str, actual: &str, headers: (&str, &str)) -> String {
-    let diff = TextDiff::configure()
-        .algorithm(Algorithm::Patience)
-        .timeout(Duration::from_millis(500))
-        .diff_lines(expected, actual);
-    diff.unified_diff()
-        .context_radius(3)
-        .header(headers.0, headers.1)
-        .to_string()
+    #[cfg(feature = "cli")]
+    {
+        similar::TextDiff::configure()
+            .algorithm(similar::Algorithm::Patience)
+            .timeout(std::time::Duration::from_millis(500))
+            .diff_lines(expected, actual)
+            .unified_diff()
+            .context_radius(3)
+            .header(headers.0, headers.1)
+            .to_string()
+    }
+    #[cfg(not(feature = "cli"))]
+    super::lines::unified(expected, actual, 3, headers)
 }
 
 /// One place where two messages differ: its JSON pointer (into the JSON a
@@ -709,6 +726,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "cli")]
     fn masks_replace_matches_inside_strings_on_both_sides() {
         let rules = IgnoreRules::default()
             .with_masks([r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"])

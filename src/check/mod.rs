@@ -1,59 +1,104 @@
 //! `mcp-replay check`: replay transcripts, diff the responses, and probe the
 //! laws of the stdio contract.
 //!
-//! [`run`] plans the run (`plan.rs`: the transcripts of this share, their
+//! `run` plans the run (`plan.rs`: the transcripts of this share, their
 //! commands and settings, the commands to probe), replays each transcript
 //! against a fresh server process (`replay/`), runs the law probes once per
 //! distinct server command (`probes/`), grades every finding (profile,
-//! waivers, `--deny-warnings`, baseline) and returns the [`Report`]. Replays and probe runs are independent jobs, run on up to
-//! `--jobs` threads; the report lists them in a fixed order whatever the
-//! order they finish in.
+//! waivers, `--deny-warnings`, baseline) and returns the `Report`. Replays
+//! and probe runs are independent jobs, run on up to `--jobs` threads; the
+//! report lists them in a fixed order whatever the order they finish in.
+//!
+//! Without the `cli` feature what the in-process testing API
+//! ([`crate::testing`]) needs is here: the client (`client/`, with its
+//! in-memory channel), the replay (`replay/`), `wire` (what a stdout line
+//! is), `diff` (ignore rules, normalization and the structural diff),
+//! `noise`, `bless` and `schema` (a message against the model of its
+//! revision). The runner, the probes, the baseline and the directory config
+//! are the command's.
 
+#[cfg(feature = "cli")]
 pub(crate) mod baseline;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod bless;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod client;
+#[cfg(feature = "cli")]
 pub mod config;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod diff;
+#[doc(hidden)]
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub mod duration;
+#[cfg(any(test, not(feature = "cli")))]
+mod lines;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod noise;
+#[cfg(feature = "cli")]
 mod plan;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod probes;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod replay;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod schema;
-pub mod wire;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(crate) mod wire;
 
+#[cfg(feature = "cli")]
 use std::borrow::Cow;
+#[cfg(feature = "cli")]
 use std::collections::BTreeSet;
+#[cfg(feature = "cli")]
 use std::error::Error;
+#[cfg(feature = "cli")]
 use std::fmt;
+#[cfg(feature = "cli")]
 use std::path::PathBuf;
+#[cfg(feature = "cli")]
 use std::str::FromStr;
+#[cfg(feature = "cli")]
 use std::sync::Mutex;
+#[cfg(feature = "cli")]
 use std::sync::atomic::{AtomicUsize, Ordering};
+#[cfg(feature = "cli")]
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "cli")]
 use self::baseline::{BaselineError, Entry, Keys};
+#[cfg(feature = "cli")]
 use self::config::ConfigError;
+#[cfg(feature = "cli")]
 use self::plan::{Plan, Planned, PlannedProbe};
+#[cfg(feature = "cli")]
 use self::replay::{ReplayError, replay_on};
+#[cfg(feature = "cli")]
 use crate::laws::{LawId, Profile, Severity};
+#[cfg(feature = "cli")]
 use crate::process::{ServerProcess, stop_signal};
+#[cfg(feature = "cli")]
 use crate::report::{
     Disposition, Finding, Graded, InputError, Interruption, LawOutcome, LawStatus, Location,
     ProbeResult, Report, TranscriptResult,
 };
+#[cfg(feature = "cli")]
 use crate::transcript::{Redaction, Redactor, env_secret_names};
 
 /// The directory checked when no path is given.
+#[cfg(feature = "cli")]
 pub const DEFAULT_DIR: &str = "transcripts";
 
 /// The default deadline of one replay or probe step.
+#[cfg(feature = "cli")]
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The default deadline of a step while the server has written nothing yet.
+#[cfg(feature = "cli")]
 pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// How a check runs: what `mcp-replay check` was asked.
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct CheckOptions {
@@ -100,6 +145,7 @@ pub struct CheckOptions {
     pub cli_probes: Option<String>,
 }
 
+#[cfg(feature = "cli")]
 impl Default for CheckOptions {
     fn default() -> CheckOptions {
         CheckOptions {
@@ -129,6 +175,7 @@ impl Default for CheckOptions {
 ///
 /// The sorted transcript list is dealt round-robin: the transcript at
 /// position `p` (from 0) belongs to share `p % N + 1`.
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Partition {
     /// This share, from 1.
@@ -137,12 +184,14 @@ pub struct Partition {
     pub count: usize,
 }
 
+#[cfg(feature = "cli")]
 impl Default for Partition {
     fn default() -> Partition {
         Partition { index: 1, count: 1 }
     }
 }
 
+#[cfg(feature = "cli")]
 impl Partition {
     /// Whether the transcript at `position` of the sorted list is this
     /// share's.
@@ -151,6 +200,7 @@ impl Partition {
     }
 }
 
+#[cfg(feature = "cli")]
 impl FromStr for Partition {
     type Err = String;
 
@@ -167,6 +217,7 @@ impl FromStr for Partition {
     }
 }
 
+#[cfg(feature = "cli")]
 impl fmt::Display for Partition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
@@ -174,6 +225,7 @@ impl fmt::Display for Partition {
 }
 
 /// Why a check could not run at all.
+#[cfg(feature = "cli")]
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CheckError {
@@ -203,6 +255,7 @@ pub enum CheckError {
     NothingToDo,
 }
 
+#[cfg(feature = "cli")]
 impl CheckError {
     /// The fix, in one line, where there is an obvious one.
     pub fn hint(&self) -> Option<String> {
@@ -228,12 +281,14 @@ impl CheckError {
 }
 
 /// What one job produced.
+#[cfg(feature = "cli")]
 enum Done {
     Replay(Replayed),
     Probe(Result<ProbeResult, InputError>),
 }
 
 /// What one replay job produced.
+#[cfg(feature = "cli")]
 struct Replayed {
     /// `None` when the transcript could not be read or replayed at all,
     /// with the reason among the errors.
@@ -246,7 +301,7 @@ struct Replayed {
 /// Runs the check `options` describe. `progress` hears `(done, total)`
 /// after each replay or probe run finishes, from any thread.
 ///
-/// When a signal stops every server ([`crate::process::stop_on_signals`]),
+/// When a signal stops every server (`process::stop_on_signals`),
 /// the jobs still running end at once and no other starts: the report holds
 /// what finished before the signal, and its [`Report::interrupted`] lists
 /// the rest.
@@ -256,6 +311,7 @@ struct Replayed {
 /// [`CheckError`] when the run cannot start: no transcripts and no command,
 /// an unreadable path, config or baseline. A transcript that cannot be read
 /// or replayed does not stop the run: it is an [`InputError`] of the report.
+#[cfg(feature = "cli")]
 pub fn run(
     options: &CheckOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
@@ -442,8 +498,10 @@ pub fn run(
 
 /// Redacts the values of the secret variables of the checker's environment
 /// (by the recorder's rule) from the texts of a report.
+#[cfg(feature = "cli")]
 struct Scrub(Redactor);
 
+#[cfg(feature = "cli")]
 impl Scrub {
     fn from_env() -> Scrub {
         let redaction = Redaction {
@@ -516,12 +574,14 @@ impl Scrub {
 }
 
 /// Grades findings: waivers first, then the baseline, then the severity.
+#[cfg(feature = "cli")]
 struct Grader<'a> {
     deny_warnings: bool,
     baseline: &'a BTreeSet<Entry>,
     keys: &'a Keys,
 }
 
+#[cfg(feature = "cli")]
 impl Grader<'_> {
     fn grade(&self, graded: &mut Graded, waive: &BTreeSet<LawId>, seen: &mut BTreeSet<Entry>) {
         if graded.disposition == Disposition::Blessed {
@@ -547,6 +607,7 @@ impl Grader<'_> {
 /// Runs the probe runs, then the replays, on up to `options.jobs` threads;
 /// returns their results in that order, `None` for each job a stop signal
 /// kept from running or finishing.
+#[cfg(feature = "cli")]
 fn run_jobs(
     probes: &[PlannedProbe],
     planned: &[Planned],
@@ -606,6 +667,7 @@ fn run_jobs(
         .collect()
 }
 
+#[cfg(feature = "cli")]
 fn run_probe(plan: &PlannedProbe) -> Result<ProbeResult, InputError> {
     let started = Instant::now();
     let report = probes::run(&plan.command, &plan.options).map_err(|err| InputError {
@@ -634,6 +696,7 @@ fn run_probe(plan: &PlannedProbe) -> Result<ProbeResult, InputError> {
 }
 
 /// Reads and replays one transcript.
+#[cfg(feature = "cli")]
 fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
     let bless = options.bless;
     let started = Instant::now();
@@ -774,6 +837,7 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
 /// What a run says of a server that wrote nothing on stdout within the
 /// startup allowance, for `what` (a transcript, or the probes of a
 /// command).
+#[cfg(feature = "cli")]
 fn silent_message(what: &str, allowance: Duration) -> String {
     format!(
         "{what}: not checked: the server wrote nothing on stdout within {} of its start; a server that starts slowly needs a longer `--startup-timeout`",
@@ -782,6 +846,7 @@ fn silent_message(what: &str, allowance: Duration) -> String {
 }
 
 /// An error and its causes, in one line.
+#[cfg(feature = "cli")]
 fn chain(err: &dyn Error) -> String {
     let mut text = err.to_string();
     let mut source = err.source();
@@ -793,7 +858,7 @@ fn chain(err: &dyn Error) -> String {
     text
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::*;
 

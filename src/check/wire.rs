@@ -5,9 +5,18 @@
 
 use serde_json::Value;
 
-use crate::jsonrpc::{Frame, RequestId, json_kind};
-use crate::process::MAX_LINE;
+#[cfg(test)]
+use crate::jsonrpc::Frame;
+use crate::jsonrpc::{RequestId, json_kind};
 use crate::transcript::beyond_limits;
+
+/// The longest stdout line taken in whole, newline excluded: 64 MiB.
+///
+/// No protocol message comes near it, so a longer line is runaway output
+/// (or a stream that never ends its line); a server's stdout reader
+/// delivers it cut to its first KiB as soon as it passes this length, and
+/// reads and drops the rest of it, so that memory stays bounded.
+pub const MAX_LINE: usize = 64 * 1024 * 1024;
 
 /// Why a stdout line is not a protocol message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +39,7 @@ pub struct NotProtocol {
 /// not exactly one JSON value, a value that is not an object, a missing or
 /// wrong `"jsonrpc":"2.0"`, or an object that is neither a request, a
 /// notification nor a response.
+#[cfg(test)]
 pub fn classify(line: &[u8], batches: bool) -> Result<Frame, NotProtocol> {
     let first = match parse(line, batches)? {
         Value::Array(items) => items.into_iter().next(),
@@ -41,7 +51,7 @@ pub fn classify(line: &[u8], batches: bool) -> Result<Frame, NotProtocol> {
     }
 }
 
-/// Reads one stdout line as [`classify`] does, and returns it as JSON: an
+/// Reads one stdout line as `classify` does, and returns it as JSON: an
 /// object, or on revision 2025-03-26 a non-empty array of them. The line is
 /// parsed once, for those who need the whole message rather than its frame.
 ///

@@ -4,10 +4,10 @@
 //! Forwarding never waits for a line to end: the bytes go on as soon as they
 //! are read. The transcript records whole lines, so the start of a line is
 //! kept until its newline comes: its first MiB in memory, the rest in an
-//! unnamed temporary file, up to [`MAX_LINE`](crate::process::MAX_LINE) in
-//! all, the longest line `check` takes whole. A longer line is runaway output
-//! (a stream of zeros, a progress bar that never ends its line): it is cut to
-//! its first KiB, and the rest of it is only counted, so that what a stream
+//! unnamed temporary file, up to `process::MAX_LINE` in all, the longest
+//! line `check` takes whole. A longer line is runaway output (a stream of
+//! zeros, a progress bar that never ends its line): it is cut to its first
+//! KiB, and the rest of it is only counted, so that what a stream
 //! does never grows the recorder.
 
 use std::fs::File;

@@ -121,7 +121,8 @@ impl Palette {
 }
 
 /// When to colour the human report (`--color`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum ColorChoice {
     /// When stdout is a terminal and neither `NO_COLOR` nor `TERM=dumb` say
     /// otherwise.

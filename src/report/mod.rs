@@ -425,8 +425,25 @@ impl Interruption {
 
     /// The signal's name, e.g. `SIGTERM`.
     pub fn signal_name(&self) -> String {
-        signal_hook::low_level::signal_name(self.signal)
-            .map_or_else(|| format!("signal {}", self.signal), str::to_owned)
+        use rustix::process::Signal;
+        let named = [
+            (Signal::HUP, "SIGHUP"),
+            (Signal::INT, "SIGINT"),
+            (Signal::QUIT, "SIGQUIT"),
+            (Signal::KILL, "SIGKILL"),
+            (Signal::USR1, "SIGUSR1"),
+            (Signal::USR2, "SIGUSR2"),
+            (Signal::PIPE, "SIGPIPE"),
+            (Signal::ALARM, "SIGALRM"),
+            (Signal::TERM, "SIGTERM"),
+        ];
+        named
+            .iter()
+            .find(|(signal, _)| signal.as_raw() == self.signal)
+            .map_or_else(
+                || format!("signal {}", self.signal),
+                |(_, name)| (*name).to_owned(),
+            )
     }
 
     /// The exit status of an interrupted run: 128 + the signal, as a shell

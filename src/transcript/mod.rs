@@ -14,10 +14,12 @@
 
 mod base64;
 mod classify;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod input;
 mod read;
 mod redact;
 mod replay;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 mod secrets;
 mod write;
 
@@ -28,12 +30,15 @@ use serde_json::value::RawValue;
 
 pub(crate) use self::classify::{LineKind, beyond_limits};
 pub use self::read::{TranscriptError, TranscriptWarning};
+#[cfg_attr(not(feature = "cli"), allow(unused_imports))]
 pub(crate) use self::read::{line_too_long, read_line};
 pub(crate) use self::redact::MIN_SECRET_LEN;
 pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;
+#[cfg_attr(not(feature = "cli"), allow(unused_imports))]
 pub(crate) use self::secrets::{env_secret_names, secret_names};
 pub use self::write::TranscriptWriter;
+#[cfg_attr(not(feature = "cli"), allow(unused_imports))]
 pub(crate) use self::write::encode_line_event;
 
 /// The value of the header's `format` field.

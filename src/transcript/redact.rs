@@ -30,8 +30,8 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use aho_corasick::AhoCorasick;
 use memchr::memmem::Finder;
+#[cfg(feature = "cli")]
 use regex::bytes::Regex;
 
 use super::secrets::secret_value;
@@ -44,12 +44,14 @@ pub(crate) const MIN_SECRET_LEN: usize = 6;
 /// Why a redaction could not be set up.
 #[derive(Debug, thiserror::Error)]
 #[error("invalid redaction pattern `{pattern}`")]
+#[non_exhaustive]
 pub struct RedactError {
     /// The pattern as given.
     pub pattern: String,
-    /// What the regex compiler said.
+    /// What the regex compiler said, or that this build has no regular
+    /// expressions (they come with the `cli` feature).
     #[source]
-    pub source: regex::Error,
+    pub source: Box<dyn std::error::Error + Send + Sync>,
 }
 
 /// Replaces secret values and pattern matches by placeholders.
@@ -58,10 +60,11 @@ pub struct Redactor {
     /// The variables with a known value, longest value first.
     secrets: Vec<Secret>,
     /// Every value to redact (and each line of a value of several lines),
-    /// found in one pass, overlapping matches included.
-    needles: Option<AhoCorasick>,
-    /// The secret each needle belongs to, by index into `secrets`.
-    needle_secret: Vec<usize>,
+    /// with the secret it belongs to, by index into `secrets`. There are
+    /// few (one or two per secret variable), so each is searched on its
+    /// own, overlapping matches included.
+    needles: Vec<(Finder<'static>, usize)>,
+    #[cfg(feature = "cli")]
     patterns: Vec<Regex>,
 }
 
@@ -91,6 +94,7 @@ enum Which {
     /// A secret, by index into `Redactor::secrets`.
     Secret(usize),
     /// A pattern, by index.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     Pattern(usize),
 }
 
@@ -129,42 +133,44 @@ impl Redactor {
                 }
             })
             .collect();
-        let mut needles = Vec::new();
-        let mut needle_secret = Vec::new();
+        let mut needles: Vec<(Finder<'static>, usize)> = Vec::new();
         for (index, secret) in secrets.iter().enumerate() {
             let lines = secret
                 .value
                 .split('\n')
                 .map(|line| line.trim_end_matches('\r'));
             for needle in std::iter::once(secret.value.as_str()).chain(lines) {
-                if needle.len() >= MIN_SECRET_LEN && !needles.contains(&needle) {
-                    needles.push(needle);
-                    needle_secret.push(index);
+                if needle.len() >= MIN_SECRET_LEN
+                    && !needles
+                        .iter()
+                        .any(|(finder, _)| finder.needle() == needle.as_bytes())
+                {
+                    needles.push((Finder::new(needle).into_owned(), index));
                 }
             }
         }
-        let needles = if needles.is_empty() {
-            None
-        } else {
-            Some(AhoCorasick::new(&needles).map_err(|err| RedactError {
-                pattern: "(the values of the secret variables)".to_owned(),
-                source: regex::Error::Syntax(err.to_string()),
-            })?)
-        };
+        #[cfg(feature = "cli")]
         let patterns = redaction
             .patterns
             .iter()
             .map(|pattern| {
                 Regex::new(pattern).map_err(|source| RedactError {
                     pattern: pattern.clone(),
-                    source,
+                    source: source.into(),
                 })
             })
             .collect::<Result<_, _>>()?;
+        #[cfg(not(feature = "cli"))]
+        if let Some(pattern) = redaction.patterns.first() {
+            return Err(RedactError {
+                pattern: pattern.clone(),
+                source: "redaction patterns need the `cli` feature of mcp-replay".into(),
+            });
+        }
         Ok(Redactor {
             secrets,
             needles,
-            needle_secret,
+            #[cfg(feature = "cli")]
             patterns,
         })
     }
@@ -180,7 +186,11 @@ impl Redactor {
 
     /// Whether this redactor never changes anything.
     pub fn is_empty(&self) -> bool {
-        self.needles.is_none() && self.patterns.is_empty()
+        #[cfg(feature = "cli")]
+        if !self.patterns.is_empty() {
+            return false;
+        }
+        self.needles.is_empty()
     }
 
     /// The line (without its terminator) with every secret value and pattern
@@ -244,8 +254,13 @@ impl Redactor {
     }
 
     fn matches(&self, bytes: &[u8]) -> bool {
-        self.needles.as_ref().is_some_and(|ac| ac.is_match(bytes))
-            || self.patterns.iter().any(|re| re.is_match(bytes))
+        #[cfg(feature = "cli")]
+        if self.patterns.iter().any(|re| re.is_match(bytes)) {
+            return true;
+        }
+        self.needles
+            .iter()
+            .any(|(finder, _)| finder.find(bytes).is_some())
     }
 
     /// The placeholder of `which`, as plain text.
@@ -268,15 +283,20 @@ impl Redactor {
     /// overlapping matches are merged, under the placeholder of the first.
     fn spans(&self, text: &[u8], spans: &mut Vec<Span>) {
         spans.clear();
-        if let Some(needles) = &self.needles {
-            for found in needles.find_overlapping_iter(text) {
+        for (finder, secret) in &self.needles {
+            // Every occurrence, those that overlap another included: their
+            // union is what is replaced.
+            let mut from = 0;
+            while let Some(at) = finder.find(&text[from..]) {
                 spans.push(Span {
-                    start: found.start(),
-                    end: found.end(),
-                    which: Which::Secret(self.needle_secret[found.pattern().as_usize()]),
+                    start: from + at,
+                    end: from + at + finder.needle().len(),
+                    which: Which::Secret(*secret),
                 });
+                from += at + 1;
             }
         }
+        #[cfg(feature = "cli")]
         for (index, re) in self.patterns.iter().enumerate() {
             // An empty match would put a placeholder between characters and
             // hide nothing.
@@ -524,6 +544,21 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(feature = "cli"))]
+    fn patterns_are_refused_without_regular_expressions() {
+        let redaction = Redaction {
+            env: Vec::new(),
+            patterns: vec!["sk-[0-9]+".to_owned()],
+        };
+        let err = Redactor::new(&redaction, |_| None).unwrap_err();
+        assert_eq!(err.pattern, "sk-[0-9]+");
+        assert_eq!(
+            err.source.to_string(),
+            "redaction patterns need the `cli` feature of mcp-replay"
+        );
+    }
+
+    #[test]
     fn secret_in_a_json_string_is_replaced() {
         let r = redactor(&[("API_TOKEN", "tok-12345")], &[]);
         assert_eq!(
@@ -554,6 +589,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "cli")]
     fn text_and_bytes_lines_are_matched_as_bytes() {
         let r = redactor(&[("KEY", "hunter22")], &["sk-[a-z0-9]+"]);
         assert_eq!(
@@ -574,6 +610,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "cli")]
     fn untouched_lines_are_borrowed() {
         let r = redactor(&[("API_KEY", "zzzzzz")], &["sk-[0-9]+"]);
         let line = br#"{"jsonrpc":"2.0","id":1,"result":{"text":"a\nb"}}"#;
@@ -616,6 +653,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "cli")]
     fn patterns_never_match_inside_placeholders() {
         let r = redactor(
             &[("API_TOKEN", "tok-12345")],
@@ -632,6 +670,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "cli")]
     fn overlapping_matches_leave_no_part_of_a_secret() {
         let r = redactor(&[("A_KEY", "abcdef12"), ("B_KEY", "ef12ghij")], &[]);
         assert_eq!(redact(&r, "<abcdef12ghij>"), "<[REDACTED:A_KEY]>");
@@ -644,6 +683,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "cli")]
     fn empty_matches_change_nothing() {
         let r = redactor(&[], &["x*"]);
         assert!(matches!(r.redact(b"abc"), Cow::Borrowed(_)));

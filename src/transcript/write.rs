@@ -244,6 +244,7 @@ fn write_time(out: &mut Vec<u8>, micros: u64) {
 
 /// Appends the whole event of one recorded line to `out`, as the writer
 /// does; `--bless` writes server lines with it.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn encode_line_event(out: &mut Vec<u8>, t: f64, dir: Direction, line: &[u8], eol: bool) {
     // `as` saturates, and a negative or NaN time becomes 0.
     event_prefix(out, (t * 1e6).round() as u64, dir);

@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 
+#[cfg(feature = "cli")]
 use crate::process::{Output, Recv, ServerProcess, shell_status};
 
 /// What a wait on the server's stdout brought.
@@ -54,6 +55,7 @@ pub(crate) trait Channel {
     fn started_at(&self) -> Instant;
 }
 
+#[cfg(feature = "cli")]
 impl Channel for ServerProcess {
     fn send(&mut self, bytes: Vec<u8>) {
         self.send_raw(bytes);

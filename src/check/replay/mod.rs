@@ -43,8 +43,9 @@ use crate::check::schema;
 use crate::check::wire;
 use crate::jsonrpc::RequestId;
 use crate::laws::{LawId, Profile};
-#[cfg(test)]
+#[cfg(all(test, feature = "cli"))]
 use crate::process::ServerProcess;
+#[cfg(feature = "cli")]
 use crate::process::SpawnError;
 use crate::report::{Exchange, ExchangeStatus, Finding, Location};
 use crate::revision::Revision;
@@ -171,12 +172,13 @@ pub(crate) enum ReplayError {
         cut: u64,
     },
     /// The server could not be started.
+    #[cfg(feature = "cli")]
     #[error(transparent)]
     Spawn(#[from] SpawnError),
 }
 
 /// Replays `transcript` against a fresh process of `command`.
-#[cfg(test)]
+#[cfg(all(test, feature = "cli"))]
 pub(crate) fn replay(
     transcript: &Transcript,
     command: &crate::process::ServerCommand,
@@ -759,7 +761,7 @@ impl<C: Channel> Run<'_, C> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::*;
     use crate::process::ServerCommand;
