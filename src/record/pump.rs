@@ -149,8 +149,10 @@ impl Recording {
                 // One write for the whole read, as when lines and reads
                 // line up.
                 let lines = std::iter::once((self.redactor.redact(&start), true, cut)).chain(
-                    each_line(rest, true)
-                        .map(|(line, eol)| (self.redactor.redact(line), eol, None)),
+                    each_line(rest, true).map(|(line, eol)| {
+                        let (line, cut) = bounded(line, self.limits);
+                        (self.redactor.redact(line), eol, cut)
+                    }),
                 );
                 open.writer.lines_cut(dir, lines)
             }
@@ -225,28 +227,30 @@ impl Recording {
         batch: &[u8],
     ) -> io::Result<()> {
         let lines = |batch| {
-            each_line(batch, true)
-                .map(|(line, eol): (&[u8], bool)| (self.redactor.redact(line), eol))
+            each_line(batch, true).map(|(line, eol): (&[u8], bool)| {
+                let (line, cut) = bounded(line, self.limits);
+                (self.redactor.redact(line), eol, cut)
+            })
         };
         match dir {
             Direction::ClientToServer => {
                 // Before forwarding, so the answer cannot come back first.
                 self.initialize.client_lines(batch, true);
-                writer.lines(dir, lines(batch))
+                writer.lines_cut(dir, lines(batch))
             }
             Direction::ServerToClient => {
                 // The protocol event goes right after the answer that names
                 // it.
                 match answer_to_initialize(batch, &self.initialize) {
                     Some((end, revision)) => {
-                        writer.lines(dir, lines(&batch[..end]))?;
+                        writer.lines_cut(dir, lines(&batch[..end]))?;
                         writer.protocol(&revision)?;
-                        writer.lines(dir, lines(&batch[end..]))
+                        writer.lines_cut(dir, lines(&batch[end..]))
                     }
-                    None => writer.lines(dir, lines(batch)),
+                    None => writer.lines_cut(dir, lines(batch)),
                 }
             }
-            Direction::Stderr => writer.lines(dir, lines(batch)),
+            Direction::Stderr => writer.lines_cut(dir, lines(batch)),
         }
     }
 
@@ -570,6 +574,23 @@ fn deliver(
 /// The lines of a batch with whether each ended with a newline: a batch is
 /// complete lines, each with its newline, or (when `eol` is false, at the
 /// end of a stream) one last line without one.
+/// A line that came whole in one read, bounded as an open line is
+/// ([`OpenLine`](super::line::OpenLine)): past `max_line` only its first
+/// `keep` bytes are recorded (a character cut in two left out), with the
+/// count of the rest.
+fn bounded(line: &[u8], limits: Limits) -> (&[u8], Option<u64>) {
+    if line.len() as u64 <= limits.max_line {
+        return (line, None);
+    }
+    let mut keep = limits.keep.min(line.len());
+    if let Err(err) = std::str::from_utf8(&line[..keep])
+        && err.error_len().is_none()
+    {
+        keep = err.valid_up_to();
+    }
+    (&line[..keep], Some((line.len() - keep) as u64))
+}
+
 fn each_line(batch: &[u8], eol: bool) -> impl Iterator<Item = (&[u8], bool)> {
     let mut start = 0;
     let ends = memchr::memchr_iter(b'\n', batch)
