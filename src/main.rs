@@ -46,7 +46,15 @@ enum Command {
     /// Serve `check` and `laws` as MCP tools over stdio until stdin closes.
     Serve(ServeArgs),
     /// Serve the demo MCP server on stdio: the server the bundled transcripts run against.
-    DemoServer,
+    DemoServer(SchemaArgs),
+}
+
+/// The flag every protocol command takes besides its own.
+#[derive(Debug, clap::Args)]
+struct SchemaArgs {
+    /// Print this command's manifest entry as JSON and exit, without serving.
+    #[arg(long)]
+    schema: bool,
 }
 
 /// Arguments of `mcp-replay serve`.
@@ -60,6 +68,8 @@ struct ServeArgs {
     /// The format of a failure report on stderr.
     #[arg(long, value_enum, default_value_t = ServeFormat::Text)]
     format: ServeFormat,
+    #[command(flatten)]
+    schema: SchemaArgs,
 }
 
 /// The formats of a failure report of `mcp-replay serve`.
@@ -258,8 +268,10 @@ fn main() -> ExitCode {
         Command::Check(args) => run_check(*args),
         Command::Laws(args) => run_laws(&args),
         Command::Manifest => run_manifest(),
+        Command::Serve(args) if args.schema.schema => run_schema("serve"),
         Command::Serve(args) => return serve::run(args.format == ServeFormat::Json, started),
-        Command::DemoServer => return demo_server::main(),
+        Command::DemoServer(args) if args.schema => run_schema("demo-server"),
+        Command::DemoServer(_) => return demo_server::main(),
     };
     match result {
         Ok(code) => code,
@@ -647,8 +659,20 @@ fn run_laws(args: &LawsArgs) -> Result<ExitCode, Failure> {
 
 fn run_manifest() -> Result<ExitCode, Failure> {
     let manifest = mcp_replay::manifest::commands::mcp_replay(env!("CARGO_PKG_VERSION"))?;
+    print_json(&manifest)
+}
+
+/// `<protocol command> --schema`: the manifest of that one command, on
+/// stdout, without serving and without reading stdin (REQ-C-032).
+fn run_schema(name: &str) -> Result<ExitCode, Failure> {
+    let mut manifest = mcp_replay::manifest::commands::mcp_replay(env!("CARGO_PKG_VERSION"))?;
+    manifest.commands.retain(|command, _| command == name);
+    print_json(&manifest)
+}
+
+fn print_json(manifest: &mcp_replay::manifest::Manifest) -> Result<ExitCode, Failure> {
     let mut out = io::stdout().lock();
-    let written = serde_json::to_writer_pretty(&mut out, &manifest)
+    let written = serde_json::to_writer_pretty(&mut out, manifest)
         .map_err(io::Error::from)
         .and_then(|()| writeln!(out))
         .and_then(|()| out.flush());

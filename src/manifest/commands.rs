@@ -414,6 +414,15 @@ fn protocol_command(description: &str) -> CommandEntry {
     // A server lives until its client hangs up: never a tool call that
     // returns.
     entry.mcp = Some(false);
+    flag(
+        &mut entry,
+        "schema",
+        Flag::new(
+            FlagType::Boolean,
+            "Print this command's manifest entry as JSON and exit, without serving",
+        )
+        .default(false),
+    );
     entry
 }
 

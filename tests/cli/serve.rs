@@ -575,3 +575,28 @@ fn sigterm_during_a_check_takes_the_checked_servers_with_it() {
     assert_eq!(envelope(&host.stderr())["error"]["code"], "SIGTERM");
     crate::util::assert_no_process_with(marker);
 }
+
+// REQ-C-032: "tool <cmd> --help and tool <cmd> --schema print to stdout as
+// for any command and never begin serving".
+#[test]
+fn schema_prints_the_commands_manifest_entry_and_never_reads_stdin() {
+    for command in ["serve", "demo-server"] {
+        // Stdin stays open and is never written: a command that read it, or
+        // began serving, would miss the deadline.
+        let mut cmd = Command::new(bin());
+        cmd.args([command, "--schema"]);
+        let mut host = Host::spawn(cmd);
+        let status = host.wait();
+        assert_eq!(status.code(), Some(0), "{command}: {}", host.stderr());
+        let stdout = host.rest();
+        let schema: Value = serde_json::from_slice(&stdout)
+            .unwrap_or_else(|err| panic!("{command}: {err}: {}", String::from_utf8_lossy(&stdout)));
+        let commands = schema["commands"].as_object().unwrap();
+        assert_eq!(commands.keys().collect::<Vec<_>>(), [command]);
+        let entry = &commands[command];
+        assert_eq!(entry["stdout"], "protocol", "{command}");
+        assert_eq!(entry["protocol"], "mcp-stdio", "{command}");
+        assert_eq!(entry["flags"]["schema"]["type"], "boolean", "{command}");
+        assert_eq!(schema["schema_version"], manifest()["schema_version"]);
+    }
+}

@@ -65,6 +65,8 @@ pub struct Host {
     stdout_closed: bool,
     pending: Vec<u8>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// Disconnected once stderr has ended.
+    stderr_done: Receiver<()>,
 }
 
 /// A child process waited for by a thread, so waits have deadlines; its
@@ -141,7 +143,10 @@ impl Host {
         thread::spawn(move || read_chunks(stdout, &out_tx));
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&stderr);
+        let (stderr_tx, stderr_done) = mpsc::channel::<()>();
         thread::spawn(move || {
+            // Dropped at the end of stderr: `wait` waits for it.
+            let _done = stderr_tx;
             let mut buf = [0u8; 8192];
             while let Ok(n) = stderr_pipe.read(&mut buf) {
                 if n == 0 {
@@ -157,6 +162,7 @@ impl Host {
             stdout_closed: false,
             pending: Vec::new(),
             stderr,
+            stderr_done,
         }
     }
 
@@ -259,9 +265,14 @@ impl Host {
         {
             self.waiter.status = Some(status);
         }
-        self.waiter
+        let status = self
+            .waiter
             .status
-            .unwrap_or_else(|| panic!("mcp-replay did not exit; stderr: {}", self.stderr()))
+            .unwrap_or_else(|| panic!("mcp-replay did not exit; stderr: {}", self.stderr()));
+        // What it wrote last may still be in the pipe: stderr is whole once
+        // it ends (a descendant that keeps it open costs the deadline).
+        let _ = self.stderr_done.recv_timeout(STEP);
+        status
     }
 
     /// What the recorder wrote on stderr so far.
