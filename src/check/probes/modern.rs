@@ -15,16 +15,21 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::jsonrpc::{ErrorCode, method};
+use crate::jsonrpc::{ErrorCode, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 use crate::revision::{Era, Revision, meta};
 
 use super::Ledger;
-use super::session::{Answer, Session, error_words, short};
+use super::session::{Answer, Session, describe, error_words, short};
 use super::sessions;
+use super::tools::{self, Listing};
 
 /// The revision this session speaks.
 const MODERN: Revision = Revision::V2026_07_28;
+
+/// A tool no server has, for the statelessness probe of a server whose
+/// tools have no inputSchema to break.
+const NO_SUCH_TOOL: &str = "mcp-replay-probe-no-such-tool";
 
 /// A version no server serves, for the -32022 probe.
 const UNSUPPORTED: &str = "1900-01-01";
@@ -96,6 +101,7 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     let listed = cache_hints(&mut s);
     removed_methods(&mut s);
     stateless(&mut s, fresh, listed);
+    every_era(&mut s);
     // Malformed input last, as in the legacy conversation: a server it
     // kills has answered everything else.
     sessions::malformed(&mut s);
@@ -255,36 +261,48 @@ fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
 }
 
 /// `discover`, statelessness (MCP 2026-07-28 basic#statelessness): no
-/// request depends on an earlier one on the same process. The first tool
-/// is called (with no arguments) on this session, after `server/discover`
-/// and `tools/list`, and as the very first request of `fresh`, a process
-/// nothing else was sent to; both must answer alike (a result, or the same
-/// error code). A server without tools gets `tools/list` first instead.
+/// request depends on an earlier one on the same process. A `tools/call`
+/// is sent on this session, after `server/discover` and `tools/list`, and
+/// as the very first request of `fresh`, a process nothing else was sent
+/// to; both must answer alike (a result, an `isError` one, or the same
+/// error code). The call runs no tool: its arguments break the tool's
+/// inputSchema (which a server checks before it runs anything), or it
+/// names a tool the server does not have. A server without tools gets
+/// `tools/list` first instead.
 fn stateless(s: &mut Session<'_>, mut fresh: Session<'_>, listed: Option<Answer>) {
     let law = LawId::Discover;
-    let tool = listed
+    let tools = listed
         .as_ref()
         .and_then(|answer| answer.as_ref().ok())
         .and_then(|result| result.get("tools"))
-        .and_then(Value::as_array)
-        .and_then(|tools| tools.first())
-        .and_then(|tool| tool.get("name"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    let (name, extra, what) = match &tool {
-        Some(tool) => (
-            method::TOOLS_CALL,
-            json!({"name": tool, "arguments": {}}),
-            format!("tools/call of `{tool}`"),
-        ),
+        .and_then(Value::as_array);
+    let call = tools.map(|tools| {
+        let listing = Listing {
+            tools: tools.clone(),
+            problems: Vec::new(),
+        };
+        match tools::violation(&listing) {
+            Some((tool, arguments, what)) => (
+                json!({"name": tool, "arguments": arguments}),
+                format!("tools/call of `{tool}` with {what}"),
+            ),
+            None => (
+                json!({"name": NO_SUCH_TOOL, "arguments": {}}),
+                format!("tools/call of the unknown tool `{NO_SUCH_TOOL}`"),
+            ),
+        }
+    });
+    let (name, extra, what) = match call {
+        Some((extra, what)) => (method::TOOLS_CALL, extra, what),
         None => (method::TOOLS_LIST, json!({}), "tools/list".to_owned()),
     };
-    let here = match &tool {
-        Some(_) => {
+    let tool = tools.is_some();
+    let here = match tool {
+        true => {
             s.step(format!("{what} after server/discover and tools/list"));
             s.call(law, name, Some(params(extra.clone())))
         }
-        None => listed,
+        false => listed,
     };
     let Some(here) = here else {
         return;
@@ -306,6 +324,50 @@ fn stateless(s: &mut Session<'_>, mut fresh: Session<'_>, listed: Option<Answer>
         );
     }
     s.ledger.merge(fresh.finish());
+}
+
+/// The laws of every era, spoken in this one, so that a modern-only server
+/// (which opens no legacy conversation) is held to them too, and a
+/// dual-era server in both eras: an unknown notification and a cancellation
+/// of an id never sent get no answer (`notification-unanswered`,
+/// `cancel-tolerated`), and a string id comes back a string
+/// (`request-answered-once`).
+fn every_era(s: &mut Session<'_>) {
+    let cases = [
+        (
+            LawId::NotificationUnanswered,
+            "notifications/mcp-replay/probe",
+            json!({}),
+        ),
+        (
+            LawId::CancelTolerated,
+            method::CANCELLED,
+            json!({"requestId": 999_999, "reason": "mcp-replay probe"}),
+        ),
+    ];
+    for (law, name, params) in cases {
+        let step = s.step(format!("ping after {name}"));
+        let line = notification_line(name, Some(&params));
+        let Some(strays) = s.fenced(law, &[line]) else {
+            return;
+        };
+        for stray in strays {
+            s.ledger.fail(
+                law,
+                &step,
+                format!("answered the notification {name} with {}", describe(&stray)),
+            );
+        }
+        s.ledger.held(law);
+    }
+    let law = LawId::RequestAnsweredOnce;
+    s.step("tools/list with a string id");
+    let id = s.string_id();
+    if s.call_with(law, id, method::TOOLS_LIST, Some(params(json!({}))))
+        .is_some()
+    {
+        s.ledger.held(law);
+    }
 }
 
 /// What kind of answer `answer` is, for comparing two answers to one
