@@ -159,6 +159,10 @@ enum Flaw {
     /// `tools/call` works only after a `tools/list` on the same process
     /// (breaks `discover`: 2026-07-28 is stateless).
     Stateful,
+    /// With `--modern-only`: `initialize` is refused with a bare -32601
+    /// that names no version (breaks `initialize`, which asks a modern-only
+    /// server to name the versions it serves).
+    UnnamedVersions,
 }
 
 /// One misbehaviour per law id.
@@ -571,6 +575,13 @@ impl Fixture {
             // The revision leaves the code open (to a modern server
             // `initialize` is unknown and lacks its `_meta`), and asks that
             // the error name the versions served.
+            if self.flawed(Flaw::UnnamedVersions) {
+                return Some(Err((
+                    ErrorCode::METHOD_NOT_FOUND,
+                    "method not found: initialize".to_owned(),
+                    None,
+                )));
+            }
             return Some(Err((
                 ErrorCode::METHOD_NOT_FOUND,
                 "initialize is not served: this server speaks 2026-07-28 only".to_owned(),
