@@ -1,8 +1,10 @@
 //! The probes beside the conversation: the end-of-input and SIGTERM
 //! sessions, which each need a process of their own (each ends its
 //! server), with the probes that ride on their openings (version
-//! negotiation, the quiet start, a newer revision), and malformed input,
-//! which the conversation runs last.
+//! negotiation, the quiet start, a newer revision); the sessions that
+//! negotiate each legacy revision after 2024-11-05, one process each; and
+//! malformed input, which the conversation and the modern session run
+//! last.
 
 use std::time::Instant;
 
@@ -10,8 +12,7 @@ use rustix::process::Signal;
 use serde_json::Value;
 
 use crate::check::duration::after;
-use crate::jsonrpc::RpcError;
-use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, method};
+use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RpcError, method};
 use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
 use crate::revision::{Era, Revision};
@@ -154,7 +155,8 @@ fn grade_parse_replies(ledger: &mut Ledger, step: &str, strays: &[Stray]) {
 ///
 /// The session opens with the version negotiation probe (`initialize` with
 /// a revision no server supports); a server that refused it is opened again
-/// with revision 2024-11-05.
+/// with revision 2024-11-05, and one that refuses that too (a modern-only
+/// server) gets stateless requests.
 pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     let (drains, exit_zero) = (LawId::EofDrains, LawId::EofExitZero);
     s.ledger.era = Some(Era::Legacy);
