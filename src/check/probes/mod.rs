@@ -27,7 +27,7 @@
 //!   `unknown-method`, malformed input, and statelessness on a second
 //!   fresh process), a legacy one has them skipped.
 //!
-//! Then [`era`] settles what the sessions found together: a server that
+//! Then `era` settles what the sessions found together: a server that
 //! speaks 2026-07-28 and refuses `initialize` is modern-only, and the
 //! legacy laws it does not owe are skipped, not failed; the revisions
 //! answered across the sessions are held to each other.
