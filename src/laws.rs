@@ -258,7 +258,7 @@ pub const CATALOG: &[Law] = &[
         core: E,
         spec: E,
         core_cites: "MCP-CORE r1 §2¶15",
-        spec_cites: "MCP lifecycle#initialization, lifecycle#version-negotiation; server/tools#capabilities; MCP 2026-07-28 basic/versioning (a modern-only server); spec/README.md §7 L12–L14, L46",
+        spec_cites: "MCP lifecycle#initialization, lifecycle#version-negotiation; server/tools#capabilities",
         implemented: true,
     },
     Law {
@@ -272,11 +272,11 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::Discover,
-        summary: "on 2026-07-28, server/discover answers the versions, capabilities and cache hints, and no request depends on an earlier one",
+        summary: "on 2026-07-28, server/discover answers the versions, capabilities and cache hints",
         core: E,
         spec: E,
-        core_cites: "MCP 2026-07-28 server/discover, basic/versioning, basic#_meta, basic#statelessness; spec/README.md §7 L35–L37",
-        spec_cites: "MCP 2026-07-28 server/discover, basic/versioning, basic#_meta, basic#statelessness; spec/README.md §7 L35–L37",
+        core_cites: "MCP 2026-07-28 server/discover, basic/versioning, basic#_meta; spec/README.md §7 L35–L37",
+        spec_cites: "MCP 2026-07-28 server/discover, basic/versioning, basic#_meta; spec/README.md §7 L35–L37",
         implemented: true,
     },
     Law {
