@@ -9,10 +9,10 @@ use serde_json::{Value, json};
 use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 
-use super::Ledger;
 use super::session::{Answer, Init, Session, describe, error_words, short};
 use super::sessions::{self, DETERMINISTIC_TOOL_ORDER, at_least};
 use super::tools::{self, Listing};
+use super::{Ledger, Negotiated};
 
 /// The laws that need a tool list.
 const TOOL_LAWS: &[LawId] = &[
@@ -114,9 +114,11 @@ fn initialize(s: &mut Session<'_>) -> Option<Init> {
     let mut problems = Vec::new();
     match result.get("protocolVersion") {
         Some(Value::String(revision)) => {
-            s.ledger
-                .negotiated
-                .push((PROTOCOL_2024_11_05.to_owned(), revision.clone()));
+            s.ledger.negotiated.push(Negotiated {
+                requested: PROTOCOL_2024_11_05.to_owned(),
+                answered: revision.clone(),
+                step: step.clone(),
+            });
             if s.ledger.profile() == Profile::Core && revision != PROTOCOL_2024_11_05 {
                 problems.push(format!(
                     "answered revision {revision:?} to a request for {PROTOCOL_2024_11_05:?}, \

@@ -22,7 +22,7 @@ use crate::laws::{LawId, Profile, Severity};
 use crate::revision::Era;
 
 use super::session::error_words;
-use super::{Ledger, MODERN_SESSION};
+use super::{Ledger, MODERN_SESSION, Negotiated};
 
 /// The laws only the legacy handshake has.
 const LEGACY_ONLY: &[LawId] = &[LawId::Initialize, LawId::Ping];
@@ -106,21 +106,27 @@ fn names_versions(error: &RpcError, versions: &[String]) -> bool {
 /// `initialize`: a revision answered to a request for another is one the
 /// server supports, so a request for it gets it back.
 fn negotiated(ledgers: &mut [Ledger]) {
-    let all: Vec<(String, String)> = ledgers
+    let all: Vec<Negotiated> = ledgers
         .iter()
         .flat_map(|ledger| ledger.negotiated.iter().cloned())
         .collect();
     for ledger in ledgers.iter_mut() {
-        let asked = ledger.negotiated.clone();
-        for (requested, answered) in asked {
+        for asked in ledger.negotiated.clone() {
+            let Negotiated {
+                requested,
+                answered,
+                step,
+            } = asked;
             if requested == answered {
                 continue;
             }
-            let Some((_, other)) = all.iter().find(|(r, a)| *r == answered && *a != answered)
+            let Some(other) = all
+                .iter()
+                .find(|n| n.requested == answered && n.answered != answered)
+                .map(|n| &n.answered)
             else {
                 continue;
             };
-            let step = format!("initialize for revision {requested}");
             ledger.fail(
                 LawId::Initialize,
                 &step,
@@ -217,17 +223,29 @@ mod tests {
             .into_iter()
             .map(ledger)
             .collect();
+        let asked = |requested: &str, answered: &str| Negotiated {
+            requested: requested.to_owned(),
+            answered: answered.to_owned(),
+            step: format!("initialize for {requested}"),
+        };
         ledgers[0]
             .negotiated
-            .push(("2024-11-05".into(), "2024-11-05".into()));
+            .push(asked("2024-11-05", "2024-11-05"));
         ledgers[1]
             .negotiated
-            .push(("1900-01-01".into(), "2025-06-18".into()));
+            .push(asked("1900-01-01", "2025-06-18"));
         ledgers[4]
             .negotiated
-            .push(("2025-06-18".into(), "2024-11-05".into()));
+            .push(asked("2025-06-18", "2024-11-05"));
         settle(&mut ledgers);
         assert_eq!(ledgers[1].findings.len(), 1, "{:?}", ledgers[1].findings);
+        assert_eq!(
+            ledgers[1].findings[0].location,
+            crate::report::Location::Probe {
+                command: "server".to_owned(),
+                step: "eof session: initialize for 1900-01-01".to_owned()
+            }
+        );
         assert!(
             ledgers[1].findings[0]
                 .message

@@ -226,6 +226,17 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     Ok(report)
 }
 
+/// One `initialize` answered with a result.
+#[derive(Debug, Clone)]
+pub(crate) struct Negotiated {
+    /// The revision asked for.
+    pub requested: String,
+    /// The revision answered.
+    pub answered: String,
+    /// The step that asked.
+    pub step: String,
+}
+
 /// What one session learned about each law: findings, laws that held, and
 /// laws it had to skip, with the reason.
 #[derive(Debug)]
@@ -253,8 +264,9 @@ pub(crate) struct Ledger {
     /// The modern session: the server speaks 2026-07-28's era, with the
     /// versions its `DiscoverResult` named (none after a modern error).
     pub(crate) modern: Option<Vec<String>>,
-    /// Each revision asked for in `initialize`, with the one answered.
-    pub(crate) negotiated: Vec<(String, String)>,
+    /// Each revision asked for in `initialize`, with the one answered and
+    /// the step that asked.
+    pub(crate) negotiated: Vec<Negotiated>,
 }
 
 impl Ledger {

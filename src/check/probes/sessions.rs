@@ -17,11 +17,11 @@ use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
 use crate::revision::{Era, Revision};
 
-use super::Ledger;
 use super::conversation::tool_error_is_result;
 use super::modern;
 use super::session::{Init, Session, Stray, describe, error_words, seconds};
 use super::tools;
+use super::{Ledger, Negotiated};
 
 /// The revision from which the spec makes a tool's input errors results.
 const TOOL_ERRORS_AS_RESULTS: &str = "2025-11-25";
@@ -322,9 +322,11 @@ pub(super) fn version(s: &mut Session<'_>) -> Option<Init> {
     let (answer, init) = s.initialize(law, UNSUPPORTED_REVISION)?;
     let opened = answer.is_ok().then(|| init.clone()).flatten();
     if let Some(init) = &opened {
-        s.ledger
-            .negotiated
-            .push((UNSUPPORTED_REVISION.to_owned(), init.revision.clone()));
+        s.ledger.negotiated.push(Negotiated {
+            requested: UNSUPPORTED_REVISION.to_owned(),
+            answered: init.revision.clone(),
+            step: step.clone(),
+        });
     }
     match (answer, init) {
         (Ok(_), Some(init)) if init.revision == UNSUPPORTED_REVISION => s.ledger.fail(
@@ -401,9 +403,11 @@ pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
     };
     match (answer, init) {
         (Ok(_), Some(init)) => {
-            s.ledger
-                .negotiated
-                .push((asked.to_owned(), init.revision.clone()));
+            s.ledger.negotiated.push(Negotiated {
+                requested: asked.to_owned(),
+                answered: init.revision.clone(),
+                step: step.clone(),
+            });
             if init.revision.is_empty() {
                 s.ledger
                     .fail(law, &step, "the result has no string `protocolVersion`");
