@@ -16,7 +16,9 @@
 #    minimal client (scripts/bench/floor-client.rs) that spawns the server,
 #    pipes the same client lines, reads the recorded number of answers and
 #    waits for a clean exit. Target: at most 1.05x the floor.
-# 2. the whole law suite (`check -- mcp-replay demo-server`). Target: no
+# 2. the whole law suite (`check --no-replay -- mcp-replay demo-server`:
+#    from the repository root a bare `check` would also replay
+#    transcripts/, whose serve transcripts name another server). Target: no
 #    more than the quiet-before-serving settle window plus 0.2 s.
 # 3. a corpus of CORPUS copies of the transcript with `--jobs` = the cores,
 #    against the floor of the corpus divided by the cores (the floor client
@@ -116,7 +118,7 @@ commands = {
     "version": [binary, "--version"],
     "floor": floor,
     "replay": [binary, "check", "--no-probes", f"{scratch}/one/t.jsonl"],
-    "laws": [binary, "check", "--settle", f"{settle_ms}ms", "--", binary, "demo-server"],
+    "laws": [binary, "check", "--no-replay", "--settle", f"{settle_ms}ms", "--", binary, "demo-server"],
     "corpus-jobs": [binary, "check", "--no-probes", "--jobs", str(cores), f"{scratch}/corpus"],
     "corpus-1": [binary, "check", "--no-probes", "--jobs", "1", f"{scratch}/corpus"],
 }

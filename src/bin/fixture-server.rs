@@ -89,6 +89,16 @@ struct Flags {
     /// `--break list-cache-hints` imply it.
     #[arg(long)]
     modern: bool,
+    /// Serve revision 2026-07-28 alone: every request is stateless and
+    /// needs its `_meta`, and `initialize` is refused with an error that
+    /// names the supported versions, as the revision asks of a modern-only
+    /// server.
+    #[arg(long)]
+    modern_only: bool,
+    /// Serve revision 2026-07-28 beside 2024-11-05 (as `--modern`), with
+    /// one flaw in its modern answers.
+    #[arg(long, value_name = "FLAW")]
+    modern_flaw: Option<Flaw>,
     /// Serve two tools whose answers change by themselves: `now` (the
     /// current time, as JSON in its text) and `token` (a fresh random token).
     #[arg(long)]
@@ -121,6 +131,38 @@ enum Like {
     /// malformed tools/call, unknown tool as an isError result, death by
     /// SIGTERM.
     TypescriptSdk,
+}
+
+/// One way to get revision 2026-07-28 wrong (`--modern-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Flaw {
+    /// `tools/list` results carry no `resultType` (breaks `schema`).
+    NoResultType,
+    /// `tools/list` results carry `ttlMs: -1` and `cacheScope: "everyone"`
+    /// (breaks `list-cache-hints`).
+    BadCacheHints,
+    /// A version the server does not serve gets the draft-era -32004, not
+    /// -32022 (breaks `discover`).
+    DraftVersionError,
+    /// Requests missing `_meta` keys are served instead of refused with
+    /// -32602 (breaks `discover`).
+    MetaOptional,
+    /// A `roots/list` request goes to stdout before each `tools/list`
+    /// answer, which 2026-07-28 forbids on stdio (breaks `schema`).
+    ServerRequest,
+    /// `ping` on a modern request is answered, though 2026-07-28 removed it
+    /// (breaks `unknown-method`).
+    AnswersPing,
+    /// The `DiscoverResult` declares `capabilities.tools` as `true`, not
+    /// an object (breaks `schema`).
+    WrongShape,
+    /// `tools/call` works only after a `tools/list` on the same process
+    /// (breaks `discover`: 2026-07-28 is stateless).
+    Stateful,
+    /// With `--modern-only`: `initialize` is refused with a bare -32601
+    /// that names no version (breaks `initialize`, which asks a modern-only
+    /// server to name the versions it serves).
+    UnnamedVersions,
 }
 
 /// One misbehaviour per law id.
@@ -220,13 +262,15 @@ fn main() -> ExitCode {
         eprintln!("fixture-server: cannot start: {err}");
         return ExitCode::from(1);
     }
+    let fixture_modern_only = flags.modern_only;
     let mut fixture = Fixture {
         flags,
         tools_list_calls: 0,
         held: Vec::new(),
         late: None,
         spoken_to,
-        stateless: false,
+        stateless: fixture_modern_only,
+        listed: false,
         out: io::stdout().lock(),
         wrote: false,
     };
@@ -356,6 +400,8 @@ struct Fixture {
     /// Set once a modern request came (`--modern`): the process serves
     /// 2026-07-28 from then on.
     stateless: bool,
+    /// Set once a modern `tools/list` was answered (`--modern-flaw stateful`).
+    listed: bool,
     out: io::StdoutLock<'static>,
     /// Whether a line has been written to stdout yet.
     wrote: bool,
@@ -495,7 +541,15 @@ impl Fixture {
 
     /// Whether the fixture serves 2026-07-28 too.
     fn modern(&self) -> bool {
-        self.flags.modern || self.broken(Break::Discover) || self.broken(Break::ListCacheHints)
+        self.flags.modern
+            || self.flags.modern_only
+            || self.flags.modern_flaw.is_some()
+            || self.broken(Break::Discover)
+            || self.broken(Break::ListCacheHints)
+    }
+
+    fn flawed(&self, flaw: Flaw) -> bool {
+        self.flags.modern_flaw == Some(flaw)
     }
 
     /// The answer to a request that names a protocol version in its
@@ -517,7 +571,24 @@ impl Fixture {
             return None;
         }
         self.stateless = true;
-        let lax = self.broken(Break::Discover);
+        if method == method::INITIALIZE && self.flags.modern_only {
+            // The revision leaves the code open (to a modern server
+            // `initialize` is unknown and lacks its `_meta`), and asks that
+            // the error name the versions served.
+            if self.flawed(Flaw::UnnamedVersions) {
+                return Some(Err((
+                    ErrorCode::METHOD_NOT_FOUND,
+                    "method not found: initialize".to_owned(),
+                    None,
+                )));
+            }
+            return Some(Err((
+                ErrorCode::METHOD_NOT_FOUND,
+                "initialize is not served: this server speaks 2026-07-28 only".to_owned(),
+                Some(json!({"supported": ["2026-07-28"]})),
+            )));
+        }
+        let lax = self.broken(Break::Discover) || self.flawed(Flaw::MetaOptional);
         let capabilities = meta.and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"));
         if !lax && (version.is_none() || capabilities.is_none()) {
             let missing = if version.is_none() {
@@ -534,7 +605,7 @@ impl Fixture {
         if let Some(version) = version
             && version != "2026-07-28"
         {
-            let code = if lax {
+            let code = if self.broken(Break::Discover) || self.flawed(Flaw::DraftVersionError) {
                 ErrorCode(-32004)
             } else {
                 ErrorCode::UNSUPPORTED_PROTOCOL_VERSION
@@ -554,18 +625,40 @@ impl Fixture {
             }
             result
         };
+        let tools_capability = if self.flawed(Flaw::WrongShape) {
+            json!(true)
+        } else {
+            json!({})
+        };
         Some(match method {
             "server/discover" => Ok(hints(
-                json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}),
+                json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": tools_capability}}),
                 true,
             )),
             method::TOOLS_LIST => {
                 let tools = self.tools();
-                Ok(hints(
+                let mut result = hints(
                     json!({ "tools": tools }),
                     !self.broken(Break::ListCacheHints),
-                ))
+                );
+                if self.flawed(Flaw::NoResultType)
+                    && let Some(object) = result.as_object_mut()
+                {
+                    object.remove("resultType");
+                }
+                if self.flawed(Flaw::BadCacheHints) {
+                    result["ttlMs"] = json!(-1);
+                    result["cacheScope"] = json!("everyone");
+                }
+                self.listed = true;
+                Ok(result)
             }
+            method::PING if self.flawed(Flaw::AnswersPing) => Ok(json!({"resultType": "complete"})),
+            method::TOOLS_CALL if self.flawed(Flaw::Stateful) && !self.listed => Err((
+                ErrorCode::INVALID_REQUEST,
+                "call tools/list first".to_owned(),
+                None,
+            )),
             method::TOOLS_CALL => self
                 .tools_call(params.cloned())
                 .map(|mut result| {
@@ -596,6 +689,9 @@ impl Fixture {
                     }
                 }
             };
+            if self.flawed(Flaw::ServerRequest) && method == method::TOOLS_LIST {
+                self.write(r#"{"jsonrpc":"2.0","id":"fixture-1","method":"roots/list"}"#)?;
+            }
             return self.write(&response.to_line());
         }
         if self.flags.unsolicited {

@@ -192,7 +192,10 @@ fn render_finding(out: &mut dyn Write, palette: &Palette, graded: &Graded) -> io
     let indent = " ".repeat(STATUS_WIDTH);
     let place = match &finding.location {
         Location::Transcript { .. } => finding.location.describe(),
-        Location::Probe { step, .. } => format!("step `{step}`"),
+        Location::Probe { step, .. } => match finding.era {
+            Some(era) => format!("step `{step}` ({} era)", era.as_str()),
+            None => format!("step `{step}`"),
+        },
     };
     writeln!(out, "{indent} {label} {place}: {}", finding.message)?;
     if finding.law != LawId::TranscriptMatch {

@@ -49,6 +49,9 @@ enum Line<'a> {
         location: Where<'a>,
         diff: Option<&'a str>,
         hint: Option<&'a str>,
+        /// Probe findings only: the era the session spoke.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        era: Option<&'static str>,
     },
     Law {
         law: &'a str,
@@ -218,6 +221,7 @@ fn finding(graded: &Graded) -> Line<'_> {
         location,
         diff: finding.diff.as_deref(),
         hint: finding.hint.as_deref(),
+        era: finding.era.map(crate::revision::Era::as_str),
     }
 }
 

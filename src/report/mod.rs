@@ -59,6 +59,10 @@ pub struct Finding {
     pub diff: Option<String>,
     /// The exact command that accepts or fixes it, when there is one.
     pub hint: Option<String>,
+    /// The era of the protocol the probe session spoke when it made the
+    /// finding (a server that speaks both is probed in both); `None` for
+    /// replay findings and for what comes before any era is spoken.
+    pub era: Option<crate::revision::Era>,
 }
 
 impl Finding {
@@ -81,7 +85,14 @@ impl Finding {
             location,
             diff: None,
             hint: None,
+            era: None,
         }
+    }
+
+    /// The same finding, tagged with the era its session spoke.
+    pub fn with_era(mut self, era: Option<crate::revision::Era>) -> Finding {
+        self.era = era;
+        self
     }
 
     /// The same finding with another severity.

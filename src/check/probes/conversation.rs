@@ -9,10 +9,10 @@ use serde_json::{Value, json};
 use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 
-use super::Ledger;
 use super::session::{Answer, Init, Session, describe, error_words, short};
 use super::sessions::{self, DETERMINISTIC_TOOL_ORDER, at_least};
 use super::tools::{self, Listing};
+use super::{Ledger, Negotiated};
 
 /// The laws that need a tool list.
 const TOOL_LAWS: &[LawId] = &[
@@ -40,6 +40,7 @@ const AFTER_INITIALIZE: &[LawId] = &[
 ];
 
 pub(super) fn run(mut s: Session<'_>) -> Ledger {
+    s.ledger.era = Some(crate::revision::Era::Legacy);
     let init = initialize(&mut s);
     let Some(init) = init else {
         let reason = s.dead().unwrap_or("initialize failed").to_owned();
@@ -105,12 +106,19 @@ fn initialize(s: &mut Session<'_>) -> Option<Init> {
                 format!("initialize answered {}", error_words(&error)),
             );
             s.stop(format!("initialize failed at step `{step}`"));
+            // Kept for the era verdict: a modern-only server refuses it.
+            s.ledger.refused = Some(error);
             return None;
         }
     };
     let mut problems = Vec::new();
     match result.get("protocolVersion") {
         Some(Value::String(revision)) => {
+            s.ledger.negotiated.push(Negotiated {
+                requested: PROTOCOL_2024_11_05.to_owned(),
+                answered: revision.clone(),
+                step: step.clone(),
+            });
             if s.ledger.profile() == Profile::Core && revision != PROTOCOL_2024_11_05 {
                 problems.push(format!(
                     "answered revision {revision:?} to a request for {PROTOCOL_2024_11_05:?}, \

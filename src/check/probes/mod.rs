@@ -2,7 +2,7 @@
 //! set per distinct server command.
 //!
 //! Each session is a process of its own, so a crash in one cannot hide what
-//! the others would find, and the four start at once, so a server slow to
+//! the others would find, and the eight start at once, so a server slow to
 //! start (through `npx` or `uv run`) costs its start about once, not once
 //! per law: the whole suite takes about the settle window of
 //! `quiet-before-serving` (1 s), which the start of the server overlaps, or
@@ -17,10 +17,20 @@
 //! - SIGTERM: the quiet start (a process watched, unspoken to, for the
 //!   settle window), then under the spec profile revision 2025-11-25 and
 //!   `tool-error-is-result`, then `sigterm-exit-143`;
+//! - version negotiation: one session per legacy revision after
+//!   2024-11-05 (each `initialize` needs a process of its own), which asks
+//!   for it and holds what the server answers to `initialize` (and the
+//!   revision's schema to its tool list);
 //! - the modern era: `server/discover` first, as the spec tells a client
 //!   that speaks both eras; a server that speaks 2026-07-28 gets its laws
 //!   (`discover`, `list-cache-hints`, the removed methods under
-//!   `unknown-method`), a legacy one has them skipped.
+//!   `unknown-method`, malformed input, and statelessness on a second
+//!   fresh process), a legacy one has them skipped.
+//!
+//! Then `era` settles what the sessions found together: a server that
+//! speaks 2026-07-28 and refuses `initialize` is modern-only, and the
+//! legacy laws it does not owe are skipped, not failed; the revisions
+//! answered across the sessions are held to each other.
 //!
 //! Negatives are proven with fences, never with sleeps: a notification or a
 //! malformed line is sent with a `ping` right behind it, then a second
@@ -29,6 +39,7 @@
 
 pub mod cli;
 mod conversation;
+mod era;
 mod modern;
 mod session;
 mod sessions;
@@ -38,9 +49,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::thread;
 use std::time::Duration;
 
+use crate::jsonrpc::RpcError;
 use crate::laws::{CATALOG, LawId, Profile, Severity};
 use crate::process::{ServerCommand, SpawnError};
 use crate::report::{Finding, LawOutcome, LawStatus, Location};
+use crate::revision::{Era, Revision};
 use crate::transcript::{Redaction, Redactor, env_secret_names};
 
 use self::session::Session;
@@ -124,9 +137,12 @@ pub fn is_probed(law: LawId) -> bool {
 
 type Probe = fn(Session<'_>) -> Ledger;
 
+/// Where the modern session's ledger stands among the sessions'.
+const MODERN_SESSION: usize = 3;
+
 /// Runs every law probe against fresh processes of `command`.
 ///
-/// The four sessions start at once and are probed in parallel; every
+/// The eight sessions start at once and are probed in parallel; every
 /// process is killed and reaped before `run` returns.
 ///
 /// # Errors
@@ -134,11 +150,21 @@ type Probe = fn(Session<'_>) -> Ledger;
 /// [`SpawnError`] when the server cannot be started at all: that is no
 /// finding about the server, but a command to fix.
 pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
-    let probes: [(&'static str, Probe); 4] = [
+    // The legacy sessions, in report order; the modern session, which
+    // needs a second fresh process for statelessness, comes fourth.
+    let probes: [(&'static str, Probe); 6] = [
         ("conversation", conversation::run),
         ("eof", sessions::eof),
         ("sigterm", sessions::sigterm),
-        ("modern", modern::run),
+        ("2025-03-26", |s| {
+            sessions::negotiate(s, Revision::V2025_03_26)
+        }),
+        ("2025-06-18", |s| {
+            sessions::negotiate(s, Revision::V2025_06_18)
+        }),
+        ("2025-11-25", |s| {
+            sessions::negotiate(s, Revision::V2025_11_25)
+        }),
     ];
     // A secret set where the check runs (in CI) must not reach a finding
     // that quotes what the server wrote.
@@ -157,20 +183,23 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         .iter()
         .map(|(name, _)| Session::start(name, command, options, redactor))
         .collect::<Result<Vec<_>, _>>()?;
+    let modern = Session::start("modern", command, options, redactor)?;
+    let fresh = Session::start("stateless", command, options, redactor)?;
     let mut ledgers: Vec<Ledger> = thread::scope(|scope| {
+        let modern = scope.spawn(move || modern::run(modern, fresh));
         let handles: Vec<_> = sessions
             .into_iter()
             .zip(probes)
             .map(|(session, (_, probe))| scope.spawn(move || probe(session)))
             .collect();
-        handles
-            .into_iter()
-            .map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
+        let join = |handle: thread::ScopedJoinHandle<'_, Ledger>| {
+            handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        };
+        let mut ledgers: Vec<Ledger> = handles.into_iter().map(join).collect();
+        ledgers.insert(MODERN_SESSION, join(modern));
+        ledgers
     });
     // A line at start reaches the conversation too, before its first
     // answer: the finding of the session that watched the quiet start
@@ -178,6 +207,7 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     if ledgers[2].failed(LawId::QuietBeforeServing) {
         ledgers[0].forget(LawId::QuietBeforeServing);
     }
+    era::settle(&mut ledgers);
     let mut all = Ledger::new(command.display(), options.profile, "");
     // A server that wrote nothing to any session may just start slowly;
     // one that answered some session and not another did not.
@@ -194,6 +224,17 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         report.findings.extend(findings);
     }
     Ok(report)
+}
+
+/// One `initialize` answered with a result.
+#[derive(Debug, Clone)]
+pub(crate) struct Negotiated {
+    /// The revision asked for.
+    pub requested: String,
+    /// The revision answered.
+    pub answered: String,
+    /// The step that asked.
+    pub step: String,
 }
 
 /// What one session learned about each law: findings, laws that held, and
@@ -215,6 +256,17 @@ pub(crate) struct Ledger {
     /// sessions repeat alike (one answered `notifications/initialized` is
     /// one finding, whichever sessions sent it).
     keys: Vec<String>,
+    /// The era the session speaks, which its findings are tagged with.
+    pub(crate) era: Option<Era>,
+    /// A legacy session: the error `initialize` answered when the session
+    /// could not open in any revision (a modern-only server answers so).
+    pub(crate) refused: Option<RpcError>,
+    /// The modern session: the server speaks 2026-07-28's era, with the
+    /// versions its `DiscoverResult` named (none after a modern error).
+    pub(crate) modern: Option<Vec<String>>,
+    /// Each revision asked for in `initialize`, with the one answered and
+    /// the step that asked.
+    pub(crate) negotiated: Vec<Negotiated>,
 }
 
 impl Ledger {
@@ -228,6 +280,10 @@ impl Ledger {
             findings: Vec::new(),
             silent: None,
             keys: Vec::new(),
+            era: None,
+            refused: None,
+            modern: None,
+            negotiated: Vec::new(),
         }
     }
 
@@ -270,7 +326,7 @@ impl Ledger {
             step,
         };
         self.findings
-            .push(Finding::new(law, self.profile, location, message));
+            .push(Finding::new(law, self.profile, location, message).with_era(self.era));
         self.keys.push(key);
     }
 
@@ -317,6 +373,7 @@ impl Ledger {
                 .zip(&self.keys)
                 .any(|(known, known_key)| {
                     known.law == finding.law
+                        && known.era == finding.era
                         && known.severity == finding.severity
                         && known.message == finding.message
                         && *known_key == key

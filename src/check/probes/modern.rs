@@ -15,15 +15,21 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::jsonrpc::{ErrorCode, method};
+use crate::jsonrpc::{ErrorCode, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
-use crate::revision::{Revision, meta};
+use crate::revision::{Era, Revision, meta};
 
 use super::Ledger;
-use super::session::{Answer, Session, error_words, short};
+use super::session::{Answer, Session, describe, error_words, short};
+use super::sessions;
+use super::tools::{self, Listing};
 
 /// The revision this session speaks.
 const MODERN: Revision = Revision::V2026_07_28;
+
+/// A tool no server has, for the statelessness probe of a server whose
+/// tools have no inputSchema to break.
+const NO_SUCH_TOOL: &str = "mcp-replay-probe-no-such-tool";
 
 /// A version no server serves, for the -32022 probe.
 const UNSUPPORTED: &str = "1900-01-01";
@@ -41,7 +47,7 @@ fn request_meta(version: &str) -> Value {
 }
 
 /// Modern request params: `extra` with the standard `_meta`.
-fn params(extra: Value) -> Value {
+pub(super) fn params(extra: Value) -> Value {
     let mut params = match extra {
         Value::Object(params) => params,
         _ => Map::new(),
@@ -50,12 +56,15 @@ fn params(extra: Value) -> Value {
     Value::Object(params)
 }
 
-pub(super) fn run(mut s: Session<'_>) -> Ledger {
+pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
+    s.ledger.era = Some(Era::Modern);
+    fresh.ledger.era = Some(Era::Modern);
     let step = s.step("server/discover");
     let answer = s.discover(LawId::Discover, params(json!({})));
     let result = match answer {
         Some(Ok(result)) => result,
         Some(Err(error)) if is_modern_error(&error.code) => {
+            s.ledger.modern = Some(Vec::new());
             let reason = format!(
                 "server/discover for {MODERN} answered {}: the server speaks the modern era, but not {MODERN}",
                 error_words(&error)
@@ -74,12 +83,28 @@ pub(super) fn run(mut s: Session<'_>) -> Ledger {
             return legacy(s, &what);
         }
     };
+    let versions = result
+        .get("supportedVersions")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    s.ledger.modern = Some(versions);
     s.speaking(MODERN, method::SERVER_DISCOVER, &result);
     discover_result(&mut s, &step, &result);
     unsupported_version(&mut s);
     missing_meta(&mut s);
-    cache_hints(&mut s);
+    let listed = cache_hints(&mut s);
     removed_methods(&mut s);
+    stateless(&mut s, fresh, listed);
+    every_era(&mut s);
+    // Malformed input last, as in the legacy conversation: a server it
+    // kills has answered everything else.
+    sessions::malformed(&mut s);
     s.finish()
 }
 
@@ -213,22 +238,146 @@ fn missing_meta(s: &mut Session<'_>) {
 }
 
 /// `list-cache-hints`: `tools/list` carries `ttlMs` and `cacheScope`.
-fn cache_hints(s: &mut Session<'_>) {
+/// Returns the answer, for the statelessness probe.
+fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
     let law = LawId::ListCacheHints;
     let step = s.step("tools/list");
-    match s.call(law, method::TOOLS_LIST, Some(params(json!({})))) {
+    let answer = s.call(law, method::TOOLS_LIST, Some(params(json!({}))));
+    match &answer {
         None => {}
         Some(Ok(result)) => {
-            hints(s, law, &step, "tools/list", &result);
+            hints(s, law, &step, "tools/list", result);
             s.ledger.held(law);
         }
         Some(Err(error)) => s.ledger.skip(
             law,
             format!(
                 "the server serves no tools (tools/list answered {})",
-                error_words(&error)
+                error_words(error)
             ),
         ),
+    }
+    answer
+}
+
+/// `discover`, statelessness (MCP 2026-07-28 basic#statelessness): no
+/// request depends on an earlier one on the same process. A `tools/call`
+/// is sent on this session, after `server/discover` and `tools/list`, and
+/// as the very first request of `fresh`, a process nothing else was sent
+/// to; both must answer alike (a result, an `isError` one, or the same
+/// error code). The call runs no tool: its arguments break the tool's
+/// inputSchema (which a server checks before it runs anything), or it
+/// names a tool the server does not have. A server without tools gets
+/// `tools/list` first instead.
+fn stateless(s: &mut Session<'_>, mut fresh: Session<'_>, listed: Option<Answer>) {
+    let law = LawId::Discover;
+    let tools = listed
+        .as_ref()
+        .and_then(|answer| answer.as_ref().ok())
+        .and_then(|result| result.get("tools"))
+        .and_then(Value::as_array);
+    let call = tools.map(|tools| {
+        let listing = Listing {
+            tools: tools.clone(),
+            problems: Vec::new(),
+        };
+        match tools::violation(&listing) {
+            Some((tool, arguments, what)) => (
+                json!({"name": tool, "arguments": arguments}),
+                format!("tools/call of `{tool}` with {what}"),
+            ),
+            None => (
+                json!({"name": NO_SUCH_TOOL, "arguments": {}}),
+                format!("tools/call of the unknown tool `{NO_SUCH_TOOL}`"),
+            ),
+        }
+    });
+    let (name, extra, what) = match call {
+        Some((extra, what)) => (method::TOOLS_CALL, extra, what),
+        None => (method::TOOLS_LIST, json!({}), "tools/list".to_owned()),
+    };
+    let tool = tools.is_some();
+    let here = match tool {
+        true => {
+            s.step(format!("{what} after server/discover and tools/list"));
+            s.call(law, name, Some(params(extra.clone())))
+        }
+        false => listed,
+    };
+    let Some(here) = here else {
+        return;
+    };
+    fresh.assume(MODERN);
+    let step = fresh.step(format!("{what} as the first request of a fresh process"));
+    let there = fresh.first_call(law, name, Some(params(extra)));
+    if let Some(there) = there
+        && answer_kind(&here) != answer_kind(&there)
+    {
+        fresh.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered {}, where a process that had answered server/discover and tools/list answered {}: a {MODERN} request must not depend on an earlier one",
+                answer_words(&there),
+                answer_words(&here)
+            ),
+        );
+    }
+    s.ledger.merge(fresh.finish());
+}
+
+/// The laws of every era, spoken in this one, so that a modern-only server
+/// (which opens no legacy conversation) is held to them too, and a
+/// dual-era server in both eras: an unknown notification and a cancellation
+/// of an id never sent get no answer (`notification-unanswered`,
+/// `cancel-tolerated`), and a string id comes back a string
+/// (`request-answered-once`).
+fn every_era(s: &mut Session<'_>) {
+    let cases = [
+        (
+            LawId::NotificationUnanswered,
+            "notifications/mcp-replay/probe",
+            json!({}),
+        ),
+        (
+            LawId::CancelTolerated,
+            method::CANCELLED,
+            json!({"requestId": 999_999, "reason": "mcp-replay probe"}),
+        ),
+    ];
+    for (law, name, params) in cases {
+        let step = s.step(format!("ping after {name}"));
+        let line = notification_line(name, Some(&params));
+        let Some(strays) = s.fenced(law, &[line]) else {
+            return;
+        };
+        for stray in strays {
+            s.ledger.fail(
+                law,
+                &step,
+                format!("answered the notification {name} with {}", describe(&stray)),
+            );
+        }
+        s.ledger.held(law);
+    }
+    let law = LawId::RequestAnsweredOnce;
+    s.step("tools/list with a string id");
+    let id = s.string_id();
+    if s.call_with(law, id, method::TOOLS_LIST, Some(params(json!({}))))
+        .is_some()
+    {
+        s.ledger.held(law);
+    }
+}
+
+/// What kind of answer `answer` is, for comparing two answers to one
+/// request: a result (and whether it is an `isError` one), or an error's
+/// code.
+fn answer_kind(answer: &Answer) -> String {
+    match answer {
+        Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => "isError".to_owned(),
+        Ok(_) => "result".to_owned(),
+        Err(error) => error.code.to_string(),
     }
 }
 

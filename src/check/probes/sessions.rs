@@ -1,8 +1,10 @@
 //! The probes beside the conversation: the end-of-input and SIGTERM
 //! sessions, which each need a process of their own (each ends its
 //! server), with the probes that ride on their openings (version
-//! negotiation, the quiet start, a newer revision), and malformed input,
-//! which the conversation runs last.
+//! negotiation, the quiet start, a newer revision); the sessions that
+//! negotiate each legacy revision after 2024-11-05, one process each; and
+//! malformed input, which the conversation and the modern session run
+//! last.
 
 use std::time::Instant;
 
@@ -10,14 +12,16 @@ use rustix::process::Signal;
 use serde_json::Value;
 
 use crate::check::duration::after;
-use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, method};
+use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RpcError, method};
 use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
+use crate::revision::{Era, Revision};
 
-use super::Ledger;
 use super::conversation::tool_error_is_result;
+use super::modern;
 use super::session::{Init, Session, Stray, describe, error_words, seconds};
 use super::tools;
+use super::{Ledger, Negotiated};
 
 /// The revision from which the spec makes a tool's input errors results.
 const TOOL_ERRORS_AS_RESULTS: &str = "2025-11-25";
@@ -151,12 +155,14 @@ fn grade_parse_replies(ledger: &mut Ledger, step: &str, strays: &[Stray]) {
 ///
 /// The session opens with the version negotiation probe (`initialize` with
 /// a revision no server supports); a server that refused it is opened again
-/// with revision 2024-11-05.
+/// with revision 2024-11-05, and one that refuses that too (a modern-only
+/// server) gets stateless requests.
 pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     let (drains, exit_zero) = (LawId::EofDrains, LawId::EofExitZero);
+    s.ledger.era = Some(Era::Legacy);
     let opened = match version(&mut s) {
         Some(_) => s.initialized(drains),
-        None if s.dead().is_none() => s.open(drains, PROTOCOL_2024_11_05).is_some(),
+        None if s.dead().is_none() => open_or_stateless(&mut s, drains),
         None => false,
     };
     if !opened {
@@ -165,10 +171,21 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
         return s.finish();
     }
     let step = s.step("three requests sent right before stdin closed");
+    // A server that opens no legacy session may speak 2026-07-28 alone,
+    // whose requests carry their `_meta`; any answer drains.
+    let stateless = s.ledger.refused.is_some();
     let mut lines = Vec::new();
     for name in [method::PING, method::TOOLS_LIST, method::PING] {
         let id = s.number_id();
-        lines.push(s.request_with(id, name, None));
+        let (name, params) = if stateless {
+            (
+                method::TOOLS_LIST,
+                Some(modern::params(serde_json::json!({}))),
+            )
+        } else {
+            (name, None)
+        };
+        lines.push(s.request_with(id, name, params));
     }
     s.send_lines(&lines);
     s.process().close_stdin();
@@ -252,10 +269,11 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
 pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
     let law = LawId::SigtermExit143;
     quiet_start(&mut s);
+    s.ledger.era = Some(Era::Legacy);
     let opened = if s.ledger.profile() == Profile::Spec {
         revision(&mut s)
     } else {
-        s.open(law, PROTOCOL_2024_11_05).is_some()
+        open_or_stateless(&mut s, law)
     };
     if !opened {
         s.alive_for(law);
@@ -303,6 +321,13 @@ pub(super) fn version(s: &mut Session<'_>) -> Option<Init> {
     ));
     let (answer, init) = s.initialize(law, UNSUPPORTED_REVISION)?;
     let opened = answer.is_ok().then(|| init.clone()).flatten();
+    if let Some(init) = &opened {
+        s.ledger.negotiated.push(Negotiated {
+            requested: UNSUPPORTED_REVISION.to_owned(),
+            answered: init.revision.clone(),
+            step: step.clone(),
+        });
+    }
     match (answer, init) {
         (Ok(_), Some(init)) if init.revision == UNSUPPORTED_REVISION => s.ledger.fail(
             law,
@@ -317,25 +342,90 @@ pub(super) fn version(s: &mut Session<'_>) -> Option<Init> {
             "the result has no string `protocolVersion`",
         ),
         (Ok(_), _) => {}
-        (Err(error), _) => {
-            let negotiates = error.code == ErrorCode::INVALID_PARAMS
-                && error.data.as_ref().is_some_and(|data| {
-                    data.get("supported").is_some_and(Value::is_array)
-                        && data.get("requested").is_some_and(Value::is_string)
-                });
-            let message = format!(
-                "refused with {}; version negotiation answers a result with a supported revision",
-                error_words(&error)
-            );
-            if negotiates && s.ledger.profile() == Profile::Spec {
-                s.ledger.fail_as(law, Severity::Warning, &step, message);
-            } else {
-                s.ledger.fail(law, &step, message);
-            }
-        }
+        (Err(error), _) => refused(s, &step, &error),
     }
     s.ledger.held(law);
     opened
+}
+
+/// `initialize` refused with `error`: version negotiation answers a result
+/// with a revision the server supports. The spec only warns on the
+/// `-32602 {supported, requested}` error its lifecycle page shows. (A
+/// modern-only server refuses every revision; the findings of its
+/// refusals are dropped once the sessions are over, see `era`.)
+fn refused(s: &mut Session<'_>, step: &str, error: &RpcError) {
+    let law = LawId::Initialize;
+    let negotiates = error.code == ErrorCode::INVALID_PARAMS
+        && error.data.as_ref().is_some_and(|data| {
+            data.get("supported").is_some_and(Value::is_array)
+                && data.get("requested").is_some_and(Value::is_string)
+        });
+    let message = format!(
+        "refused with {}; version negotiation answers a result with a supported revision",
+        error_words(error)
+    );
+    if negotiates && s.ledger.profile() == Profile::Spec {
+        s.ledger.fail_as(law, Severity::Warning, step, message);
+    } else {
+        s.ledger.fail(law, step, message);
+    }
+}
+
+/// Opens the session with revision 2024-11-05 to probe `law`; a server
+/// that refuses it with an error is left running, the refusal kept for the
+/// era verdict, and the session goes on with stateless requests (a
+/// modern-only server refuses every `initialize`, and still owes `law`).
+/// Returns whether the session can go on.
+fn open_or_stateless(s: &mut Session<'_>, law: LawId) -> bool {
+    match s.open_or_refused(law, PROTOCOL_2024_11_05) {
+        Ok(_) => true,
+        Err(Some(error)) => {
+            s.ledger.refused = Some(error);
+            true
+        }
+        Err(None) => false,
+    }
+}
+
+/// Version negotiation for `revision`, on a process of its own (each
+/// `initialize` needs one): the answer names the requested revision when
+/// the server supports it, and another it supports when not (which
+/// [`super::era`] holds to the other sessions' answers); a refusal is a
+/// finding. A session that opened lists the tools, so that the `schema`
+/// law holds the revision's descriptors to it.
+pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
+    let law = LawId::Initialize;
+    s.ledger.era = Some(Era::Legacy);
+    let asked = revision.as_str();
+    let step = s.step(format!("initialize for revision {asked}"));
+    let Some((answer, init)) = s.initialize(law, asked) else {
+        return s.finish();
+    };
+    match (answer, init) {
+        (Ok(_), Some(init)) => {
+            s.ledger.negotiated.push(Negotiated {
+                requested: asked.to_owned(),
+                answered: init.revision.clone(),
+                step: step.clone(),
+            });
+            if init.revision.is_empty() {
+                s.ledger
+                    .fail(law, &step, "the result has no string `protocolVersion`");
+            }
+            s.ledger.held(law);
+            if s.initialized(LawId::RequestAnsweredOnce) {
+                s.step("tools/list");
+                let _ = tools::list(&mut s, LawId::RequestAnsweredOnce);
+            }
+        }
+        (Err(error), _) => {
+            refused(&mut s, &step, &error);
+            s.ledger.held(law);
+            s.ledger.refused = Some(error);
+        }
+        (Ok(_), None) => {}
+    }
+    s.finish()
 }
 
 /// `tool-error-is-result` under the spec profile, which applies it from
@@ -357,7 +447,7 @@ pub(super) fn revision(s: &mut Session<'_>) -> bool {
                     error_words(&error)
                 ),
             );
-            return s.open(LawId::SigtermExit143, PROTOCOL_2024_11_05).is_some();
+            return open_or_stateless(s, LawId::SigtermExit143);
         }
         Err(None) => return false,
     };

@@ -1,0 +1,258 @@
+//! What the sessions found together about the eras and revisions a server
+//! speaks, settled once every session is over.
+//!
+//! The sessions run side by side, so none can wait for another's verdict:
+//! the legacy sessions open with `initialize` while the modern one opens
+//! with `server/discover`. A server whose `server/discover` showed the
+//! modern era and that refused `initialize` is modern-only (MCP 2026-07-28
+//! basic/versioning): the laws of the legacy handshake are not owed, and
+//! are skipped with the reason; `initialize` is then held to what the
+//! revision asks of a modern-only server, an error that names the versions
+//! it serves (spec/README.md §7 L46, a SHOULD: a warning under spec).
+//! The era is never decided by one particular error code.
+//!
+//! The revisions answered to `initialize` are also held to each other:
+//! a revision answered to a request for another one must be one the server
+//! supports, so a request for that revision itself gets it back (L12–L13).
+
+use serde_json::Value;
+
+use crate::jsonrpc::RpcError;
+use crate::laws::{LawId, Profile, Severity};
+use crate::revision::Era;
+
+use super::session::error_words;
+use super::{Ledger, MODERN_SESSION, Negotiated};
+
+/// The laws only the legacy handshake has.
+const LEGACY_ONLY: &[LawId] = &[LawId::Initialize, LawId::Ping];
+
+/// Settles the sessions' ledgers: the modern-only verdict, then the
+/// revisions answered.
+pub(super) fn settle(ledgers: &mut [Ledger]) {
+    modern_only(ledgers);
+    negotiated(ledgers);
+}
+
+fn modern_only(ledgers: &mut [Ledger]) {
+    let Some(versions) = ledgers[MODERN_SESSION].modern.clone() else {
+        return;
+    };
+    // The conversation opens with the one revision every legacy server
+    // speaks: its refusal is the server's answer to the legacy era.
+    let Some(error) = ledgers[0].refused.clone() else {
+        return;
+    };
+    let reason = format!(
+        "the server speaks 2026-07-28 only: server/discover showed the modern era, and initialize answered {}",
+        error_words(&error)
+    );
+    for ledger in ledgers.iter_mut().filter(|l| l.refused.is_some()) {
+        for law in LEGACY_ONLY {
+            ledger.forget(*law);
+        }
+        // What the session could not reach, it could not reach because the
+        // server has no legacy session to open.
+        for why in ledger.skipped.values_mut() {
+            *why = reason.clone();
+        }
+        for finding in &mut ledger.findings {
+            finding.era = Some(Era::Modern);
+        }
+        ledger.era = Some(Era::Modern);
+    }
+    let conversation = &mut ledgers[0];
+    conversation.skip(LawId::Ping, reason);
+    if names_versions(&error, &versions) {
+        conversation.held(LawId::Initialize);
+    } else {
+        let severity = match conversation.profile() {
+            Profile::Core => Severity::Error,
+            Profile::Spec => Severity::Warning,
+        };
+        conversation.fail_as(
+            LawId::Initialize,
+            severity,
+            "initialize",
+            format!(
+                "a modern-only server refused initialize with {}, which names none of the versions it serves; the error should list them (`data.supported`)",
+                error_words(&error)
+            ),
+        );
+    }
+}
+
+/// Whether a refusal of `initialize` names the versions the server serves:
+/// a `data.supported` list of version strings, or one of the versions its
+/// `DiscoverResult` named anywhere in the message or data.
+fn names_versions(error: &RpcError, versions: &[String]) -> bool {
+    let listed = error
+        .data
+        .as_ref()
+        .and_then(|data| data.get("supported"))
+        .and_then(Value::as_array)
+        .is_some_and(|list| !list.is_empty() && list.iter().all(Value::is_string));
+    let data = error
+        .data
+        .as_ref()
+        .map(Value::to_string)
+        .unwrap_or_default();
+    listed
+        || versions.iter().any(|version| {
+            error.message.contains(version.as_str()) || data.contains(version.as_str())
+        })
+}
+
+/// `initialize`: a revision answered to a request for another is one the
+/// server supports, so a request for it gets it back.
+fn negotiated(ledgers: &mut [Ledger]) {
+    let all: Vec<Negotiated> = ledgers
+        .iter()
+        .flat_map(|ledger| ledger.negotiated.iter().cloned())
+        .collect();
+    for ledger in ledgers.iter_mut() {
+        for asked in ledger.negotiated.clone() {
+            let Negotiated {
+                requested,
+                answered,
+                step,
+            } = asked;
+            if requested == answered {
+                continue;
+            }
+            let Some(other) = all
+                .iter()
+                .find(|n| n.requested == answered && n.answered != answered)
+                .map(|n| &n.answered)
+            else {
+                continue;
+            };
+            ledger.fail(
+                LawId::Initialize,
+                &step,
+                format!(
+                    "answered revision {answered:?} to a request for {requested:?}, but a request for {answered:?} itself is answered {other:?}: version negotiation answers a revision the server supports"
+                ),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jsonrpc::ErrorCode;
+    use serde_json::json;
+
+    fn error(message: &str, data: Option<Value>) -> RpcError {
+        RpcError {
+            code: ErrorCode(-32601),
+            message: message.into(),
+            data,
+        }
+    }
+
+    #[test]
+    fn a_refusal_names_versions_in_its_data_or_words() {
+        let versions = ["2026-07-28".to_owned()];
+        assert!(names_versions(
+            &error("no", Some(json!({"supported": ["2026-07-28"]}))),
+            &versions
+        ));
+        assert!(names_versions(
+            &error("this server speaks 2026-07-28 only", None),
+            &versions
+        ));
+        assert!(!names_versions(&error("Method not found", None), &versions));
+        assert!(!names_versions(
+            &error("no", Some(json!({"supported": []}))),
+            &versions
+        ));
+    }
+
+    fn ledger(name: &'static str) -> Ledger {
+        Ledger::new("server".to_owned(), Profile::Core, name)
+    }
+
+    #[test]
+    fn a_modern_only_server_owes_no_legacy_law() {
+        let mut ledgers: Vec<Ledger> = ["conversation", "eof", "sigterm", "modern"]
+            .into_iter()
+            .map(ledger)
+            .collect();
+        let refusal = error("initialize is unknown", None);
+        for ledger in &mut ledgers[..3] {
+            ledger.fail(LawId::Initialize, "initialize", "refused");
+            ledger.skip(LawId::CancelTolerated, "initialize failed");
+            ledger.refused = Some(refusal.clone());
+        }
+        ledgers[MODERN_SESSION].modern = Some(vec!["2026-07-28".to_owned()]);
+        settle(&mut ledgers);
+        let conversation = &ledgers[0];
+        // The refusal names no version: a finding of its own, no other.
+        assert_eq!(conversation.findings.len(), 1);
+        assert!(
+            conversation.findings[0]
+                .message
+                .starts_with("a modern-only server refused")
+        );
+        assert_eq!(conversation.findings[0].era, Some(Era::Modern));
+        assert!(ledgers[1].findings.is_empty());
+        assert!(
+            ledgers[1].skipped[&LawId::CancelTolerated]
+                .starts_with("the server speaks 2026-07-28 only")
+        );
+    }
+
+    #[test]
+    fn a_legacy_server_that_refuses_initialize_keeps_its_findings() {
+        let mut ledgers: Vec<Ledger> = ["conversation", "eof", "sigterm", "modern"]
+            .into_iter()
+            .map(ledger)
+            .collect();
+        ledgers[0].fail(LawId::Initialize, "initialize", "refused");
+        ledgers[0].refused = Some(error("no", None));
+        settle(&mut ledgers);
+        assert_eq!(ledgers[0].findings.len(), 1);
+        assert_eq!(ledgers[0].findings[0].message, "refused");
+    }
+
+    #[test]
+    fn an_answered_revision_must_be_one_the_server_answers_for_itself() {
+        let mut ledgers: Vec<Ledger> = ["conversation", "eof", "sigterm", "modern", "2025-06-18"]
+            .into_iter()
+            .map(ledger)
+            .collect();
+        let asked = |requested: &str, answered: &str| Negotiated {
+            requested: requested.to_owned(),
+            answered: answered.to_owned(),
+            step: format!("initialize for {requested}"),
+        };
+        ledgers[0]
+            .negotiated
+            .push(asked("2024-11-05", "2024-11-05"));
+        ledgers[1]
+            .negotiated
+            .push(asked("1900-01-01", "2025-06-18"));
+        ledgers[4]
+            .negotiated
+            .push(asked("2025-06-18", "2024-11-05"));
+        settle(&mut ledgers);
+        assert_eq!(ledgers[1].findings.len(), 1, "{:?}", ledgers[1].findings);
+        assert_eq!(
+            ledgers[1].findings[0].location,
+            crate::report::Location::Probe {
+                command: "server".to_owned(),
+                step: "eof session: initialize for 1900-01-01".to_owned()
+            }
+        );
+        assert!(
+            ledgers[1].findings[0]
+                .message
+                .contains("a request for \"2025-06-18\" itself is answered \"2024-11-05\"")
+        );
+        // Answering 2024-11-05 to a request for 2025-06-18 is no lie: the
+        // server answers 2024-11-05 to a request for it.
+        assert!(ledgers[4].findings.is_empty());
+    }
+}

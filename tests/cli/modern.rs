@@ -1,0 +1,226 @@
+//! The modern era against the fixture server: each `--modern-flaw` is
+//! caught by its law id in both profiles, with every other law held; the
+//! modern-only and dual-era fixtures pass in both profiles; findings say
+//! which era they belong to.
+
+use mcp_replay::check::probes::ProbeReport;
+use mcp_replay::laws::{LawId, Profile, Severity};
+use mcp_replay::report::{LawStatus, Location};
+use mcp_replay::revision::Era;
+
+use crate::laws::{failures, probe};
+use crate::util::{fixture_server, json_lines};
+
+use Severity::{Error, Warning};
+
+/// The reason a modern-only server's legacy laws are skipped with.
+const MODERN_ONLY: &str = "the server speaks 2026-07-28 only";
+
+/// Asserts that exactly the laws in `expected` failed, with those
+/// severities, and that every other law held, or was skipped for a reason
+/// the server's era gives: under spec the revision a legacy session
+/// negotiated, and for a modern-only server its having no legacy session.
+fn assert_only(report: &ProbeReport, profile: Profile, expected: &[(LawId, Severity)]) {
+    let mut actual: Vec<(LawId, Severity)> = failures(report)
+        .into_iter()
+        .flat_map(|(law, severities)| severities.into_iter().map(move |s| (law, s)))
+        .collect();
+    actual.sort();
+    actual.dedup();
+    let mut expected = expected.to_vec();
+    expected.sort();
+    assert_eq!(actual, expected, "{profile:?}: {report:#?}");
+    for outcome in &report.outcomes {
+        if let LawStatus::Skipped(reason) = &outcome.status {
+            let negotiated = profile == Profile::Spec
+                && matches!(
+                    outcome.law,
+                    LawId::ToolErrorIsResult | LawId::ToolsListSorted
+                )
+                && reason.contains("negotiated revision");
+            assert!(
+                negotiated || reason.starts_with(MODERN_ONLY),
+                "{profile:?}: {} skipped: {reason}",
+                outcome.law
+            );
+        }
+    }
+}
+
+/// The fixture with `args`, probed in both profiles: exactly `expected`
+/// fails, and each finding belongs to the modern era.
+fn caught(args: &[&str], expected: &[(LawId, Severity)]) {
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(args, profile);
+        assert_only(&report, profile, expected);
+        for finding in &report.findings {
+            assert_eq!(finding.era, Some(Era::Modern), "{finding:#?}");
+            let Location::Probe { step, .. } = &finding.location else {
+                panic!("{finding:#?}");
+            };
+            assert!(
+                step.starts_with("modern session: ")
+                    || step.starts_with("stateless session: ")
+                    || step.starts_with("conversation session: "),
+                "{step}"
+            );
+        }
+    }
+}
+
+macro_rules! flaws {
+    ($($test:ident: $flaw:literal => $($law:expr),+;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                caught(&["--modern-flaw", $flaw], &[$(($law, Error)),+]);
+            }
+        )*
+    };
+}
+
+flaws! {
+    a_result_without_result_type_breaks_schema: "no-result-type" => LawId::Schema;
+    // A cache hint out of range breaks the cacheable result's schema too.
+    wrong_cache_hints_break_list_cache_hints: "bad-cache-hints" =>
+        LawId::ListCacheHints, LawId::Schema;
+    the_draft_version_error_breaks_discover: "draft-version-error" => LawId::Discover;
+    optional_meta_breaks_discover: "meta-optional" => LawId::Discover;
+    a_request_on_stdout_breaks_schema: "server-request" => LawId::Schema;
+    ping_answered_on_a_modern_request_breaks_unknown_method: "answers-ping" =>
+        LawId::UnknownMethod;
+    a_result_of_the_wrong_shape_breaks_schema: "wrong-shape" => LawId::Schema;
+    a_request_that_needs_an_earlier_one_breaks_discover: "stateful" => LawId::Discover;
+}
+
+#[test]
+fn missing_cache_hints_break_list_cache_hints() {
+    caught(
+        &["--break", "list-cache-hints"],
+        &[(LawId::ListCacheHints, Error), (LawId::Schema, Error)],
+    );
+}
+
+#[test]
+fn a_stateful_server_is_named_by_its_fresh_process() {
+    let report = probe(&["--modern-flaw", "stateful"], Profile::Core);
+    let finding = &report.findings[0];
+    assert_eq!(
+        finding.location,
+        Location::Probe {
+            command: report.command.clone(),
+            step: "stateless session: tools/call of `add` with no arguments (`a` is required) as the first request of a fresh process".to_owned(),
+        }
+    );
+    assert!(
+        finding
+            .message
+            .starts_with("answered error -32600 (\"call tools/list first\"), where a process"),
+        "{}",
+        finding.message
+    );
+}
+
+#[test]
+fn a_modern_only_server_passes_both_profiles_with_its_legacy_laws_skipped() {
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--modern-only"], profile);
+        assert_only(&report, profile, &[]);
+        // What it owes in every era is held in the modern one; what only
+        // the handshake has is skipped; `initialize` is its refusal, which
+        // names the versions it serves.
+        for law in [
+            LawId::Initialize,
+            LawId::Discover,
+            LawId::ListCacheHints,
+            LawId::UnknownMethod,
+            LawId::NotificationUnanswered,
+            LawId::RequestAnsweredOnce,
+            LawId::CancelTolerated,
+            LawId::ParseErrorKeepsServing,
+            LawId::EofDrains,
+            LawId::EofExitZero,
+            LawId::SigtermExit143,
+            LawId::Schema,
+        ] {
+            assert_eq!(
+                report.status(law),
+                Some(&LawStatus::Held),
+                "{law}: {report:#?}"
+            );
+        }
+        match report.status(LawId::Ping) {
+            Some(LawStatus::Skipped(reason)) => {
+                assert!(reason.starts_with(MODERN_ONLY), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_modern_only_refusal_that_names_no_version_breaks_initialize() {
+    let args = ["--modern-only", "--modern-flaw", "unnamed-versions"];
+    for (profile, severity) in [(Profile::Core, Error), (Profile::Spec, Warning)] {
+        let report = probe(&args, profile);
+        assert_only(&report, profile, &[(LawId::Initialize, severity)]);
+        assert_eq!(report.findings.len(), 1, "{report:#?}");
+        assert_eq!(
+            report.findings[0].message,
+            "a modern-only server refused initialize with error -32601 (\"method not found: initialize\"), which names none of the versions it serves; the error should list them (`data.supported`)"
+        );
+    }
+}
+
+#[test]
+fn a_dual_era_server_passes_both_profiles_in_both_eras() {
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--modern"], profile);
+        assert_only(&report, profile, &[]);
+        for outcome in &report.outcomes {
+            if !matches!(outcome.status, LawStatus::Skipped(_)) {
+                assert_eq!(outcome.status, LawStatus::Held, "{}", outcome.law);
+            }
+        }
+        assert_eq!(report.status(LawId::Discover), Some(&LawStatus::Held));
+        assert_eq!(report.status(LawId::Ping), Some(&LawStatus::Held));
+    }
+}
+
+#[test]
+fn a_dual_era_server_gets_findings_in_each_era() {
+    // A cancellation answered is one in either era, and the report keeps
+    // one finding in each.
+    let report = probe(&["--modern", "--break", "cancel-tolerated"], Profile::Core);
+    let eras: Vec<Option<Era>> = report
+        .findings
+        .iter()
+        .filter(|f| f.law == LawId::CancelTolerated)
+        .map(|f| f.era)
+        .collect();
+    assert!(eras.contains(&Some(Era::Legacy)), "{report:#?}");
+    assert!(eras.contains(&Some(Era::Modern)), "{report:#?}");
+}
+
+#[test]
+fn json_findings_name_their_era() {
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .args(["check", "--no-replay", "--format", "json", "--"])
+        .args([fixture_server(), "--modern-flaw", "answers-ping"])
+        .assert()
+        .code(1);
+    let lines = json_lines(&output.get_output().stdout);
+    let findings: Vec<_> = lines.iter().filter(|l| l["type"] == "finding").collect();
+    assert_eq!(findings.len(), 1, "{lines:#?}");
+    assert_eq!(findings[0]["law"], "unknown-method");
+    assert_eq!(findings[0]["era"], "modern");
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .args(["check", "--no-replay", "--format", "json", "--"])
+        .args([fixture_server(), "--break", "ping"])
+        .assert()
+        .code(1);
+    let lines = json_lines(&output.get_output().stdout);
+    let finding = lines.iter().find(|l| l["type"] == "finding").unwrap();
+    assert_eq!(finding["law"], "ping");
+    assert_eq!(finding["era"], "legacy");
+}
