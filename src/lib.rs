@@ -21,6 +21,7 @@ pub mod check;
 mod jsonrpc;
 pub mod laws;
 pub mod manifest;
+pub mod mock;
 pub mod model;
 pub mod process;
 pub mod record;
