@@ -47,7 +47,12 @@ pub fn run(transcripts: &[PathBuf], strict: bool, json_mode: bool, started: Inst
         // The client hung up: the session is over, a clean end for a
         // server (MCP-CORE r1 §1¶10).
         Err(TransportError::Read(_) | TransportError::Write(_)) => ExitCode::SUCCESS,
-        Err(err) => fail(json_mode, started, ("SERVE_ERROR", "startup", 1), &chain(&err)),
+        Err(err) => fail(
+            json_mode,
+            started,
+            ("SERVE_ERROR", "startup", 1),
+            &chain(&err),
+        ),
     }
 }
 

@@ -280,7 +280,10 @@ impl Live<'_> {
             return self.play(run(call), transport, true);
         }
         if modern && Revision::LATEST.removed_methods().contains(&method) {
-            let message = format!("method not found: {method} (removed in {})", Revision::LATEST.as_str());
+            let message = format!(
+                "method not found: {method} (removed in {})",
+                Revision::LATEST.as_str()
+            );
             return transport.write_line(&error_line(
                 &Id::Echo(id),
                 ErrorCode::METHOD_NOT_FOUND,
@@ -288,7 +291,9 @@ impl Live<'_> {
                 None,
             ));
         }
-        if !modern && method == method::PING && !Matcher::method_recorded(&self.mock.recorded, &request)
+        if !modern
+            && method == method::PING
+            && !Matcher::method_recorded(&self.mock.recorded, &request)
         {
             return transport.write_line(&result_line(&id, &json!({})));
         }
@@ -329,7 +334,8 @@ impl Live<'_> {
     /// recorded list lacks (-32601), arguments its input schema refuses (an
     /// `isError` result, MCP-CORE r1 §3¶19).
     fn refuse_call(&self, id: &RequestId, params: Option<&Value>) -> Option<Vec<u8>> {
-        let refused = |code, message: String| Some(error_line(&Id::Echo(id.clone()), code, &message, None));
+        let refused =
+            |code, message: String| Some(error_line(&Id::Echo(id.clone()), code, &message, None));
         let name = params.and_then(|params| params.get("name"));
         let Some(name) = name.and_then(Value::as_str) else {
             return refused(
@@ -338,16 +344,24 @@ impl Live<'_> {
             );
         };
         let empty = Value::Object(Map::new());
-        let arguments = params.and_then(|params| params.get("arguments")).unwrap_or(&empty);
+        let arguments = params
+            .and_then(|params| params.get("arguments"))
+            .unwrap_or(&empty);
         if !arguments.is_object() {
             return refused(
                 ErrorCode::INVALID_PARAMS,
-                format!("tools/call `arguments` must be an object, found {}", crate::jsonrpc::json_kind(arguments)),
+                format!(
+                    "tools/call `arguments` must be an object, found {}",
+                    crate::jsonrpc::json_kind(arguments)
+                ),
             );
         }
         let tools = self.mock.recorded.tools.as_ref()?;
         let Some(schema) = tools.get(name) else {
-            return refused(ErrorCode::METHOD_NOT_FOUND, format!("unknown tool `{name}`"));
+            return refused(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("unknown tool `{name}`"),
+            );
         };
         let violations = crate::server::schema::validate(schema, arguments);
         if violations.is_empty() {
@@ -374,9 +388,9 @@ impl Live<'_> {
     }
 
     fn server_info(&self) -> Value {
-        self.mock.recorded.server_info.clone().unwrap_or_else(|| {
-            json!({"name": "mcp-replay-mock", "version": env!("CARGO_PKG_VERSION")})
-        })
+        self.mock.recorded.server_info.clone().unwrap_or_else(
+            || json!({"name": "mcp-replay-mock", "version": env!("CARGO_PKG_VERSION")}),
+        )
     }
 
     /// The `initialize` result of a recording that has none (a stateless
@@ -409,7 +423,10 @@ impl Live<'_> {
         let (code, what) = if Matcher::method_recorded(recorded, request) {
             (NO_MATCH, "no recorded request matches")
         } else {
-            (ErrorCode::METHOD_NOT_FOUND, "method not found: nothing recorded answers")
+            (
+                ErrorCode::METHOD_NOT_FOUND,
+                "method not found: nothing recorded answers",
+            )
         };
         let asked = excerpt(&live_normalized(recorded, request));
         let mut message = format!("mcp-replay mock: {what} {} {asked}", request.method);
@@ -437,7 +454,12 @@ impl Live<'_> {
     /// out; a server request goes out and parks the run until the client
     /// answers it (when `wait`, else it is left out). A call the recording
     /// never answered is answered with an error.
-    fn play(&mut self, mut run: Run, transport: &mut impl Transport, wait: bool) -> Result<(), TransportError> {
+    fn play(
+        &mut self,
+        mut run: Run,
+        transport: &mut impl Transport,
+        wait: bool,
+    ) -> Result<(), TransportError> {
         let call = &self.mock.recorded.calls[run.call];
         while let Some(action) = call.script.get(run.next) {
             run.next += 1;
@@ -496,7 +518,12 @@ impl Live<'_> {
 
     /// Sends a recorded message of transcript `source`, its secrets put
     /// back.
-    fn send(&self, source: usize, message: &Value, transport: &mut impl Transport) -> Result<(), TransportError> {
+    fn send(
+        &self,
+        source: usize,
+        message: &Value,
+        transport: &mut impl Transport,
+    ) -> Result<(), TransportError> {
         let line = message.to_string();
         let redactor = &self.mock.recorded.sources[source].redactor;
         transport.write_line(&redactor.restore(line.as_bytes()))
@@ -526,7 +553,12 @@ fn error_line(id: &Id, code: ErrorCode, message: &str, data: Option<&Value>) -> 
 }
 
 fn refusal_line(id: &RequestId, refusal: &Refusal) -> Vec<u8> {
-    error_line(&Id::Echo(id.clone()), refusal.code, &refusal.message, refusal.data.as_ref())
+    error_line(
+        &Id::Echo(id.clone()),
+        refusal.code,
+        &refusal.message,
+        refusal.data.as_ref(),
+    )
 }
 
 fn result_line(id: &RequestId, result: &Value) -> Vec<u8> {
@@ -534,4 +566,3 @@ fn result_line(id: &RequestId, result: &Value) -> Vec<u8> {
         .to_string()
         .into_bytes()
 }
-

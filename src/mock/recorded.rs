@@ -168,7 +168,13 @@ impl Recorded {
                     current = Some(self.calls.len());
                     self.calls.push(call);
                 }
-                (Direction::ServerToClient, Frame::Response { id: Some(id), outcome }) => {
+                (
+                    Direction::ServerToClient,
+                    Frame::Response {
+                        id: Some(id),
+                        outcome,
+                    },
+                ) => {
                     let Some(index) = pending.remove(&id) else {
                         continue;
                     };
@@ -232,7 +238,8 @@ impl Recorded {
             }
             _ => {}
         }
-        if let Some(info) = result.pointer(&format!("/_meta/{}", meta::SERVER_INFO.replace('/', "~1")))
+        if let Some(info) =
+            result.pointer(&format!("/_meta/{}", meta::SERVER_INFO.replace('/', "~1")))
         {
             self.server_info.get_or_insert_with(|| info.clone());
         }

@@ -5,6 +5,7 @@ mod demo_server;
 mod fixture;
 mod laws;
 mod limits;
+mod mock;
 mod output;
 mod record;
 mod serve;

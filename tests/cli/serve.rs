@@ -63,12 +63,12 @@ fn envelope(stderr: &str) -> Value {
 fn manifest_shows_stdout_protocol_exactly_on_the_servers() {
     let manifest = manifest();
     let commands = manifest["commands"].as_object().unwrap();
-    for name in ["serve", "demo-server"] {
+    for name in ["serve", "mock", "demo-server"] {
         assert_eq!(commands[name]["stdout"], "protocol", "{name}");
         assert_eq!(commands[name]["protocol"], "mcp-stdio", "{name}");
     }
     for (name, entry) in commands {
-        if name != "serve" && name != "demo-server" {
+        if !matches!(name.as_str(), "serve" | "mock" | "demo-server") {
             assert!(entry.get("stdout").is_none(), "{name}");
             assert!(entry.get("protocol").is_none(), "{name}");
         }
