@@ -194,13 +194,8 @@ fn answers_carry_the_callers_ids() {
 fn notifications_keep_their_recorded_place() {
     let dir = tempfile::tempdir().unwrap();
     let mut host = opened(dir.path(), &[]);
-    let lines: Vec<Value> = {
-        echo(&mut host, 20, "a");
-        let mut lines = vec![];
-        lines.push(answer(&mut host));
-        lines.push(answer(&mut host));
-        lines
-    };
+    assert_eq!(echo(&mut host, 20, "a")["method"], "notifications/message");
+    let lines = [answer(&mut host), answer(&mut host)];
     assert_eq!(lines[0]["id"], 20);
     assert_eq!(lines[1]["method"], "notifications/tools/list_changed");
     send(
