@@ -20,6 +20,7 @@
 
 pub(crate) mod matching;
 mod recorded;
+mod splice;
 
 use std::path::PathBuf;
 
@@ -465,41 +466,47 @@ impl Live<'_> {
             run.next += 1;
             match action {
                 Action::Notify(message) => {
-                    let mut message = message.clone();
-                    if let (Some(recorded), Some(live)) = (&call.progress_token, &run.token)
-                        && let Some(token) = message.pointer_mut("/params/progressToken")
-                        && token == recorded
-                    {
-                        *token = live.clone();
-                    }
-                    self.send(call.source, &message, transport)?;
+                    let retokened = match (&call.progress_token, &run.token) {
+                        (Some(recorded), Some(live)) => retoken(message, recorded, live),
+                        _ => None,
+                    };
+                    self.send(
+                        call.source,
+                        retokened.as_deref().unwrap_or(message),
+                        transport,
+                    )?;
                 }
                 Action::Ask(message) => {
                     if !wait {
                         continue;
                     }
-                    let mut message = message.clone();
-                    let recorded = message.get("id").and_then(RequestId::from_value);
-                    let waiting = match recorded {
-                        Some(id) if !self.parked.iter().any(|p| p.waiting == id) => id,
+                    let recorded = splice::member(message, "id")
+                        .and_then(|id| serde_json::from_str::<Value>(id).ok())
+                        .and_then(|id| RequestId::from_value(&id));
+                    let (waiting, fresh) = match recorded {
+                        Some(id) if !self.parked.iter().any(|p| p.waiting == id) => (id, None),
                         _ => {
+                            // The recorded id is in flight already: the
+                            // client could not tell the answers apart.
                             self.asked += 1;
                             let id = RequestId::string(format!("mcp-replay-mock-{}", self.asked));
-                            message["id"] = id.to_value();
-                            id
+                            let text =
+                                splice::set_member(message, "id", &id.to_value().to_string());
+                            (id, text)
                         }
                     };
-                    self.send(call.source, &message, transport)?;
+                    self.send(call.source, fresh.as_deref().unwrap_or(message), transport)?;
                     self.parked.push(Parked { waiting, run });
                     return Ok(());
                 }
                 Action::Respond(message) => {
-                    let mut message = message.clone();
-                    message["id"] = run.id.to_value();
+                    let mut message =
+                        splice::set_member(message, "id", &run.id.to_value().to_string())
+                            .unwrap_or_else(|| message.clone());
                     if let Some(revision) = run.revision
-                        && let Some(version) = message.pointer_mut("/result/protocolVersion")
+                        && let Some(rewritten) = renegotiate(&message, revision)
                     {
-                        *version = Value::from(revision.as_str());
+                        message = rewritten;
                     }
                     self.send(call.source, &message, transport)?;
                     run.responded = true;
@@ -516,18 +523,38 @@ impl Live<'_> {
         Ok(())
     }
 
-    /// Sends a recorded message of transcript `source`, its secrets put
-    /// back.
+    /// Sends a recorded line of transcript `source`, its secrets put back.
     fn send(
         &self,
         source: usize,
-        message: &Value,
+        line: &str,
         transport: &mut impl Transport,
     ) -> Result<(), TransportError> {
-        let line = message.to_string();
         let redactor = &self.mock.recorded.sources[source].redactor;
         transport.write_line(&redactor.restore(line.as_bytes()))
     }
+}
+
+/// A recorded progress notification with the live request's progress
+/// token in place of the recorded one; `None` when it carries another.
+fn retoken(message: &str, recorded: &Value, live: &Value) -> Option<String> {
+    let params = splice::member(message, "params")?;
+    let token = splice::member(params, meta::PROGRESS_TOKEN)?;
+    if serde_json::from_str::<Value>(token).ok()? != *recorded {
+        return None;
+    }
+    let params = splice::set_member(params, meta::PROGRESS_TOKEN, &live.to_string())?;
+    splice::set_member(message, "params", &params)
+}
+
+/// A recorded `initialize` answer naming the revision the live session
+/// negotiated; `None` when it has no `protocolVersion` to change.
+fn renegotiate(message: &str, revision: Revision) -> Option<String> {
+    let result = splice::member(message, "result")?;
+    splice::member(result, "protocolVersion")?;
+    let version = Value::from(revision.as_str()).to_string();
+    let result = splice::set_member(result, "protocolVersion", &version)?;
+    splice::set_member(message, "result", &result)
 }
 
 /// The id of an error answer.

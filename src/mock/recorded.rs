@@ -35,15 +35,16 @@ pub(crate) struct Source {
     pub redactor: Redactor,
 }
 
-/// What the recorded server did after a request, one message at a time.
+/// What the recorded server did after a request, one message at a time,
+/// each as the text it was recorded as.
 #[derive(Debug, Clone)]
 pub(crate) enum Action {
     /// A notification, sent as recorded.
-    Notify(Value),
+    Notify(String),
     /// A server request: sent, and its answer awaited.
-    Ask(Value),
+    Ask(String),
     /// The response to the call's request, sent under the caller's id.
-    Respond(Value),
+    Respond(String),
 }
 
 /// One recorded client request and its script.
@@ -145,7 +146,9 @@ impl Recorded {
             let Some(Value::Object(object)) = payload.to_json() else {
                 continue;
             };
-            let value = Value::Object(object.clone());
+            let text = String::from_utf8_lossy(payload.as_bytes())
+                .trim()
+                .to_owned();
             match (dir, Frame::from_object(object)) {
                 (Direction::ClientToServer, Frame::Request { id, method, params }) => {
                     if method == method::INITIALIZE {
@@ -181,13 +184,13 @@ impl Recorded {
                     if let Ok(result) = &outcome {
                         self.learn(&self.calls[index].method.clone(), result);
                     }
-                    self.calls[index].script.push(Action::Respond(value));
+                    self.calls[index].script.push(Action::Respond(text));
                 }
                 (Direction::ServerToClient, Frame::Notification { .. }) => {
-                    self.follow(current, source, Action::Notify(value));
+                    self.follow(current, source, Action::Notify(text));
                 }
                 (Direction::ServerToClient, Frame::Request { .. }) => {
-                    self.follow(current, source, Action::Ask(value));
+                    self.follow(current, source, Action::Ask(text));
                 }
                 _ => {}
             }

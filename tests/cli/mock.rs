@@ -654,3 +654,38 @@ fn check_is_green_against_a_mock_of_each_bundled_transcript() {
         }
     }
 }
+
+/// A recorded answer goes out as it was recorded, byte for byte, member
+/// order included, with only the id changed: the recorded session's own
+/// requests, sent with the recorded ids, get back exactly the recorded
+/// lines.
+#[test]
+fn answers_are_the_recorded_lines() {
+    let path = "transcripts/typescript-sdk-demo.jsonl";
+    let transcript = std::fs::read_to_string(path).unwrap();
+    let events: Vec<Value> = transcript
+        .lines()
+        .skip(1)
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let raw = |dir: &str, nth: usize| -> String {
+        let event = events.iter().filter(|e| e["dir"] == dir).nth(nth).unwrap();
+        // The recorded text of `msg`: the event's line from `"msg":` on.
+        let line = transcript
+            .lines()
+            .find(|line| serde_json::from_str::<Value>(line).ok().as_ref() == Some(event))
+            .unwrap();
+        let start = line.find(r#""msg":"#).unwrap() + 6;
+        line[start..line.len() - 1].to_owned()
+    };
+    let mut host = mock(&[path]);
+    // initialize, then tools/list (the third client line, after the
+    // initialized notification and ping).
+    for (client, server) in [(0, 0), (2, 1), (3, 2)] {
+        host.send(format!("{}\n", raw("c2s", client)).as_bytes());
+        let line = String::from_utf8(host.line()).unwrap();
+        assert_eq!(line.trim_end(), raw("s2c", server));
+    }
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+}
