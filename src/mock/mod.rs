@@ -246,7 +246,11 @@ impl Live<'_> {
     ) -> Result<(), TransportError> {
         let raw = params.and_then(|params| serde_json::value::to_raw_value(params).ok());
         let raw = raw.as_deref();
+        // A mock of legacy sessions only is a legacy server: a modern
+        // request is served as any other, so `server/discover` gets -32601
+        // and a client that speaks both eras falls back to `initialize`.
         if self.session == Session::Undecided
+            && self.mock.recorded.speaks_modern()
             && method != method::INITIALIZE
             && speaks_modern(method, params)
         {

@@ -198,6 +198,11 @@ impl Recorded {
         Ok(())
     }
 
+    /// Whether a recorded session spoke the stateless revision.
+    pub fn speaks_modern(&self) -> bool {
+        self.calls.iter().any(|call| call.era == Era::Modern)
+    }
+
     /// Files `action` under the call it followed, or the preamble.
     fn follow(&mut self, current: Option<usize>, source: usize, action: Action) {
         match current {
