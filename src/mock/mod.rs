@@ -2,7 +2,7 @@
 //! server a client can be tested against, offline and deterministic.
 //!
 //! A [`Mock`] reads transcripts into recorded calls (`recorded.rs`) and
-//! answers each live request with a recorded one ([`matching`] says
+//! answers each live request with a recorded one (`matching.rs` says
 //! which), under the caller's id. The recorded server's notifications go
 //! out where they were recorded, after the request they followed; a
 //! recorded server request is sent and the rest of its call waits for the
@@ -18,7 +18,7 @@
 //! library, and on its era rules (`server::era`); it runs no tools and
 //! prints nothing.
 
-pub(crate) mod matching;
+mod matching;
 mod recorded;
 mod splice;
 
@@ -597,3 +597,6 @@ fn result_line(id: &RequestId, result: &Value) -> Vec<u8> {
         .to_string()
         .into_bytes()
 }
+
+#[cfg(test)]
+mod tests;
