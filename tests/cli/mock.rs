@@ -354,14 +354,24 @@ fn tool_calls_the_recorded_list_refuses_are_refused() {
 fn initialize_negotiates_the_clients_revision() {
     let dir = tempfile::tempdir().unwrap();
     let path = session(dir.path());
-    let mut host = mock(&[path.to_str().unwrap()]);
-    host.send(format!("{}\n", initialize(1)).as_bytes());
-    let init = answer(&mut host);
-    assert_eq!(init["result"]["protocolVersion"], "2024-11-05", "{init}");
-    assert_eq!(init["result"]["serverInfo"]["name"], "recorded");
-    assert_eq!(init["result"]["capabilities"]["logging"], json!({}));
-    host.close_stdin();
-    assert_eq!(host.wait().code(), Some(0));
+    // In strict mode too: another client's `initialize` gets the recorded
+    // handshake.
+    for extra in [None, Some("--strict")] {
+        let mut args = vec![path.to_str().unwrap()];
+        args.extend(extra);
+        let mut host = mock(&args);
+        host.send(format!("{}\n", initialize(1)).as_bytes());
+        let init = answer(&mut host);
+        assert_eq!(init["result"]["protocolVersion"], "2024-11-05", "{init}");
+        assert_eq!(init["result"]["serverInfo"]["name"], "recorded");
+        assert_eq!(
+            init["result"]["capabilities"]["logging"],
+            json!({}),
+            "{extra:?}"
+        );
+        host.close_stdin();
+        assert_eq!(host.wait().code(), Some(0));
+    }
 }
 
 // REQ-C-032: tool manifest shows stdout: "protocol" and a protocol name on
