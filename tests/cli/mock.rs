@@ -699,3 +699,22 @@ fn answers_are_the_recorded_lines() {
     host.close_stdin();
     assert_eq!(host.wait().code(), Some(0));
 }
+
+/// The recorded server-everything session (scripts/mock-client.sh) replays
+/// green against its mock: three lists, tools, a resource, prompts, and a
+/// list change the server announced after `ping`.
+#[test]
+fn a_recorded_server_everything_session_replays_against_its_mock() {
+    let transcript = "tests/data/server-everything.jsonl";
+    let out = Command::new(bin())
+        .args(["check", "--no-probes", "--format", "json", transcript])
+        .args(["--", bin(), "mock", transcript])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let records = crate::util::json_lines(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{records:#?}");
+    let replay = records.iter().find(|r| r["type"] == "transcript").unwrap();
+    assert_eq!(replay["status"], "pass", "{replay}");
+    assert_eq!(replay["exchanges"].as_array().unwrap().len(), 15);
+}
