@@ -94,7 +94,7 @@ fn manifest_shows_stdout_protocol_exactly_on_the_servers() {
 fn manifest_marks_the_commands_serve_leaves_out() {
     let manifest = manifest();
     let commands = manifest["commands"].as_object().unwrap();
-    for name in ["record", "serve", "demo-server"] {
+    for name in ["record", "serve", "mock", "demo-server"] {
         assert_eq!(commands[name]["mcp"], false, "{name}");
     }
     for name in ["check", "laws"] {
