@@ -99,11 +99,6 @@ impl Mock {
         self
     }
 
-    /// How many recorded client requests the mock can answer.
-    pub fn requests(&self) -> usize {
-        self.recorded.calls.len()
-    }
-
     /// Serves the client on stdin and stdout until stdin ends.
     ///
     /// # Errors
