@@ -22,7 +22,7 @@ if [ -z "$shellcheck" ]; then
     fi
     shellcheck=$tools/bin/shellcheck
 fi
-"$shellcheck" action/*.sh scripts/package.sh scripts/test-packages.sh scripts/lint-action.sh scripts/check-lean.sh .ci/run
+"$shellcheck" action/*.sh scripts/package.sh scripts/test-packages.sh scripts/lint-action.sh scripts/check-lean.sh scripts/mock-client.sh .ci/run
 
 # Every input action.yml reads is declared, every declared one is read, and
 # every `with:` key of a step that uses this action (`uses: ./`) is one.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Records the bundled transcripts: a session of the official Python SDK client
 # and one of the official TypeScript SDK client, each against
-# `mcp-replay demo-server` and against `mcp-replay serve`, through
+# `mcp-replay demo-server`, against `mcp-replay serve`, and against
+# `mcp-replay mock` of the demo-server session just recorded, through
 # `mcp-replay record`.
 #
 # Usage: scripts/record-real.sh [SCRATCH_DIR]
@@ -60,4 +61,16 @@ node "$scratch/ts/typescript-sdk-session.mjs" \
     scripts/real-clients/serve-plan.json "$scratch/answers-ts.json" \
     "${record[@]}" -o transcripts/typescript-sdk-serve.jsonl -- mcp-replay serve
 
-echo "==> transcripts/{python,typescript}-sdk-{demo,serve}.jsonl" >&2
+# The same clients against `mcp-replay mock` of their own demo sessions: the
+# recorded server served back, so the main job gates the mock too. The
+# transcript path is relative to the repository root, the recording's cwd.
+echo "==> Python SDK client against mcp-replay mock" >&2
+"$scratch/venv/bin/python" scripts/real-clients/python-sdk-client.py \
+    "${record[@]}" -o transcripts/python-sdk-mock.jsonl -- \
+    mcp-replay mock transcripts/python-sdk-demo.jsonl
+echo "==> TypeScript SDK client against mcp-replay mock" >&2
+node "$scratch/ts/typescript-sdk-client.mjs" \
+    "${record[@]}" -o transcripts/typescript-sdk-mock.jsonl -- \
+    mcp-replay mock transcripts/typescript-sdk-demo.jsonl
+
+echo "==> transcripts/{python,typescript}-sdk-{demo,serve,mock}.jsonl" >&2

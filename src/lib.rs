@@ -42,6 +42,7 @@ pub mod laws;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod manifest;
+pub mod mock;
 pub mod model;
 #[cfg(feature = "cli")]
 #[doc(hidden)]

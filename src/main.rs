@@ -22,6 +22,8 @@ use mcp_replay::transcript::Exit;
 
 #[path = "../examples/demo-server.rs"]
 mod demo_server;
+#[path = "cli/mock.rs"]
+mod mock;
 #[path = "cli/serve.rs"]
 mod serve;
 
@@ -45,6 +47,8 @@ enum Command {
     Manifest,
     /// Serve `check` and `laws` as MCP tools over stdio until stdin closes.
     Serve(ServeArgs),
+    /// Serve recorded transcripts over stdio as a fake MCP server, for testing clients.
+    Mock(MockArgs),
     /// Serve the demo MCP server on stdio: the server the bundled transcripts run against.
     DemoServer(SchemaArgs),
 }
@@ -72,7 +76,35 @@ struct ServeArgs {
     schema: SchemaArgs,
 }
 
-/// The formats of a failure report of `mcp-replay serve`.
+/// Arguments of `mcp-replay mock`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Each request is answered with a recorded one of the same method: the one with the same \
+params (`_meta` and the transcript's ignore rules left out), else, unless --strict, the \
+one naming the same tool, prompt or resource, else the next of the same method; \
+identical requests get the recorded answers in order, then the last one again. Recorded \
+notifications and server requests follow the request they followed. See docs/mock.md.
+
+Stdout carries MCP messages from the first byte (protocol mcp-stdio); diagnostics go to \
+stderr. Exit status: 0 when the client closes stdin, 2 for an invalid flag or a transcript \
+that cannot be read (the server never starts), 1 when stdio cannot be taken, 128 + N when \
+signal N ends the session. With --format json, every exit but 0 ends stderr with a \
+ResponseEnvelope.")]
+struct MockArgs {
+    /// The transcripts to serve, in order.
+    #[arg(required_unless_present = "schema", value_name = "TRANSCRIPT")]
+    transcripts: Vec<PathBuf>,
+    /// Answer only requests whose normalized params a recorded request has exactly.
+    #[arg(long)]
+    strict: bool,
+    /// The format of a failure report on stderr.
+    #[arg(long, value_enum, default_value_t = ServeFormat::Text)]
+    format: ServeFormat,
+    #[command(flatten)]
+    schema: SchemaArgs,
+}
+
+/// The formats of a failure report of `mcp-replay serve` and `mcp-replay mock`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ServeFormat {
     /// A plain-text error.
@@ -270,6 +302,11 @@ fn main() -> ExitCode {
         Command::Manifest => run_manifest(),
         Command::Serve(args) if args.schema.schema => run_schema("serve"),
         Command::Serve(args) => return serve::run(args.format == ServeFormat::Json, started),
+        Command::Mock(args) if args.schema.schema => run_schema("mock"),
+        Command::Mock(args) => {
+            let json_mode = args.format == ServeFormat::Json;
+            return mock::run(&args.transcripts, args.strict, json_mode, started);
+        }
         Command::DemoServer(args) if args.schema => run_schema("demo-server"),
         Command::DemoServer(_) => return demo_server::main(),
     };

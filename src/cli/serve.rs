@@ -97,7 +97,7 @@ pub fn run(json_mode: bool, started: Instant) -> ExitCode {
             return fail(json_mode, started, &format!("cannot copy stderr: {err}"));
         }
     };
-    if let Err(err) = watch_signals(stderr, json_mode, started) {
+    if let Err(err) = watch_signals("serve", stderr, json_mode, started) {
         return fail(
             json_mode,
             started,
@@ -138,7 +138,12 @@ fn fail(json_mode: bool, started: Instant, message: &str) -> ExitCode {
 /// Ends the process on SIGTERM, SIGINT or SIGHUP with 128 + N, after
 /// killing every server a `check` call started; in JSON mode the envelope
 /// is the last line of stderr.
-fn watch_signals(mut stderr: File, json_mode: bool, started: Instant) -> std::io::Result<()> {
+pub fn watch_signals(
+    command: &'static str,
+    mut stderr: File,
+    json_mode: bool,
+    started: Instant,
+) -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])?;
     std::thread::Builder::new()
@@ -153,7 +158,7 @@ fn watch_signals(mut stderr: File, json_mode: bool, started: Instant) -> std::io
                 };
                 let code = 128 + signal;
                 let message = format!("{name} ended the session");
-                let _ = writeln!(stderr, "mcp-replay: serve: {message}");
+                let _ = writeln!(stderr, "mcp-replay: {command}: {message}");
                 if json_mode {
                     let _ = writeln!(
                         stderr,

@@ -59,6 +59,7 @@ pub fn mcp_replay(version: &str) -> Result<Manifest, RegistrationError> {
     manifest.register("laws", laws())?;
     manifest.register("manifest", manifest_command())?;
     manifest.register("serve", serve())?;
+    manifest.register("mock", mock())?;
     manifest.register("demo-server", demo_server())?;
     Ok(manifest)
 }
@@ -444,6 +445,48 @@ fn serve() -> CommandEntry {
     entry
 }
 
+fn mock() -> CommandEntry {
+    let mut entry = protocol_command(
+        "Serve recorded transcripts over stdio as a fake MCP server, for testing clients",
+    );
+    flag(
+        &mut entry,
+        "transcripts",
+        Flag::new(FlagType::Array, "The transcripts to serve, in order")
+            .required()
+            .positional("leading"),
+    );
+    flag(
+        &mut entry,
+        "strict",
+        Flag::new(
+            FlagType::Boolean,
+            "Answer only requests whose normalized params a recorded request has exactly",
+        )
+        .default(false),
+    );
+    flag(
+        &mut entry,
+        "format",
+        Flag::new(FlagType::Enum, FORMAT_HELP)
+            .values(&["text", "json"])
+            .default("text"),
+    );
+    serving_codes(&mut entry);
+    // A transcript that cannot be read is unreadable input, as for
+    // `check`: the mock never starts.
+    code(
+        &mut entry,
+        2,
+        "ARG_ERROR",
+        "A flag is invalid, or a transcript is missing or cannot be read; the server did not start",
+        false,
+        "none",
+    );
+    signal_codes(&mut entry, "A signal ended the session");
+    entry
+}
+
 fn demo_server() -> CommandEntry {
     let mut entry = protocol_command(
         "Serve the demo MCP server on stdio: the server the bundled transcripts run against",
@@ -501,7 +544,7 @@ mod tests {
     #[test]
     fn every_entry_registers() {
         let manifest = mcp_replay("0.0.0").unwrap();
-        assert_eq!(manifest.commands.len(), 6);
+        assert_eq!(manifest.commands.len(), 7);
     }
 
     // REQ-C-032: manifest shows stdout "protocol" and a protocol name on
@@ -510,7 +553,7 @@ mod tests {
     fn only_the_servers_carry_stdout_and_protocol() {
         let json = to_json(&mcp_replay("0.0.0").unwrap());
         for (name, entry) in json["commands"].as_object().unwrap() {
-            let server = name == "serve" || name == "demo-server";
+            let server = matches!(name.as_str(), "serve" | "mock" | "demo-server");
             assert_eq!(entry.get("stdout").is_some(), server, "{name}");
             assert_eq!(entry.get("protocol").is_some(), server, "{name}");
             if server {

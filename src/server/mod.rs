@@ -35,7 +35,7 @@
 mod batch;
 mod call;
 mod capture;
-mod era;
+pub(crate) mod era;
 pub(crate) mod schema;
 mod tools;
 mod transport;
@@ -48,7 +48,7 @@ use serde_json::{Value, json};
 use self::call::{CallParams, check_structured, run_tool};
 use self::capture::ProtectedStdio;
 use self::era::Session;
-use self::transport::StdioTransport;
+pub(crate) use self::transport::StdioTransport;
 use self::wire::{
     Answer, WireId, error_line, method_not_found, parse_error, refusal_line, result_line,
 };

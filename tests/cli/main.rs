@@ -5,6 +5,7 @@ mod demo_server;
 mod fixture;
 mod laws;
 mod limits;
+mod mock;
 mod modern;
 mod output;
 mod record;

@@ -63,12 +63,12 @@ fn envelope(stderr: &str) -> Value {
 fn manifest_shows_stdout_protocol_exactly_on_the_servers() {
     let manifest = manifest();
     let commands = manifest["commands"].as_object().unwrap();
-    for name in ["serve", "demo-server"] {
+    for name in ["serve", "mock", "demo-server"] {
         assert_eq!(commands[name]["stdout"], "protocol", "{name}");
         assert_eq!(commands[name]["protocol"], "mcp-stdio", "{name}");
     }
     for (name, entry) in commands {
-        if name != "serve" && name != "demo-server" {
+        if !matches!(name.as_str(), "serve" | "mock" | "demo-server") {
             assert!(entry.get("stdout").is_none(), "{name}");
             assert!(entry.get("protocol").is_none(), "{name}");
         }
@@ -94,7 +94,7 @@ fn manifest_shows_stdout_protocol_exactly_on_the_servers() {
 fn manifest_marks_the_commands_serve_leaves_out() {
     let manifest = manifest();
     let commands = manifest["commands"].as_object().unwrap();
-    for name in ["record", "serve", "demo-server"] {
+    for name in ["record", "serve", "mock", "demo-server"] {
         assert_eq!(commands[name]["mcp"], false, "{name}");
     }
     for name in ["check", "laws"] {
@@ -580,7 +580,7 @@ fn sigterm_during_a_check_takes_the_checked_servers_with_it() {
 // for any command and never begin serving".
 #[test]
 fn schema_prints_the_commands_manifest_entry_and_never_reads_stdin() {
-    for command in ["serve", "demo-server"] {
+    for command in ["serve", "mock", "demo-server"] {
         // Stdin stays open and is never written: a command that read it, or
         // began serving, would miss the deadline.
         let mut cmd = Command::new(bin());
