@@ -36,6 +36,7 @@ pub use crate::jsonrpc::{
 };
 pub use crate::revision::{Era, Revision};
 pub use crate::server::{
-    Capture, Server, Tool, ToolDescriptor, ToolOutput, ToolSet, Transport, TransportError,
+    Capture, ServeError, Server, Tool, ToolDescriptor, ToolOutput, ToolSet, Transport,
+    TransportError,
 };
 pub use crate::transcript::{Transcript, TranscriptError, TranscriptWriter};
