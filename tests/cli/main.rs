@@ -5,6 +5,7 @@ mod demo_server;
 mod fixture;
 mod laws;
 mod limits;
+mod notes_example;
 mod output;
 mod record;
 mod serve;
