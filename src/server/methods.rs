@@ -15,8 +15,8 @@ use serde_json::Value;
 use super::context::Context;
 use crate::jsonrpc::{ErrorCode, method};
 
-/// The methods the loop answers itself; [`Server::with_method`]
-/// (super::Server::with_method) refuses them, so no hook can break the
+/// The methods the loop answers itself;
+/// [`Server::with_method`](super::Server::with_method) refuses them, so no hook can break the
 /// laws they keep (the handshake, the tool contract, the lists' order and
 /// capabilities).
 pub const BUILT_IN: &[&str] = &[

@@ -160,8 +160,8 @@ impl Server {
     }
 
     /// The same server without the capture guard: what tools write goes
-    /// straight to the process's stderr, under [`serve_stdio`]
-    /// (Self::serve_stdio) too.
+    /// straight to the process's stderr, under
+    /// [`serve_stdio`](Self::serve_stdio) too.
     pub fn without_capture(mut self) -> Server {
         self.capture = CaptureMode::Never;
         self

@@ -336,6 +336,8 @@ impl<T: Tool> Run for Plain<T> {
 
 /// A handler whose arguments are read into `A`.
 struct Typed<A, F> {
+    /// The tool's name, for the report of arguments `A` refuses.
+    name: String,
     handler: F,
     args: PhantomData<fn() -> A>,
 }
@@ -350,7 +352,7 @@ where
             Ok(args) => (self.handler)(args, cx),
             // The arguments passed the schema but not the type: the agent
             // reads why, as it would a schema violation (MCP-CORE r1 §3¶19).
-            Err(err) => ToolOutput::error(format!("invalid arguments: {err}")),
+            Err(err) => ToolOutput::error(format!("invalid arguments for `{}`: {err}", self.name)),
         }
     }
 }
@@ -426,6 +428,7 @@ impl ToolSet {
         F: Fn(A, &mut Context<'_>) -> ToolOutput + 'static,
     {
         let typed = Typed {
+            name: descriptor.name.clone(),
             handler,
             args: PhantomData,
         };

@@ -164,7 +164,10 @@ fn the_guide_shows_code_the_build_compiles() {
     assert_eq!(guide[0], include_str!("../../../examples/hello-server.rs"));
     let notes = include_str!("../../../examples/notes.rs");
     for block in &guide[1..] {
-        assert!(notes.contains(block.as_str()), "not in examples/notes.rs:\n{block}");
+        assert!(
+            notes.contains(block.as_str()),
+            "not in examples/notes.rs:\n{block}"
+        );
     }
     let server_lines = guide[0]
         .lines()

@@ -203,7 +203,10 @@ fn typed_arguments_the_type_refuses_are_an_is_error_result() {
             let report = answer["result"]["content"][0]["text"].as_str().unwrap();
             assert!(report.contains(text), "{report}");
             if *is_error {
-                assert!(report.starts_with("invalid arguments: "), "{report}");
+                assert!(
+                    report.starts_with("invalid arguments for `add`: "),
+                    "{report}"
+                );
             }
         }
     }
