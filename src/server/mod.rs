@@ -7,6 +7,12 @@
 //! line that is no frame gets a parse error while the loop goes on. It ends
 //! only at end of input or on a dead channel.
 //!
+//! Besides tools, a server may offer resources ([`ResourceSet`]) and
+//! prompts ([`PromptSet`]), answer methods of its own
+//! ([`Server::with_method`]), and send progress, log messages and list
+//! changes from a run through its [`Context`]; typed tools
+//! ([`ToolSet::with_typed`]) get their arguments as a `Deserialize` type.
+//!
 //! ```no_run
 //! use mcp_replay::server::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 //! use serde_json::{Value, json};

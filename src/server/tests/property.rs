@@ -168,9 +168,11 @@ fn open_server() -> Server {
         },
     );
     Server::new("open", "1", tools)
-        .with_resources(ResourceSet::new().with(Resource::new("x://1", "one"), |uri| {
-            Ok(vec![ResourceContents::text(uri, "1")])
-        }))
+        .with_resources(
+            ResourceSet::new().with(Resource::new("x://1", "one"), |uri| {
+                Ok(vec![ResourceContents::text(uri, "1")])
+            }),
+        )
         .with_prompts(PromptSet::new().with(Prompt::new("p"), |_| Ok(GetPrompt::new(vec![]))))
         .with_logging()
         .with_list_changed()
