@@ -675,6 +675,35 @@ fn serving_child(name: &str, input: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// MCP-CORE r1 §4¶22: `serve_stdio` captures tool runs by default, with no
+/// opt-in: the run's stderr, and its child's, reach the report that asks.
+#[test]
+fn serve_stdio_captures_by_default() {
+    if is_child() {
+        let tools = ToolSet::new().with(Chatty { keep: true });
+        Server::new("capture-test", "1", tools)
+            .serve_stdio()
+            .unwrap();
+        return;
+    }
+    let output = serving_child(
+        "serve_stdio_captures_by_default",
+        &format!("{}\n", call(1, "keeps")),
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let answer = stdout
+        .lines()
+        .filter_map(|line| line.find('{').map(|at| &line[at..]))
+        .find_map(|line| serde_json::from_str::<Value>(line).ok())
+        .unwrap_or_else(|| panic!("no answer: {stdout}"));
+    assert_eq!(
+        answer["result"]["content"][0]["text"], "ran\ntool line\nchild line\n",
+        "{stdout}"
+    );
+}
+
 /// A partial line that a program left in std's stdout buffer before it
 /// began to serve goes to stderr, never ahead of the first answer on the
 /// protocol channel (law `quiet-before-serving`).
