@@ -47,12 +47,17 @@ fn the_notes_example_keeps_every_core_law() {
     assert!(!stdout.contains("FAIL"), "{stdout}");
 }
 
-/// The sessions of the official Python SDK client, one per era (recorded by
-/// `scripts/record-notes.sh`), replay against the example as recorded.
+/// The sessions of the official SDK clients (recorded by
+/// `scripts/record-notes.sh`: Python in each era, TypeScript on 2025-11-25)
+/// replay against the example as recorded.
 #[test]
 fn the_sdk_sessions_recorded_from_the_notes_example_replay() {
     let transcripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/notes/transcripts");
-    for name in ["python-sdk.jsonl", "python-sdk-legacy.jsonl"] {
+    for name in [
+        "python-sdk.jsonl",
+        "python-sdk-legacy.jsonl",
+        "typescript-sdk.jsonl",
+    ] {
         assert!(transcripts.join(name).is_file(), "{name} is bundled");
     }
     let output = cargo_bin_cmd!("mcp-replay")
@@ -64,5 +69,5 @@ fn the_sdk_sessions_recorded_from_the_notes_example_replay() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");
-    assert!(stdout.contains("2 transcripts"), "{stdout}");
+    assert!(stdout.contains("3 transcripts"), "{stdout}");
 }
