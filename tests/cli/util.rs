@@ -65,6 +65,8 @@ pub struct Host {
     stdout_closed: bool,
     pending: Vec<u8>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// Disconnected once stderr has been read to its end.
+    stderr_closed: Receiver<()>,
 }
 
 /// A child process waited for by a thread, so waits have deadlines; its
@@ -141,7 +143,10 @@ impl Host {
         thread::spawn(move || read_chunks(stdout, &out_tx));
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&stderr);
+        let (closed_tx, stderr_closed) = mpsc::channel::<()>();
         thread::spawn(move || {
+            // Dropped at the end of stderr, which the receiver sees.
+            let _closed = closed_tx;
             let mut buf = [0u8; 8192];
             while let Ok(n) = stderr_pipe.read(&mut buf) {
                 if n == 0 {
@@ -157,6 +162,7 @@ impl Host {
             stdout_closed: false,
             pending: Vec::new(),
             stderr,
+            stderr_closed,
         }
     }
 
@@ -262,6 +268,14 @@ impl Host {
         self.waiter
             .status
             .unwrap_or_else(|| panic!("mcp-replay did not exit; stderr: {}", self.stderr()))
+    }
+
+    /// Everything the process wrote on stderr, once its stderr has closed
+    /// (within a step): what a test reads of a process that has exited,
+    /// whose last lines the reading thread may not have taken yet.
+    pub fn stderr_to_end(&self) -> String {
+        let _ = self.stderr_closed.recv_timeout(STEP);
+        self.stderr()
     }
 
     /// What the recorder wrote on stderr so far.
