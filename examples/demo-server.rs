@@ -19,9 +19,7 @@ use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::process::{Command, ExitCode};
 
-use mcp_replay::server::{
-    Server, Tool, ToolAnnotations, ToolDescriptor, ToolOutput, ToolSet, TransportError,
-};
+use mcp_replay::server::{Server, Tool, ToolAnnotations, ToolDescriptor, ToolOutput, ToolSet};
 use serde_json::{Number, Value, json};
 
 /// Set in the environment of the `stderr-child` tool's child process, with
@@ -38,12 +36,13 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             report(&err);
-            match err {
-                // The host hung up: the session is over, which is a clean
-                // end for a server (MCP-CORE r1 §1¶10).
-                TransportError::Read(_) | TransportError::Write(_) => ExitCode::SUCCESS,
-                // Serving never began.
-                _ => ExitCode::FAILURE,
+            // The host hung up: the session is over, which is a clean end
+            // for a server (MCP-CORE r1 §1¶10). Otherwise serving never
+            // began.
+            if err.is_hang_up() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The smallest useful server on mcp-replay's core library: one tool, `greet`.
 //! `docs/server-library.md` walks through it.
 
-use mcp_replay::server::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet, TransportError};
+use mcp_replay::server::{ServeError, Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 use serde_json::{Value, json};
 
 struct Greet;
@@ -25,7 +25,7 @@ impl Tool for Greet {
     }
 }
 
-fn main() -> Result<(), TransportError> {
+fn main() -> Result<(), ServeError> {
     let server = Server::new("hello-server", "1.0.0", ToolSet::new().with(Greet));
     server.serve_stdio()
 }

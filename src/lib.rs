@@ -42,6 +42,7 @@ pub mod laws;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod manifest;
+#[cfg(feature = "cli")]
 pub mod mock;
 pub mod model;
 #[cfg(feature = "cli")]
@@ -64,6 +65,7 @@ pub use crate::jsonrpc::{
 };
 pub use crate::revision::{Era, Revision};
 pub use crate::server::{
-    Capture, Server, Tool, ToolDescriptor, ToolOutput, ToolSet, Transport, TransportError,
+    Capture, ServeError, Server, Tool, ToolDescriptor, ToolOutput, ToolSet, Transport,
+    TransportError,
 };
 pub use crate::transcript::{Transcript, TranscriptError, TranscriptWriter};

@@ -13,7 +13,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::{Mutex, MutexGuard, PoisonError, mpsc};
 use std::thread;
 
-use mcp_replay::TransportError;
+use mcp_replay::ServeError;
 use mcp_replay::server::{Capture, Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 use mcp_replay::transcript::ReplayTransport;
 use serde_json::{Value, json};
@@ -187,7 +187,7 @@ fn a_nested_capture_is_refused() {
         })
         .unwrap();
     let err = refusal.unwrap_err();
-    assert!(matches!(err, TransportError::CaptureBusy), "{err:?}");
+    assert!(matches!(err, ServeError::CaptureBusy), "{err:?}");
     assert!(err.to_string().contains("MCP-CORE r1 §4¶24"), "{err}");
     assert!(!inner_ran);
     assert_eq!(captured, b"outer\n");
@@ -218,7 +218,7 @@ fn a_concurrent_capture_is_refused() {
     done_tx.send(()).unwrap();
     holder.join().unwrap();
     assert!(
-        matches!(refused, Err(TransportError::CaptureBusy)),
+        matches!(refused, Err(ServeError::CaptureBusy)),
         "{refused:?}"
     );
     assert!(other.run(|| ()).is_ok());
@@ -277,7 +277,7 @@ fn chatty_server() -> Server {
         .with(Chatty { keep: true })
         .with(Chatty { keep: false })
         .with(PANICS);
-    Server::new("capture-test", "1", tools)
+    Server::new("capture-test", "1", tools).with_capture()
 }
 
 fn call(id: u32, name: &str) -> String {
@@ -298,6 +298,33 @@ fn reports(transport: &ReplayTransport) -> Vec<(String, bool)> {
             )
         })
         .collect()
+}
+
+/// A tool that answers what fd 2 points at while it runs.
+const SEES_FD2: Func = Func {
+    name: "fd2",
+    run: || ToolOutput::ok(format!("{:?}", fd2_identity())),
+};
+
+/// MCP-CORE r1 §4¶24: a loop serving a transport of its own leaves fd 2
+/// alone unless it is asked to capture, so a test that serves through the
+/// replay double needs no opt-out; `serve_stdio` captures by default.
+#[test]
+fn serve_captures_only_when_asked() {
+    let _turn = fd2_turn();
+    let before = format!("{:?}", fd2_identity());
+    let seen = |server: Server| {
+        let mut transport = ReplayTransport::from_lines([call(1, "fd2")]);
+        server.serve(&mut transport).unwrap();
+        reports(&transport).remove(0).0
+    };
+    let tools = || ToolSet::new().with(SEES_FD2);
+    assert_eq!(seen(Server::new("plain", "1", tools())), before);
+    assert_ne!(
+        seen(Server::new("captures", "1", tools()).with_capture()),
+        before
+    );
+    assert_eq!(format!("{:?}", fd2_identity()), before);
 }
 
 /// MCP-CORE r1 §4¶22: the serve loop runs each tool inside the capture; a
@@ -481,7 +508,7 @@ fn a_child_that_reopens_stderr_is_caught_and_the_loop_goes_on() {
         .with(reopens("reopens", None))
         .with(reopens("says-then-reopens", Some("said first\n")))
         .with(Chatty { keep: true });
-    let server = Server::new("capture-test", "1", tools);
+    let server = Server::new("capture-test", "1", tools).with_capture();
     let mut transport = ReplayTransport::from_lines([
         call(1, "reopens"),
         call(2, "says-then-reopens"),
@@ -520,6 +547,7 @@ fn a_flood_is_cut_from_the_report_and_passed_on() {
         });
         let mut transport = ReplayTransport::from_lines([call(1, "floods")]);
         Server::new("capture-test", "1", tools)
+            .with_capture()
             .serve(&mut transport)
             .unwrap();
         let (report, is_error) = reports(&transport).remove(0);
@@ -591,6 +619,7 @@ fn passing_a_huge_capture_on_holds_little_memory() {
     if is_child() {
         let mut transport = ReplayTransport::from_lines([call(1, "sparse")]);
         Server::new("capture-test", "1", ToolSet::new().with(sparse))
+            .with_capture()
             .serve(&mut transport)
             .unwrap();
         let status = std::fs::read_to_string("/proc/self/status").unwrap();
@@ -646,6 +675,35 @@ fn serving_child(name: &str, input: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// MCP-CORE r1 §4¶22: `serve_stdio` captures tool runs by default, with no
+/// opt-in: the run's stderr, and its child's, reach the report that asks.
+#[test]
+fn serve_stdio_captures_by_default() {
+    if is_child() {
+        let tools = ToolSet::new().with(Chatty { keep: true });
+        Server::new("capture-test", "1", tools)
+            .serve_stdio()
+            .unwrap();
+        return;
+    }
+    let output = serving_child(
+        "serve_stdio_captures_by_default",
+        &format!("{}\n", call(1, "keeps")),
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let answer = stdout
+        .lines()
+        .filter_map(|line| line.find('{').map(|at| &line[at..]))
+        .find_map(|line| serde_json::from_str::<Value>(line).ok())
+        .unwrap_or_else(|| panic!("no answer: {stdout}"));
+    assert_eq!(
+        answer["result"]["content"][0]["text"], "ran\ntool line\nchild line\n",
+        "{stdout}"
+    );
+}
+
 /// A partial line that a program left in std's stdout buffer before it
 /// began to serve goes to stderr, never ahead of the first answer on the
 /// protocol channel (law `quiet-before-serving`).
@@ -694,6 +752,7 @@ fn a_tool_that_moves_fd_2_leaves_stderr_restored() {
     let tools = ToolSet::new().with(silences).with(Chatty { keep: true });
     let mut transport = ReplayTransport::from_lines([call(1, "silences"), call(2, "keeps")]);
     Server::new("capture-test", "1", tools)
+        .with_capture()
         .serve(&mut transport)
         .unwrap();
     assert_eq!(fd2_identity(), before);

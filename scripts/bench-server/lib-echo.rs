@@ -2,7 +2,7 @@
 //! switched off when the first argument is `--no-capture`: it shows what the
 //! capture costs per call, everything else being equal.
 
-use mcp_replay::server::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet, TransportError};
+use mcp_replay::server::{ServeError, Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 use serde_json::{Value, json};
 
 struct Echo;
@@ -23,7 +23,7 @@ impl Tool for Echo {
     }
 }
 
-fn main() -> Result<(), TransportError> {
+fn main() -> Result<(), ServeError> {
     let mut server = Server::new("lib-echo", "1.0.0", ToolSet::new().with(Echo));
     if std::env::args().nth(1).as_deref() == Some("--no-capture") {
         server = server.without_capture();

@@ -16,7 +16,6 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use mcp_replay::mock::Mock;
-use mcp_replay::server::TransportError;
 
 use crate::serve::{envelope, watch_signals};
 
@@ -46,7 +45,7 @@ pub fn run(transcripts: &[PathBuf], strict: bool, json_mode: bool, started: Inst
         Ok(()) => ExitCode::SUCCESS,
         // The client hung up: the session is over, a clean end for a
         // server (MCP-CORE r1 §1¶10).
-        Err(TransportError::Read(_) | TransportError::Write(_)) => ExitCode::SUCCESS,
+        Err(err) if err.is_hang_up() => ExitCode::SUCCESS,
         Err(err) => fail(
             json_mode,
             started,

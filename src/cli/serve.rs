@@ -14,7 +14,6 @@ use std::os::fd::AsFd as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use mcp_replay::server::TransportError;
 use serde_json::json;
 
 /// The envelope of a failure, on one line: the shape of REQ-C-032's Wire
@@ -109,7 +108,7 @@ pub fn run(json_mode: bool, started: Instant) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // The client hung up: the session is over, a clean end for a
         // server (MCP-CORE r1 §1¶10).
-        Err(TransportError::Read(_) | TransportError::Write(_)) => ExitCode::SUCCESS,
+        Err(err) if err.is_hang_up() => ExitCode::SUCCESS,
         Err(err) => {
             let mut message = err.to_string();
             let mut source = std::error::Error::source(&err);

@@ -32,7 +32,7 @@ use crate::check::config::ConfigError;
 use crate::jsonrpc::{ErrorCode, Frame, RequestId, method};
 use crate::revision::{Era, Revision, meta};
 use crate::server::era::{self, Refusal, Session};
-use crate::server::{StdioTransport, ToolOutput, Transport, TransportError};
+use crate::server::{ServeError, StdioTransport, ToolOutput, Transport, TransportError};
 use crate::transcript::{RedactError, TranscriptError};
 
 /// The code of the error answering a request of a recorded method that no
@@ -103,21 +103,21 @@ impl Mock {
     ///
     /// # Errors
     ///
-    /// [`TransportError::Read`] or [`TransportError::Write`] when the
-    /// client's end of the channel dies, [`TransportError::ClaimStdio`]
-    /// when stdin and stdout cannot be taken.
-    pub fn serve_stdio(&self) -> Result<(), TransportError> {
+    /// [`ServeError::Transport`] when the client's end of the channel
+    /// dies, [`ServeError::ClaimStdio`] when stdin and stdout cannot be
+    /// taken.
+    pub fn serve_stdio(&self) -> Result<(), ServeError> {
         use std::os::fd::AsFd as _;
         let claim = |fd: std::os::fd::BorrowedFd<'_>| {
             fd.try_clone_to_owned()
                 .map(std::fs::File::from)
-                .map_err(TransportError::ClaimStdio)
+                .map_err(ServeError::ClaimStdio)
         };
         let stdin = claim(std::io::stdin().as_fd())?;
         let stdout = claim(std::io::stdout().as_fd())?;
         let mut transport = StdioTransport::new(&stdin, &stdout);
         let served = self.serve(&mut transport);
-        transport.flush().and(served)
+        transport.flush().and(served).map_err(ServeError::from)
     }
 
     /// Serves the client at the other end of `transport` until its input

@@ -3,11 +3,10 @@
 
 use serde_json::value::RawValue;
 
-use super::Server;
 use super::capture::Capture;
-use super::era::Session;
-use super::transport::{Transport, TransportError};
+use super::transport::{ServeError, Transport};
 use super::wire::{Answer, WireId, error_line};
+use super::{Server, State};
 use crate::jsonrpc::{ErrorCode, Inbound, method};
 
 impl Server {
@@ -18,12 +17,12 @@ impl Server {
     /// one is an invalid request.
     pub(super) fn batch<'c>(
         &self,
-        session: &mut Session,
+        state: &mut State,
         elements: &[&RawValue],
         mut buf: Vec<u8>,
         transport: &mut dyn Transport,
         mut capture: Option<&'c mut Capture>,
-    ) -> Result<Option<Answer<'c>>, TransportError> {
+    ) -> Result<Option<Answer<'c>>, ServeError> {
         buf.push(b'[');
         let mut answered = false;
         let mut failure = None;
@@ -42,7 +41,7 @@ impl Server {
                     Some(Answer::line(line))
                 }
                 _ => self.answer(
-                    session,
+                    state,
                     bytes,
                     Vec::new(),
                     false,

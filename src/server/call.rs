@@ -10,9 +10,10 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::capture::{Capture, Live};
+use super::context::Context;
 use super::schema;
-use super::tools::{Tool, ToolOutput};
-use super::transport::TransportError;
+use super::tools::{Run, ToolOutput};
+use super::transport::ServeError;
 use crate::jsonrpc::json_kind;
 
 /// The tool name and arguments of a `tools/call` (MCP-CORE r1 §2¶15).
@@ -25,12 +26,16 @@ pub(super) struct CallParams<'p> {
     /// which read as an empty object.
     #[serde(default)]
     pub arguments: Value,
+    /// The request's `_meta`, for the notifications of the run.
+    #[serde(rename = "_meta", borrow, default)]
+    pub meta: Option<&'p RawValue>,
 }
 
 impl<'p> CallParams<'p> {
     /// Reads the params of a `tools/call`, or says why they are invalid
     /// params.
     pub(super) fn read(params: Option<&'p RawValue>) -> Result<CallParams<'p>, String> {
+        let raw = params;
         // The usual call reads straight into the struct; anything it cannot
         // take (a missing or odd `name`, a duplicate member, params that are
         // no object) is read again as a value, to word the reason.
@@ -60,8 +65,24 @@ impl<'p> CallParams<'p> {
             arguments: arguments
                 .cloned()
                 .unwrap_or_else(|| Value::Object(Map::new())),
+            meta: raw.and_then(read_meta),
         })
     }
+}
+
+/// The `_meta` of params that are an object, when they have one.
+pub(super) fn read_meta(params: &RawValue) -> Option<&RawValue> {
+    #[derive(Deserialize)]
+    struct WithMeta<'p> {
+        #[serde(rename = "_meta", borrow, default)]
+        meta: Option<&'p RawValue>,
+    }
+    params
+        .get()
+        .starts_with('{')
+        .then(|| serde_json::from_str::<WithMeta<'_>>(params.get()).ok())
+        .flatten()
+        .and_then(|with| with.meta)
 }
 
 /// The tool name and arguments of a `tools/call` read as a value, or why
@@ -107,11 +128,12 @@ fn call_params(params: Option<&Value>) -> Result<(&str, Option<&Value>), String>
 /// fd 2 back comes back too: the answer still goes out, then serving ends.
 pub(super) fn run_tool<'c>(
     name: &str,
-    tool: &dyn Tool,
+    tool: &dyn Run,
     args: &Value,
+    cx: &mut Context<'_>,
     capture: Option<&'c mut Capture>,
-) -> (ToolOutput, Option<Live<'c>>, Option<TransportError>) {
-    let guarded = || panic::catch_unwind(AssertUnwindSafe(|| tool.run(args)));
+) -> (ToolOutput, Option<Live<'c>>, Option<ServeError>) {
+    let mut guarded = move || panic::catch_unwind(AssertUnwindSafe(|| tool.run(args, cx)));
     let (outcome, live) = match capture {
         Some(capture) => match capture.start(guarded) {
             Ok((outcome, live)) => (outcome, Some(live)),
@@ -139,7 +161,7 @@ pub(super) fn run_tool<'c>(
     }
 }
 
-fn panic_message(payload: &(dyn Any + Send)) -> &str {
+pub(super) fn panic_message(payload: &(dyn Any + Send)) -> &str {
     if let Some(message) = payload.downcast_ref::<&str>() {
         message
     } else if let Some(message) = payload.downcast_ref::<String>() {

@@ -52,7 +52,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use rustix::fs::{FallocateFlags, OFlags};
 
-use super::TransportError;
+use super::ServeError;
 
 /// What the process's standard descriptors are doing right now: a set of
 /// the flags below, changed atomically, so that checking for a live capture
@@ -107,19 +107,19 @@ impl Capture {
     ///
     /// # Errors
     ///
-    /// [`TransportError::CaptureFile`] when the temp file cannot be made,
-    /// [`TransportError::Redirect`] when fd 2 cannot be duplicated.
-    pub fn new() -> Result<Capture, TransportError> {
-        let file = tempfile::tempfile().map_err(TransportError::CaptureFile)?;
+    /// [`ServeError::CaptureFile`] when the temp file cannot be made,
+    /// [`ServeError::Redirect`] when fd 2 cannot be duplicated.
+    pub fn new() -> Result<Capture, ServeError> {
+        let file = tempfile::tempfile().map_err(ServeError::CaptureFile)?;
         // Every writer shares this open file, and appending puts each write
         // after the last, whoever made it and whatever the offset says.
         rustix::fs::fcntl_getfl(&file)
             .and_then(|flags| rustix::fs::fcntl_setfl(&file, flags | OFlags::APPEND))
-            .map_err(|err| TransportError::CaptureFile(err.into()))?;
+            .map_err(|err| ServeError::CaptureFile(err.into()))?;
         let stderr = io::stderr()
             .as_fd()
             .try_clone_to_owned()
-            .map_err(TransportError::Redirect)?;
+            .map_err(ServeError::Redirect)?;
         Ok(Capture {
             file,
             stderr,
@@ -138,11 +138,11 @@ impl Capture {
     ///
     /// # Errors
     ///
-    /// [`TransportError::CaptureBusy`] when another capture is live: captures
+    /// [`ServeError::CaptureBusy`] when another capture is live: captures
     /// never nest or overlap (MCP-CORE r1 §4¶24), and `f` is not run.
-    /// [`TransportError::Redirect`] when fd 2 cannot be redirected or the
+    /// [`ServeError::Redirect`] when fd 2 cannot be redirected or the
     /// capture file cannot be read back.
-    pub fn run<T>(&mut self, f: impl FnOnce() -> T) -> Result<(T, Vec<u8>), TransportError> {
+    pub fn run<T>(&mut self, f: impl FnOnce() -> T) -> Result<(T, Vec<u8>), ServeError> {
         let (value, live) = self.start(f)?;
         Ok((value, live.finish()?))
     }
@@ -150,10 +150,7 @@ impl Capture {
     /// Runs `f` like [`run`](Self::run), but leaves fd 2 redirected until
     /// the returned [`Live`] capture is finished (or dropped), so the caller
     /// can do urgent work, such as answering the host, first.
-    pub(crate) fn start<T>(
-        &mut self,
-        f: impl FnOnce() -> T,
-    ) -> Result<(T, Live<'_>), TransportError> {
+    pub(crate) fn start<T>(&mut self, f: impl FnOnce() -> T) -> Result<(T, Live<'_>), ServeError> {
         let redirect = Redirect::begin(self)?;
         let value = f();
         Ok((value, Live { redirect }))
@@ -267,11 +264,11 @@ pub(crate) struct Live<'a> {
 
 impl Live<'_> {
     /// Puts fd 2 back and hands over everything the run wrote.
-    pub fn finish(mut self) -> Result<Vec<u8>, TransportError> {
+    pub fn finish(mut self) -> Result<Vec<u8>, ServeError> {
         self.redirect.end()?;
         let capture = &mut *self.redirect.capture;
-        let range = capture.caught().map_err(TransportError::Redirect)?;
-        let caught = capture.read(range).map_err(TransportError::Redirect)?;
+        let range = capture.caught().map_err(ServeError::Redirect)?;
+        let caught = capture.read(range).map_err(ServeError::Redirect)?;
         capture.release();
         Ok(caught)
     }
@@ -280,9 +277,9 @@ impl Live<'_> {
     ///
     /// # Errors
     ///
-    /// [`TransportError::Redirect`] only when fd 2 cannot be put back; a
+    /// [`ServeError::Redirect`] only when fd 2 cannot be put back; a
     /// capture that cannot be read is reported on stderr instead.
-    pub fn pass_on(mut self) -> Result<(), TransportError> {
+    pub fn pass_on(mut self) -> Result<(), ServeError> {
         self.redirect.end()?;
         let capture = &mut *self.redirect.capture;
         if let Err(err) = capture.caught().and_then(|range| capture.pass_on(range)) {
@@ -298,9 +295,9 @@ impl Live<'_> {
     ///
     /// # Errors
     ///
-    /// [`TransportError::Redirect`] only when fd 2 cannot be put back; a
+    /// [`ServeError::Redirect`] only when fd 2 cannot be put back; a
     /// capture that cannot be read is reported in the report instead.
-    pub fn append_to(mut self, report: &mut String) -> Result<(), TransportError> {
+    pub fn append_to(mut self, report: &mut String) -> Result<(), ServeError> {
         self.redirect.end()?;
         let capture = &mut *self.redirect.capture;
         let caught = capture.caught().and_then(|range| {
@@ -364,10 +361,10 @@ struct Redirect<'a> {
 }
 
 impl<'a> Redirect<'a> {
-    fn begin(capture: &'a mut Capture) -> Result<Redirect<'a>, TransportError> {
+    fn begin(capture: &'a mut Capture) -> Result<Redirect<'a>, ServeError> {
         let before = STATE.fetch_or(CAPTURE_LIVE, Ordering::AcqRel);
         if before & CAPTURE_LIVE != 0 {
-            return Err(TransportError::CaptureBusy);
+            return Err(ServeError::CaptureBusy);
         }
         let stdio_protected = before & STDIO_PROTECTED != 0;
         // From here on, dropping `redirect` undoes whatever was done and
@@ -378,12 +375,12 @@ impl<'a> Redirect<'a> {
             restored: false,
         };
         rustix::stdio::dup2_stderr(&redirect.capture.file)
-            .map_err(|err| TransportError::Redirect(err.into()))?;
+            .map_err(|err| ServeError::Redirect(err.into()))?;
         Ok(redirect)
     }
 
-    fn end(&mut self) -> Result<(), TransportError> {
-        self.restore().map_err(TransportError::Redirect)
+    fn end(&mut self) -> Result<(), ServeError> {
+        self.restore().map_err(ServeError::Redirect)
     }
 
     fn restore(&mut self) -> io::Result<()> {
@@ -439,12 +436,12 @@ impl ProtectedStdio {
     /// A partial line that std still buffers for stdout goes to stderr: it
     /// was written before serving began, and ahead of the first answer it
     /// would corrupt the protocol channel.
-    pub fn claim(capture: Option<&mut Capture>) -> Result<ProtectedStdio, TransportError> {
+    pub fn claim(capture: Option<&mut Capture>) -> Result<ProtectedStdio, ServeError> {
         if STATE
             .compare_exchange(0, STDIO_PROTECTED, Ordering::AcqRel, Ordering::Acquire)
             .is_err()
         {
-            return Err(TransportError::StdioBusy);
+            return Err(ServeError::StdioBusy);
         }
         let res = ProtectedStdio::redirect(capture);
         if res.is_err() {
@@ -453,8 +450,8 @@ impl ProtectedStdio {
         res
     }
 
-    fn redirect(capture: Option<&mut Capture>) -> Result<ProtectedStdio, TransportError> {
-        let claim = |err: io::Error| TransportError::ClaimStdio(err);
+    fn redirect(capture: Option<&mut Capture>) -> Result<ProtectedStdio, ServeError> {
+        let claim = |err: io::Error| ServeError::ClaimStdio(err);
         let stdin = File::from(io::stdin().as_fd().try_clone_to_owned().map_err(claim)?);
         let stdout = File::from(io::stdout().as_fd().try_clone_to_owned().map_err(claim)?);
         let null = File::open("/dev/null").map_err(claim)?;

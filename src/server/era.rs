@@ -15,6 +15,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
+use super::context::check_log_level;
 use super::wire::WireId;
 use crate::jsonrpc::{ErrorCode, method};
 use crate::revision::{Revision, meta};
@@ -94,6 +95,8 @@ struct RequestMeta<'p> {
     version: Option<&'p RawValue>,
     #[serde(rename = "io.modelcontextprotocol/clientCapabilities", borrow, default)]
     capabilities: Option<&'p RawValue>,
+    #[serde(rename = "io.modelcontextprotocol/logLevel", borrow, default)]
+    log_level: Option<&'p RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -161,6 +164,9 @@ pub(crate) fn check_modern(params: Option<&RawValue>) -> Result<Revision, Refusa
                 "`params._meta` `{}` must be an object (`{{}}` for none)",
                 meta::CLIENT_CAPABILITIES
             );
+            return Err(Refusal::invalid_params(message, None));
+        }
+        if let Err(message) = check_log_level(found.log_level) {
             return Err(Refusal::invalid_params(message, None));
         }
         return Revision::parse(&version)

@@ -7,6 +7,12 @@
 //! line that is no frame gets a parse error while the loop goes on. It ends
 //! only at end of input or on a dead channel.
 //!
+//! Besides tools, a server may offer resources ([`ResourceSet`]) and
+//! prompts ([`PromptSet`]), answer methods of its own
+//! ([`Server::with_method`]), and send progress, log messages and list
+//! changes from a run through its [`Context`]; typed tools
+//! ([`ToolSet::with_typed`]) get their arguments as a `Deserialize` type.
+//!
 //! ```no_run
 //! use mcp_replay::server::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 //! use serde_json::{Value, json};
@@ -35,29 +41,42 @@
 mod batch;
 mod call;
 mod capture;
+mod context;
+mod dispatch;
 pub(crate) mod era;
+mod methods;
+mod prompts;
+mod resources;
 pub(crate) mod schema;
 mod tools;
 mod transport;
 mod wire;
 
+use std::panic::{self, AssertUnwindSafe};
+
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use self::call::{CallParams, check_structured, run_tool};
 use self::capture::ProtectedStdio;
 use self::era::Session;
+use self::methods::Hooks;
 pub(crate) use self::transport::StdioTransport;
-use self::wire::{
-    Answer, WireId, error_line, method_not_found, parse_error, refusal_line, result_line,
-};
-use crate::jsonrpc::{ErrorCode, Inbound, RequestId, method, read_object};
+use self::wire::{Answer, parse_error};
+use crate::jsonrpc::{Inbound, read_object};
 use crate::revision::{Revision, meta};
 
 pub use self::capture::Capture;
+pub use self::context::{Context, List, LogLevel};
+pub use self::methods::{BUILT_IN, MethodError, MethodResult};
+pub use self::prompts::{
+    GetPrompt, Prompt, PromptArgument, PromptArguments, PromptMessage, PromptSet, Role,
+};
+pub use self::resources::{
+    ReadResult, Resource, ResourceContents, ResourceError, ResourceSet, ResourceTemplate,
+};
 pub use self::tools::{Tool, ToolAnnotations, ToolDescriptor, ToolOutput, ToolSet};
-pub use self::transport::{Transport, TransportError};
+pub use self::transport::{ServeError, Transport, TransportError};
 
 /// The most memory the loop keeps in its line and answer buffers between
 /// lines; a longer line or answer gets a buffer of its own, which goes with
@@ -81,17 +100,42 @@ pub enum CacheScope {
     Private,
 }
 
-/// An MCP server: a name, a version and the tools it offers (MCP-CORE r1
+/// Whether tool runs go through the capture guard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CaptureMode {
+    /// Under [`Server::serve_stdio`] only.
+    Stdio,
+    /// Under every loop.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// What one loop knows about its client: the era, and in a legacy session
+/// the log level the client set.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct State {
+    session: Session,
+    log_level: Option<LogLevel>,
+}
+
+/// An MCP server: a name, a version and what it offers (tools, and
+/// optionally resources, prompts and methods of its own) (MCP-CORE r1
 /// §2¶13).
 #[derive(Debug)]
 pub struct Server {
     name: String,
     version: String,
     tools: ToolSet,
-    capture: bool,
+    resources: ResourceSet,
+    prompts: PromptSet,
+    hooks: Hooks,
+    capture: CaptureMode,
     instructions: Option<String>,
     ttl_ms: u64,
     cache_scope: CacheScope,
+    logging: bool,
+    list_changed: bool,
     /// The `_meta` of every modern result, serialized once.
     result_meta: Box<RawValue>,
 }
@@ -108,22 +152,34 @@ impl Server {
             name,
             version,
             tools,
-            capture: true,
+            resources: ResourceSet::new(),
+            prompts: PromptSet::new(),
+            hooks: Hooks::default(),
+            capture: CaptureMode::Stdio,
             instructions: None,
             ttl_ms: 0,
             cache_scope: CacheScope::Public,
+            logging: false,
+            list_changed: false,
             result_meta,
         }
     }
 
     /// The same server without the capture guard: what tools write goes
-    /// straight to the process's stderr.
-    ///
-    /// The capture redirects process-global descriptors, so two loops in one
-    /// process cannot both capture at once (MCP-CORE r1 §4¶24); this is for
-    /// tests that run several loops side by side.
+    /// straight to the process's stderr, under
+    /// [`serve_stdio`](Self::serve_stdio) too.
     pub fn without_capture(mut self) -> Server {
-        self.capture = false;
+        self.capture = CaptureMode::Never;
+        self
+    }
+
+    /// The same server with the capture guard under [`serve`](Self::serve)
+    /// too. By default only [`serve_stdio`](Self::serve_stdio) captures:
+    /// the capture redirects process-global descriptors, so two loops in
+    /// one process cannot both capture at once (MCP-CORE r1 §4¶24), and a
+    /// test serving through a transport of its own needs none.
+    pub fn with_capture(mut self) -> Server {
+        self.capture = CaptureMode::Always;
         self
     }
 
@@ -134,14 +190,90 @@ impl Server {
         self
     }
 
-    /// The same server with other cache hints on its modern `tools/list`
-    /// and `server/discover` results: how long, in milliseconds, a client
-    /// may reuse them, and who may. The default is `0` and
+    /// The same server with other cache hints on its modern list results,
+    /// `resources/read` and `server/discover`: how long, in milliseconds, a
+    /// client may reuse them, and who may. The default is `0` and
     /// [`CacheScope::Public`]: reuse nothing, and nothing in the lists
     /// differs between clients.
     pub fn with_cache_hints(mut self, ttl_ms: u64, scope: CacheScope) -> Server {
         self.ttl_ms = ttl_ms;
         self.cache_scope = scope;
+        self
+    }
+
+    /// The same server offering `resources`: `resources/list`,
+    /// `resources/templates/list` and `resources/read` are served, and the
+    /// `resources` capability advertised, once anything is registered.
+    pub fn with_resources(mut self, resources: ResourceSet) -> Server {
+        self.resources = resources;
+        self
+    }
+
+    /// The same server offering `prompts`: `prompts/list` and
+    /// `prompts/get` are served, and the `prompts` capability advertised,
+    /// once any prompt is registered.
+    pub fn with_prompts(mut self, prompts: PromptSet) -> Server {
+        self.prompts = prompts;
+        self
+    }
+
+    /// The same server declaring the `logging` capability: legacy clients
+    /// may send `logging/setLevel`, and [`Context::log`] sends log
+    /// messages the client allowed.
+    pub fn with_logging(mut self) -> Server {
+        self.logging = true;
+        self
+    }
+
+    /// The same server declaring `listChanged: true` on each list it
+    /// offers, so [`Context::list_changed`] may announce changes to legacy
+    /// clients.
+    pub fn with_list_changed(mut self) -> Server {
+        self.list_changed = true;
+        self
+    }
+
+    /// The same server answering the request method `name` with `handler`,
+    /// which gets the params (`null` when there are none) and a [`Context`]
+    /// for notifications, and answers a result object or a
+    /// [`MethodError`].
+    ///
+    /// The loop still answers every such request exactly once: a panic is
+    /// an internal error (-32603), a result that is no object too. On
+    /// 2026-07-28 the request's `_meta` is checked first, the result gets
+    /// `resultType` and the server's `_meta`, and the methods that revision
+    /// removed (`resources/subscribe`, say) stay unknown (-32601).
+    ///
+    /// # Panics
+    ///
+    /// When `name` is one of [`BUILT_IN`], the methods the library answers
+    /// itself.
+    pub fn with_method(
+        mut self,
+        name: impl Into<String>,
+        handler: impl Fn(&Value, &mut Context<'_>) -> MethodResult + 'static,
+    ) -> Server {
+        let name = name.into();
+        assert!(
+            !BUILT_IN.contains(&name.as_str()),
+            "the library answers `{name}` itself; a hook cannot replace it"
+        );
+        self.hooks.requests.insert(name, Box::new(handler));
+        self
+    }
+
+    /// The same server calling `handler` with the params of each
+    /// notification `name` (`null` when there are none). A notification is
+    /// never answered, whatever the handler does; a panic in it is
+    /// dropped.
+    pub fn with_notification(
+        mut self,
+        name: impl Into<String>,
+        handler: impl Fn(&Value) + 'static,
+    ) -> Server {
+        self.hooks
+            .notifications
+            .insert(name.into(), Box::new(handler));
         self
     }
 
@@ -160,12 +292,12 @@ impl Server {
     ///
     /// # Errors
     ///
-    /// [`TransportError::Read`] or [`TransportError::Write`] when the host's
-    /// end of the channel dies; [`TransportError::ClaimStdio`] or
-    /// [`TransportError::StdioBusy`] when stdio cannot be set aside;
-    /// [`TransportError::CaptureFile`] when the capture guard cannot start.
-    pub fn serve_stdio(&self) -> Result<(), TransportError> {
-        let mut capture = self.new_capture()?;
+    /// [`ServeError::Transport`] when the host's end of the channel dies
+    /// ([`ServeError::is_hang_up`]); [`ServeError::ClaimStdio`] or
+    /// [`ServeError::StdioBusy`] when stdio cannot be set aside;
+    /// [`ServeError::CaptureFile`] when the capture guard cannot start.
+    pub fn serve_stdio(&self) -> Result<(), ServeError> {
+        let mut capture = self.new_capture(self.capture != CaptureMode::Never)?;
         let stdio = ProtectedStdio::claim(capture.as_mut())?;
         let res = {
             let mut transport = StdioTransport::new(&stdio.stdin, &stdio.stdout);
@@ -181,13 +313,15 @@ impl Server {
     ///
     /// Requests are answered in the order they arrive, each exactly once;
     /// notifications are absorbed; a line that is no frame is answered with a
-    /// parse error and the loop goes on (MCP-CORE r1 §1¶08-10).
+    /// parse error and the loop goes on (MCP-CORE r1 §1¶08-10). Tool runs go
+    /// through the capture guard only when the server asked for it
+    /// ([`with_capture`](Self::with_capture)).
     ///
     /// ```
     /// use mcp_replay::server::{Server, ToolSet};
     /// use mcp_replay::transcript::ReplayTransport;
     ///
-    /// let server = Server::new("s", "1", ToolSet::new()).without_capture();
+    /// let server = Server::new("s", "1", ToolSet::new());
     /// let mut transport = ReplayTransport::from_lines([r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#]);
     /// server.serve(&mut transport).unwrap();
     /// assert_eq!(transport.written(), [br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec()]);
@@ -195,27 +329,30 @@ impl Server {
     ///
     /// # Errors
     ///
-    /// The transport's error when the channel dies;
-    /// [`TransportError::CaptureFile`] or [`TransportError::Redirect`] when
-    /// the capture guard cannot start.
-    pub fn serve(&self, transport: &mut impl Transport) -> Result<(), TransportError> {
-        let mut capture = self.new_capture()?;
+    /// [`ServeError::Transport`] with the transport's error when the channel
+    /// dies; with the capture guard, [`ServeError::CaptureFile`] or
+    /// [`ServeError::Redirect`] when it cannot start.
+    pub fn serve(&self, transport: &mut impl Transport) -> Result<(), ServeError> {
+        let mut capture = self.new_capture(self.capture == CaptureMode::Always)?;
         self.serve_with(transport, capture.as_mut())
     }
 
-    fn new_capture(&self) -> Result<Option<Capture>, TransportError> {
-        self.capture.then(Capture::new).transpose()
+    fn new_capture(&self, wanted: bool) -> Result<Option<Capture>, ServeError> {
+        wanted.then(Capture::new).transpose()
     }
 
     fn serve_with(
         &self,
         transport: &mut dyn Transport,
         mut capture: Option<&mut Capture>,
-    ) -> Result<(), TransportError> {
+    ) -> Result<(), ServeError> {
         let mut line = Vec::with_capacity(4096);
         // The buffer every answer is written into, handed back after each.
         let mut spare = Vec::with_capacity(256);
-        let mut session = Session::Undecided;
+        let mut state = State {
+            session: Session::Undecided,
+            log_level: None,
+        };
         loop {
             // A huge line or answer is no reason to hold its memory for the
             // rest of the session.
@@ -231,7 +368,7 @@ impl Server {
             spare.clear();
             let buf = std::mem::take(&mut spare);
             let Some(answer) = self.answer(
-                &mut session,
+                &mut state,
                 &line,
                 buf,
                 true,
@@ -265,262 +402,54 @@ impl Server {
     /// sent before a tool runs.
     fn answer<'c>(
         &self,
-        session: &mut Session,
+        state: &mut State,
         line: &[u8],
         buf: Vec<u8>,
         batches: bool,
         transport: &mut dyn Transport,
         capture: Option<&'c mut Capture>,
-    ) -> Result<Option<Answer<'c>>, TransportError> {
+    ) -> Result<Option<Answer<'c>>, ServeError> {
         let line = trim_line(line);
         let Some(inbound) = Inbound::parse(line) else {
             if batches
-                && matches!(*session, Session::Legacy(revision) if revision.batches())
+                && matches!(state.session, Session::Legacy(revision) if revision.batches())
                 && line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
                 && let Ok(elements) = serde_json::from_slice::<Vec<&RawValue>>(line)
                 && !elements.is_empty()
             {
-                return self.batch(session, &elements, buf, transport, capture);
+                return self.batch(state, &elements, buf, transport, capture);
             }
             // Not a JSON object, or not JSON at all.
             let reason = read_object(line)
                 .err()
                 .unwrap_or_else(|| "the object cannot be read as a frame".to_owned());
-            return Ok(Some(parse_error(None, *session, &reason, buf)));
+            return Ok(Some(parse_error(None, state.session, &reason, buf)));
         };
         let answer = match inbound {
             Inbound::Request { id, method, params } => {
-                Some(self.dispatch(session, id, &method, params, buf, transport, capture)?)
+                Some(self.dispatch(state, id, &method, params, buf, transport, capture)?)
             }
             // MCP-CORE r1 §1¶09: notifications are absorbed without a reply,
-            // whatever their method.
-            Inbound::Notification { .. } => None,
+            // whatever their method; a hook may look at them.
+            Inbound::Notification { method, params } => {
+                if let Some(hook) = self.hooks.notification(&method) {
+                    let params = params
+                        .and_then(|params| serde_json::from_str(params.get()).ok())
+                        .unwrap_or(Value::Null);
+                    let _ = panic::catch_unwind(AssertUnwindSafe(|| hook(&params)));
+                }
+                None
+            }
             // This server sends no requests, so a response answers nothing it
             // asked; replying to it would start a conversation about nothing.
             Inbound::Response { .. } => None,
             // MCP-CORE r1 §1¶10: every line that is no frame (not JSON, not
             // an object, no method, an id that is neither number nor string)
             // is a parse error, echoing the id when one could be read.
-            Inbound::Malformed { reason, id } => Some(parse_error(id, *session, &reason, buf)),
+            Inbound::Malformed { reason, id } => Some(parse_error(id, state.session, &reason, buf)),
         };
         Ok(answer)
     }
-
-    /// The answer to one request, written into `buf`, in the era the
-    /// process serves (or enters with this request).
-    #[allow(clippy::too_many_arguments)]
-    fn dispatch<'c>(
-        &self,
-        session: &mut Session,
-        id: RequestId,
-        method: &str,
-        params: Option<&RawValue>,
-        buf: Vec<u8>,
-        transport: &mut dyn Transport,
-        capture: Option<&'c mut Capture>,
-    ) -> Result<Answer<'c>, TransportError> {
-        let revision = match *session {
-            Session::Legacy(revision) => revision,
-            Session::Modern => {
-                return self.dispatch_modern(id, method, params, buf, transport, capture);
-            }
-            Session::Undecided => {
-                if method != method::INITIALIZE && era::speaks_modern(method, params) {
-                    *session = Session::Modern;
-                    return self.dispatch_modern(id, method, params, buf, transport, capture);
-                }
-                Revision::V2024_11_05
-            }
-        };
-        let line = match method {
-            method::INITIALIZE => {
-                let (revision, result) = self.initialize_result(params);
-                *session = Session::Legacy(revision);
-                result_line(&id, &result, buf)
-            }
-            method::PING => result_line(&id, &json!({}), buf),
-            method::TOOLS_LIST => result_line(&id, &self.tools_list(revision), buf),
-            method::TOOLS_CALL => return self.call(id, revision, params, buf, transport, capture),
-            other => method_not_found(&id, other, buf),
-        };
-        Ok(Answer::line(line))
-    }
-
-    /// The answer to a request of the stateless revision: its `_meta` is
-    /// checked first, and the methods 2026-07-28 removed are unknown.
-    fn dispatch_modern<'c>(
-        &self,
-        id: RequestId,
-        method: &str,
-        params: Option<&RawValue>,
-        buf: Vec<u8>,
-        transport: &mut dyn Transport,
-        capture: Option<&'c mut Capture>,
-    ) -> Result<Answer<'c>, TransportError> {
-        let checked = if method == method::INITIALIZE {
-            Err(era::initialize_refused(params))
-        } else {
-            era::check_modern(params)
-        };
-        let revision = match checked {
-            Ok(revision) => revision,
-            Err(refusal) => return Ok(Answer::line(refusal_line(&id, &refusal, buf))),
-        };
-        let line = match method {
-            method::SERVER_DISCOVER => result_line(&id, &self.discover_result(), buf),
-            method::TOOLS_LIST => result_line(&id, &self.tools_list(revision), buf),
-            method::TOOLS_CALL => return self.call(id, revision, params, buf, transport, capture),
-            other => method_not_found(&id, other, buf),
-        };
-        Ok(Answer::line(line))
-    }
-
-    /// The `initialize` answer, and the revision it negotiated (MCP-CORE r1
-    /// §2¶15; MCP lifecycle#version-negotiation).
-    fn initialize_result(&self, params: Option<&RawValue>) -> (Revision, Value) {
-        let params = params.and_then(|params| serde_json::from_str::<Value>(params.get()).ok());
-        let requested = params
-            .as_ref()
-            .and_then(|params| params.get("protocolVersion"))
-            .and_then(Value::as_str);
-        let revision = era::negotiate(requested);
-        let mut result = json!({
-            "protocolVersion": revision.as_str(),
-            "serverInfo": {"name": self.name, "version": self.version},
-            "capabilities": self.capabilities(),
-        });
-        if let Some(instructions) = &self.instructions {
-            result["instructions"] = json!(instructions);
-        }
-        (revision, result)
-    }
-
-    fn capabilities(&self) -> Value {
-        json!({"tools": {"listChanged": false}})
-    }
-
-    /// The `server/discover` answer (MCP 2026-07-28 server/discover).
-    fn discover_result(&self) -> impl Serialize + '_ {
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Discover<'a> {
-            supported_versions: Vec<&'static str>,
-            capabilities: Value,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            instructions: Option<&'a str>,
-            #[serde(flatten)]
-            cacheable: Cacheable<'a>,
-        }
-        Discover {
-            supported_versions: era::modern_revisions(),
-            capabilities: self.capabilities(),
-            instructions: self.instructions.as_deref(),
-            cacheable: self.cacheable(),
-        }
-    }
-
-    /// The `tools/list` answer under `revision`: the descriptors sorted by
-    /// name, each with the fields the revision knows, and on the modern
-    /// revision the result type, the cache hints and the server's `_meta`.
-    fn tools_list(&self, revision: Revision) -> impl Serialize + '_ {
-        #[derive(Serialize)]
-        struct ToolList<'a> {
-            tools: Vec<tools::Listed<'a>>,
-            #[serde(flatten)]
-            cacheable: Option<Cacheable<'a>>,
-        }
-        ToolList {
-            tools: self
-                .tools
-                .descriptors()
-                .map(|descriptor| descriptor.listed(revision))
-                .collect(),
-            cacheable: revision
-                .cacheable(method::TOOLS_LIST)
-                .then(|| self.cacheable()),
-        }
-    }
-
-    fn cacheable(&self) -> Cacheable<'_> {
-        Cacheable {
-            result_type: "complete",
-            ttl_ms: self.ttl_ms,
-            cache_scope: self.cache_scope,
-            meta: &self.result_meta,
-        }
-    }
-
-    fn call<'c>(
-        &self,
-        id: RequestId,
-        revision: Revision,
-        params: Option<&RawValue>,
-        buf: Vec<u8>,
-        transport: &mut dyn Transport,
-        capture: Option<&'c mut Capture>,
-    ) -> Result<Answer<'c>, TransportError> {
-        let call = match CallParams::read(params) {
-            Ok(call) => call,
-            Err(message) => {
-                let error = error_line(
-                    WireId::Id(&id),
-                    ErrorCode::INVALID_PARAMS,
-                    &message,
-                    None,
-                    buf,
-                );
-                return Ok(Answer::line(error));
-            }
-        };
-        let (name, args) = (&*call.name, &call.arguments);
-        let meta = self.result_meta.get();
-        let Some((descriptor, tool)) = self.tools.get(name) else {
-            let message = format!("unknown tool `{name}`");
-            let error = error_line(
-                WireId::Id(&id),
-                ErrorCode::METHOD_NOT_FOUND,
-                &message,
-                None,
-                buf,
-            );
-            return Ok(Answer::line(error));
-        };
-        let violations = schema::validate(&descriptor.input_schema, args);
-        if !violations.is_empty() {
-            let mut report = format!("invalid arguments for `{name}`:");
-            for violation in &violations {
-                report.push('\n');
-                report.push_str(&violation.to_string());
-            }
-            let output = ToolOutput::error(report);
-            return Ok(Answer::line(output.answer_line(&id, revision, meta, buf)));
-        }
-        // A tool may take long, or end the process: the answers written so
-        // far go out before it runs, so none of them waits for it or is
-        // lost with it.
-        transport.flush()?;
-        let (mut output, live, failure) = run_tool(name, tool, args, capture);
-        if let Some(output_schema) = &descriptor.output_schema {
-            check_structured(name, output_schema, &mut output);
-        }
-        Ok(Answer {
-            line: output.answer_line(&id, revision, meta, buf),
-            live,
-            failure,
-        })
-    }
-}
-
-/// What every cacheable modern result carries besides its own fields (MCP
-/// 2026-07-28 server/utilities/caching; basic/index#resulttype).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Cacheable<'a> {
-    result_type: &'static str,
-    ttl_ms: u64,
-    cache_scope: CacheScope,
-    #[serde(rename = "_meta")]
-    meta: &'a RawValue,
 }
 
 /// A line as the host meant it: without the `\r` of a CRLF terminator and

@@ -8,11 +8,14 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
+use super::context::Context;
 use crate::jsonrpc::RequestId;
 use crate::revision::Revision;
 
@@ -316,10 +319,48 @@ pub trait Tool {
     fn run(&self, args: &Value) -> ToolOutput;
 }
 
+/// How the registry runs a tool: a [`Tool`], or a handler with typed
+/// arguments and a [`Context`].
+pub(crate) trait Run {
+    fn run(&self, args: &Value, cx: &mut Context<'_>) -> ToolOutput;
+}
+
+/// A [`Tool`] as the registry runs it.
+struct Plain<T>(T);
+
+impl<T: Tool> Run for Plain<T> {
+    fn run(&self, args: &Value, _cx: &mut Context<'_>) -> ToolOutput {
+        self.0.run(args)
+    }
+}
+
+/// A handler whose arguments are read into `A`.
+struct Typed<A, F> {
+    /// The tool's name, for the report of arguments `A` refuses.
+    name: String,
+    handler: F,
+    args: PhantomData<fn() -> A>,
+}
+
+impl<A, F> Run for Typed<A, F>
+where
+    A: DeserializeOwned,
+    F: Fn(A, &mut Context<'_>) -> ToolOutput,
+{
+    fn run(&self, args: &Value, cx: &mut Context<'_>) -> ToolOutput {
+        match A::deserialize(args) {
+            Ok(args) => (self.handler)(args, cx),
+            // The arguments passed the schema but not the type: the agent
+            // reads why, as it would a schema violation (MCP-CORE r1 §3¶19).
+            Err(err) => ToolOutput::error(format!("invalid arguments for `{}`: {err}", self.name)),
+        }
+    }
+}
+
 /// A tool in the registry: its descriptor, taken once at registration.
 struct Entry {
     descriptor: ToolDescriptor,
-    tool: Box<dyn Tool>,
+    tool: Box<dyn Run>,
 }
 
 /// The registry: tool names mapped to tools, in name order. The last
@@ -339,11 +380,7 @@ impl ToolSet {
     /// registered under that name before.
     pub fn insert(&mut self, tool: impl Tool + 'static) {
         let descriptor = tool.descriptor();
-        let entry = Entry {
-            descriptor,
-            tool: Box::new(tool),
-        };
-        self.entries.insert(entry.descriptor.name.clone(), entry);
+        self.insert_entry(descriptor, Box::new(Plain(tool)));
     }
 
     /// The registry with `tool` registered, for building one in an
@@ -351,6 +388,68 @@ impl ToolSet {
     pub fn with(mut self, tool: impl Tool + 'static) -> ToolSet {
         self.insert(tool);
         self
+    }
+
+    /// Registers a tool whose arguments are read into `A`, replacing any
+    /// tool registered under the descriptor's name before.
+    ///
+    /// The loop checks the arguments against the descriptor's input schema
+    /// first, then reads them into `A`; arguments that `A` does not take
+    /// are a failed run (`isError: true`) whose report says why, never a
+    /// JSON-RPC error. `handler` gets the arguments and a [`Context`]
+    /// through which it can send progress and log messages before its
+    /// answer. With `A` = [`Value`], it gets the arguments as they came.
+    ///
+    /// ```
+    /// use mcp_replay::server::{Context, ToolDescriptor, ToolOutput, ToolSet};
+    /// use serde::Deserialize;
+    /// use serde_json::json;
+    ///
+    /// #[derive(Deserialize)]
+    /// struct Add {
+    ///     a: f64,
+    ///     b: f64,
+    /// }
+    ///
+    /// let schema = json!({
+    ///     "type": "object",
+    ///     "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+    ///     "required": ["a", "b"]
+    /// });
+    /// let tools = ToolSet::new().with_typed(
+    ///     ToolDescriptor::new("add", "Adds two numbers", schema),
+    ///     |args: Add, _cx: &mut Context<'_>| ToolOutput::ok((args.a + args.b).to_string()),
+    /// );
+    /// assert_eq!(tools.len(), 1);
+    /// ```
+    pub fn insert_typed<A, F>(&mut self, descriptor: ToolDescriptor, handler: F)
+    where
+        A: DeserializeOwned + 'static,
+        F: Fn(A, &mut Context<'_>) -> ToolOutput + 'static,
+    {
+        let typed = Typed {
+            name: descriptor.name.clone(),
+            handler,
+            args: PhantomData,
+        };
+        self.insert_entry(descriptor, Box::new(typed));
+    }
+
+    /// The registry with a typed tool registered (see
+    /// [`insert_typed`](Self::insert_typed)), for building one in an
+    /// expression.
+    pub fn with_typed<A, F>(mut self, descriptor: ToolDescriptor, handler: F) -> ToolSet
+    where
+        A: DeserializeOwned + 'static,
+        F: Fn(A, &mut Context<'_>) -> ToolOutput + 'static,
+    {
+        self.insert_typed(descriptor, handler);
+        self
+    }
+
+    fn insert_entry(&mut self, descriptor: ToolDescriptor, tool: Box<dyn Run>) {
+        let entry = Entry { descriptor, tool };
+        self.entries.insert(entry.descriptor.name.clone(), entry);
     }
 
     /// The descriptors, sorted by name.
@@ -369,7 +468,7 @@ impl ToolSet {
     }
 
     /// The tool registered under `name`, with its descriptor.
-    pub(crate) fn get(&self, name: &str) -> Option<(&ToolDescriptor, &dyn Tool)> {
+    pub(crate) fn get(&self, name: &str) -> Option<(&ToolDescriptor, &dyn Run)> {
         self.entries
             .get(name)
             .map(|entry| (&entry.descriptor, entry.tool.as_ref()))
@@ -416,7 +515,15 @@ mod tests {
             });
         assert_eq!(tools.len(), 1);
         let (_, tool) = tools.get("a").expect("registered");
-        assert_eq!(tool.run(&json!({})).report, "second");
+        let mut transport = crate::transcript::ReplayTransport::from_lines(Vec::<Vec<u8>>::new());
+        let mut cx = Context::new(
+            &mut transport,
+            Revision::V2024_11_05,
+            None,
+            super::super::context::LogGate::Off,
+            Default::default(),
+        );
+        assert_eq!(tool.run(&json!({}), &mut cx).report, "second");
     }
 
     /// MCP-CORE r1 §2¶15: descriptors come out sorted by name, whatever the

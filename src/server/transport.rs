@@ -9,8 +9,9 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 
-/// Why the server layer failed (MCP-CORE r1 §1¶11): each variant names the
-/// mechanism that failed and where the fix is.
+/// Why a [`Transport`] failed: the channel itself, nothing else. A custom
+/// transport returns one of these; the loop ends on it, since a dead
+/// channel can carry no answer (MCP-CORE r1 §1¶11).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TransportError {
@@ -24,6 +25,19 @@ pub enum TransportError {
         "cannot write the outbound channel (MCP-CORE r1 §1¶06: stdout must stay writable while serving)"
     )]
     Write(#[source] io::Error),
+}
+
+/// Why [`Server::serve`](super::Server::serve) or
+/// [`Server::serve_stdio`](super::Server::serve_stdio) stopped with an
+/// error (MCP-CORE r1 §1¶11): the channel died, or the protection of stdio
+/// or the capture guard could not be set up. Each variant names the
+/// mechanism that failed and where the fix is.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The channel to the host died.
+    #[error(transparent)]
+    Transport(#[from] TransportError),
     /// stdin and stdout could not be set aside for the protocol.
     #[error(
         "cannot claim stdin and stdout for the protocol (MCP-CORE r1 §1¶06: stdout carries only protocol lines); the server needs fds 0, 1 and 2 open and /dev/null readable"
@@ -49,6 +63,15 @@ pub enum TransportError {
         "a capture is already live (MCP-CORE r1 §4¶24: captures must not nest or run concurrently); run tools one at a time"
     )]
     CaptureBusy,
+}
+
+impl ServeError {
+    /// Whether the host hung up: its end of the channel died, which ends a
+    /// session cleanly for a server (MCP-CORE r1 §1¶10), as opposed to
+    /// serving that never began.
+    pub fn is_hang_up(&self) -> bool {
+        matches!(self, ServeError::Transport(_))
+    }
 }
 
 /// A line-oriented, bidirectional channel: the serve loop's only view of the

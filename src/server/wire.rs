@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::capture::Live;
 use super::era::{Refusal, Session};
-use super::transport::TransportError;
+use super::transport::ServeError;
 use crate::jsonrpc::{ErrorCode, RequestId};
 
 /// The id of an error answer as it goes on the wire.
@@ -77,7 +77,7 @@ pub(super) struct Answer<'c> {
     pub live: Option<Live<'c>>,
     /// Why serving cannot go on once the answer is out: fd 2 could not be
     /// put back after the run.
-    pub failure: Option<TransportError>,
+    pub failure: Option<ServeError>,
 }
 
 impl Answer<'_> {

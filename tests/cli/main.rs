@@ -7,6 +7,7 @@ mod laws;
 mod limits;
 mod mock;
 mod modern;
+mod notes_example;
 mod output;
 mod record;
 mod serve;

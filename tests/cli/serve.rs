@@ -244,7 +244,7 @@ fn sigterm_while_serving_exits_143_with_the_envelope() {
     let status = host.wait();
     assert_eq!(shell_status(status), 143, "{}", host.stderr());
     assert_eq!(status.code(), Some(143), "an exit, after the envelope");
-    let envelope = envelope(&host.stderr());
+    let envelope = envelope(&host.stderr_to_end());
     assert_eq!(envelope["meta"]["exit_code"], 143);
     assert_eq!(envelope["error"]["phase"], "serving");
 }
@@ -572,7 +572,7 @@ fn sigterm_during_a_check_takes_the_checked_servers_with_it() {
     }
     host.signal(Signal::TERM);
     assert_eq!(host.wait().code(), Some(143), "{}", host.stderr());
-    assert_eq!(envelope(&host.stderr())["error"]["code"], "SIGTERM");
+    assert_eq!(envelope(&host.stderr_to_end())["error"]["code"], "SIGTERM");
     crate::util::assert_no_process_with(marker);
 }
 

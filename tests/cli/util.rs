@@ -275,6 +275,14 @@ impl Host {
         status
     }
 
+    /// Everything the process wrote on stderr, once its stderr has closed
+    /// (within a step): what a test reads of a process that has exited,
+    /// whose last lines the reading thread may not have taken yet.
+    pub fn stderr_to_end(&self) -> String {
+        let _ = self.stderr_done.recv_timeout(STEP);
+        self.stderr()
+    }
+
     /// What the recorder wrote on stderr so far.
     pub fn stderr(&self) -> String {
         String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()

@@ -216,7 +216,10 @@ fn the_loop_ends_at_end_of_input_or_on_a_dead_channel() {
         written: 0,
     };
     let res = server().serve(&mut dead_reads);
-    assert!(matches!(res, Err(TransportError::Read(_))), "{res:?}");
+    assert!(
+        matches!(res, Err(ServeError::Transport(TransportError::Read(_)))),
+        "{res:?}"
+    );
     assert_eq!(dead_reads.written, 2);
 
     let mut dead_writes = Dying {
@@ -225,25 +228,29 @@ fn the_loop_ends_at_end_of_input_or_on_a_dead_channel() {
         written: 0,
     };
     let res = server().serve(&mut dead_writes);
-    assert!(matches!(res, Err(TransportError::Write(_))), "{res:?}");
+    assert!(
+        matches!(res, Err(ServeError::Transport(TransportError::Write(_)))),
+        "{res:?}"
+    );
 
     let mut replay = ReplayTransport::from_lines([ping]);
     assert!(server().serve(&mut replay).is_ok());
 }
 
-/// MCP-CORE r1 §1¶11: the layer's one error enum; every variant cites the
-/// mechanism that failed and names where the fix is.
+/// MCP-CORE r1 §1¶11: the layer's errors (the transport's, and what
+/// serving fails with besides); every variant cites the mechanism that
+/// failed and names where the fix is.
 #[test]
-fn transport_errors_cite_the_contract_and_name_a_fix() {
+fn serve_errors_cite_the_contract_and_name_a_fix() {
     let io = || std::io::Error::other("x");
     let errors = [
-        TransportError::Read(io()),
-        TransportError::Write(io()),
-        TransportError::ClaimStdio(io()),
-        TransportError::StdioBusy,
-        TransportError::CaptureFile(io()),
-        TransportError::Redirect(io()),
-        TransportError::CaptureBusy,
+        ServeError::Transport(TransportError::Read(io())),
+        ServeError::Transport(TransportError::Write(io())),
+        ServeError::ClaimStdio(io()),
+        ServeError::StdioBusy,
+        ServeError::CaptureFile(io()),
+        ServeError::Redirect(io()),
+        ServeError::CaptureBusy,
     ];
     let mut messages = Vec::new();
     for error in &errors {
@@ -261,7 +268,9 @@ fn transport_errors_cite_the_contract_and_name_a_fix() {
     messages.sort();
     messages.dedup();
     assert_eq!(messages.len(), errors.len());
-    assert!(TransportError::CaptureBusy.to_string().contains("§4¶24"));
+    assert!(ServeError::CaptureBusy.to_string().contains("§4¶24"));
+    assert!(errors[0].is_hang_up() && errors[1].is_hang_up());
+    assert!(errors[2..].iter().all(|error| !error.is_hang_up()));
 }
 
 /// MCP-CORE r1 §2¶12 and §2¶13: a recorded transcript drives the whole loop

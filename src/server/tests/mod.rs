@@ -6,6 +6,7 @@
 mod contract;
 mod docs;
 mod eras;
+mod open;
 mod property;
 
 use serde_json::{Value, json};

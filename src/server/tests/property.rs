@@ -61,6 +61,11 @@ fn arb_method() -> impl Strategy<Value = String> {
         Just("tools/list".to_owned()),
         Just("tools/call".to_owned()),
         Just("notifications/cancelled".to_owned()),
+        Just("resources/read".to_owned()),
+        Just("prompts/get".to_owned()),
+        Just("logging/setLevel".to_owned()),
+        Just("notes/hook".to_owned()),
+        Just("notes/panic".to_owned()),
         ".{0,12}",
     ]
 }
@@ -150,6 +155,72 @@ fn arb_lines() -> impl Strategy<Value = Vec<Line>> {
     (0usize..40).prop_flat_map(|n| (0..n).map(arb_line).collect::<Vec<_>>())
 }
 
+/// A server with everything the library serves besides tools: resources,
+/// prompts, logging, and hooks that notify, panic and look at
+/// notifications.
+fn open_server() -> Server {
+    let tools = ToolSet::new().with(Echo).with(Panics).with_typed(
+        ToolDescriptor::new("steps", "notifies", json!({"type": "object"})),
+        |_: Value, cx: &mut Context<'_>| {
+            cx.progress(1.0, None, None);
+            cx.log(LogLevel::Emergency, None, "x");
+            ToolOutput::ok("done")
+        },
+    );
+    Server::new("open", "1", tools)
+        .with_resources(
+            ResourceSet::new().with(Resource::new("x://1", "one"), |uri| {
+                Ok(vec![ResourceContents::text(uri, "1")])
+            }),
+        )
+        .with_prompts(PromptSet::new().with(Prompt::new("p"), |_| Ok(GetPrompt::new(vec![]))))
+        .with_logging()
+        .with_list_changed()
+        .with_method("notes/hook", |params, cx| {
+            cx.progress(1.0, None, None);
+            cx.list_changed(List::Tools);
+            Ok(json!({ "params": params }))
+        })
+        .with_method("notes/panic", |_, _| panic!("the hook broke"))
+        .with_notification("notes/hook", |_| {})
+}
+
+/// The lines a server wrote that answer something: its own notifications
+/// (progress, logs, list changes) left out.
+fn answers_only(written: &[Vec<u8>]) -> Vec<Value> {
+    written
+        .iter()
+        .map(|line| serde_json::from_slice::<Value>(line).expect("every line is JSON"))
+        .filter(|line| line.get("method").is_none())
+        .collect()
+}
+
+/// Holds what `server` wrote for `lines` to MCP-CORE r1 §1¶08-10.
+fn served_by_the_contract(server: &Server, lines: &[Line]) -> Result<(), TestCaseError> {
+    let input: Vec<Vec<u8>> = lines.iter().map(|line| line.bytes().to_vec()).collect();
+    let answers = answers_only(&serve_raw(server, input));
+    let expected: Vec<&Line> = lines
+        .iter()
+        .filter(|line| !matches!(line, Line::Notification(_)))
+        .collect();
+    prop_assert_eq!(answers.len(), expected.len());
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (answer, line) in answers.iter().zip(expected) {
+        prop_assert_eq!(&answer["jsonrpc"], "2.0");
+        match line {
+            Line::Request(_, id) => {
+                prop_assert_eq!(&answer["id"], id);
+                prop_assert!(answer.get("result").is_some() != answer.get("error").is_some());
+                *seen.entry(id.to_string()).or_default() += 1;
+            }
+            Line::Garbage(_) => prop_assert_eq!(error_code(answer), Some(-32700)),
+            Line::Notification(_) => unreachable!("filtered out"),
+        }
+    }
+    prop_assert!(seen.values().all(|&n| n == 1));
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
@@ -158,32 +229,15 @@ proptest! {
     /// notification, and answers every other line with one -32700.
     #[test]
     fn any_sequence_of_lines_is_served_by_the_contract(lines in arb_lines()) {
-        let server = server();
-        let input: Vec<Vec<u8>> = lines.iter().map(|line| line.bytes().to_vec()).collect();
-        let written = serve_raw(&server, input);
-        let answers: Vec<Value> = written
-            .iter()
-            .map(|line| serde_json::from_slice(line).expect("every answer is JSON"))
-            .collect();
-        let expected: Vec<&Line> = lines
-            .iter()
-            .filter(|line| !matches!(line, Line::Notification(_)))
-            .collect();
-        prop_assert_eq!(answers.len(), expected.len());
-        let mut seen: HashMap<String, usize> = HashMap::new();
-        for (answer, line) in answers.iter().zip(expected) {
-            prop_assert_eq!(&answer["jsonrpc"], "2.0");
-            match line {
-                Line::Request(_, id) => {
-                    prop_assert_eq!(&answer["id"], id);
-                    prop_assert!(answer.get("result").is_some() != answer.get("error").is_some());
-                    *seen.entry(id.to_string()).or_default() += 1;
-                }
-                Line::Garbage(_) => prop_assert_eq!(error_code(answer), Some(-32700)),
-                Line::Notification(_) => unreachable!("filtered out"),
-            }
-        }
-        prop_assert!(seen.values().all(|&n| n == 1));
+        served_by_the_contract(&server(), &lines)?;
+    }
+
+    /// MCP-CORE r1 §1¶08-10 hold for a server with resources, prompts,
+    /// logging and hooks too: whatever its hooks and tools notify, each
+    /// request is answered once, in order, and no notification is.
+    #[test]
+    fn the_contract_holds_around_hooks_and_registries(lines in arb_lines()) {
+        served_by_the_contract(&open_server(), &lines)?;
     }
 }
 
