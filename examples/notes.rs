@@ -157,7 +157,7 @@ fn prompts() -> PromptSet {
     )
 }
 
-fn server() -> Server {
+pub fn server() -> Server {
     Server::new("notes", env!("CARGO_PKG_VERSION"), tools())
         .with_resources(resources())
         .with_prompts(prompts())

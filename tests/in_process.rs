@@ -9,6 +9,12 @@ use mcp_replay::server::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 use mcp_replay::testing::{self, Replay};
 use serde_json::{Value, json};
 
+/// The notes example, whose sessions with the official SDK clients are
+/// recorded beside it.
+#[path = "../examples/notes.rs"]
+#[allow(dead_code)]
+mod notes;
+
 /// `echo {text}`: answers with its text.
 struct Echo;
 
@@ -265,4 +271,24 @@ fn an_unreadable_transcript_is_an_error_that_names_the_place() {
         .run(&server("1.0.0"))
         .unwrap_err();
     assert!(err.to_string().contains("broken.jsonl:2"), "{err}");
+}
+
+/// The sessions the official Python (both eras) and TypeScript SDK clients
+/// had with the notes example's binary, recorded with `mcp-replay record`,
+/// replay unchanged against the same server in-process.
+#[test]
+fn the_notes_examples_recorded_sdk_sessions_replay_in_process() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/notes/transcripts");
+    for name in [
+        "python-sdk.jsonl",
+        "python-sdk-legacy.jsonl",
+        "typescript-sdk.jsonl",
+    ] {
+        let verdict = Replay::new(dir.join(name))
+            .bless(false)
+            .run(&notes::server())
+            .unwrap();
+        assert!(verdict.passed() && verdict.findings().is_empty(), "{verdict}");
+    }
+    testing::assert_replays(&notes::server(), dir.join("python-sdk.jsonl"));
 }
