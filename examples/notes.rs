@@ -157,6 +157,7 @@ fn prompts() -> PromptSet {
     )
 }
 
+/// The notes server: its tools, resources and prompts, and `notes/count`.
 pub fn server() -> Server {
     Server::new("notes", env!("CARGO_PKG_VERSION"), tools())
         .with_resources(resources())

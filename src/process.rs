@@ -782,8 +782,8 @@ impl Drop for ServerProcess {
 
 /// The process groups started here whose owners have not dropped them yet
 /// (the leader may be reaped while the rest of its group still runs).
-fn live() -> MutexGuard<'static, Live> {
-    static LIVE: Mutex<Live> = Mutex::new(Live {
+fn live() -> MutexGuard<'static, LiveGroups> {
+    static LIVE: Mutex<LiveGroups> = Mutex::new(LiveGroups {
         groups: BTreeSet::new(),
         stopped: false,
     });
@@ -792,7 +792,7 @@ fn live() -> MutexGuard<'static, Live> {
 }
 
 /// The process groups to kill when the owner stops.
-struct Live {
+struct LiveGroups {
     /// The groups started here whose owners have not dropped them yet.
     groups: BTreeSet<i32>,
     /// [`kill_all`] ran: no new server may start, since the owner is on its

@@ -113,6 +113,21 @@ impl Revision {
         }
     }
 
+    /// The oldest revision where `rule` holds (a rule that holds from some
+    /// revision on, like [`Revision::tool_input_errors_are_results`]).
+    pub fn first_where(rule: fn(Revision) -> bool) -> Option<Revision> {
+        Revision::ALL
+            .iter()
+            .copied()
+            .find(|revision| rule(*revision))
+    }
+
+    /// Whether `text` names a revision where `rule` holds; a revision
+    /// mcp-replay does not know holds to no rule.
+    pub fn named_where(text: &str, rule: fn(Revision) -> bool) -> bool {
+        Revision::parse(text).is_some_and(rule)
+    }
+
     /// The revision named `text`, if it is one of the five.
     pub fn parse(text: &str) -> Option<Revision> {
         Revision::ALL
@@ -350,6 +365,31 @@ impl FromStr for Revision {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_holds_from_its_first_revision_and_never_for_an_unknown_one() {
+        assert_eq!(
+            Revision::first_where(Revision::tool_input_errors_are_results),
+            Some(Revision::V2025_11_25)
+        );
+        assert_eq!(
+            Revision::first_where(Revision::deterministic_tool_order),
+            Some(Revision::V2026_07_28)
+        );
+        assert!(Revision::named_where(
+            "2026-07-28",
+            Revision::tool_input_errors_are_results
+        ));
+        assert!(!Revision::named_where(
+            "2024-11-05",
+            Revision::tool_input_errors_are_results
+        ));
+        assert!(!Revision::named_where(
+            "latest",
+            Revision::tool_input_errors_are_results
+        ));
+        assert!(!Revision::named_where("2099-01-01", Revision::batches));
+    }
 
     #[test]
     fn revisions_round_trip_and_compare_by_date() {

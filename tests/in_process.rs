@@ -288,7 +288,10 @@ fn the_notes_examples_recorded_sdk_sessions_replay_in_process() {
             .bless(false)
             .run(&notes::server())
             .unwrap();
-        assert!(verdict.passed() && verdict.findings().is_empty(), "{verdict}");
+        assert!(
+            verdict.passed() && verdict.findings().is_empty(),
+            "{verdict}"
+        );
     }
     testing::assert_replays(&notes::server(), dir.join("python-sdk.jsonl"));
 }

@@ -32,7 +32,7 @@ const VERSION: u32 = 2;
 /// The key of one finding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct Entry {
+pub(crate) struct FindingKey {
     law: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     transcript: Option<String>,
@@ -74,8 +74,8 @@ impl Keys {
     }
 
     /// The key of `finding`.
-    pub(crate) fn entry(&self, finding: &Finding) -> Entry {
-        let mut entry = Entry::of(finding);
+    pub(crate) fn entry(&self, finding: &Finding) -> FindingKey {
+        let mut entry = FindingKey::of(finding);
         if let Location::Transcript { path, .. } = &finding.location {
             entry.transcript = Some(self.transcript(path));
         }
@@ -119,10 +119,10 @@ fn relative(path: &Path, base: &Path) -> String {
     }
 }
 
-impl Entry {
+impl FindingKey {
     /// The key of `finding`, its path as the finding spells it.
-    fn of(finding: &Finding) -> Entry {
-        let mut entry = Entry {
+    fn of(finding: &Finding) -> FindingKey {
+        let mut entry = FindingKey {
             law: finding.law.as_str().to_owned(),
             transcript: None,
             line: None,
@@ -173,7 +173,7 @@ impl Entry {
 struct Wire {
     format: String,
     version: u32,
-    findings: Vec<Entry>,
+    findings: Vec<FindingKey>,
 }
 
 /// Why a baseline cannot be read or written.
@@ -201,7 +201,7 @@ pub enum BaselineError {
 /// # Errors
 ///
 /// [`BaselineError`] when the file cannot be read or is no baseline.
-pub(crate) fn read(path: &Path, keys: &Keys) -> Result<BTreeSet<Entry>, BaselineError> {
+pub(crate) fn read(path: &Path, keys: &Keys) -> Result<BTreeSet<FindingKey>, BaselineError> {
     let io_err = |source| BaselineError::Io {
         action: "read",
         path: path.to_owned(),
@@ -245,7 +245,7 @@ pub(crate) fn read(path: &Path, keys: &Keys) -> Result<BTreeSet<Entry>, Baseline
 /// # Errors
 ///
 /// [`BaselineError::Io`] when the file cannot be written.
-pub(crate) fn write(path: &Path, entries: &BTreeSet<Entry>) -> Result<(), BaselineError> {
+pub(crate) fn write(path: &Path, entries: &BTreeSet<FindingKey>) -> Result<(), BaselineError> {
     let io_err = |source| BaselineError::Io {
         action: "write",
         path: path.to_owned(),
@@ -299,7 +299,7 @@ mod tests {
             "other words",
         );
         let keys = Keys::new(Some(Path::new("baseline.json")));
-        let entries: BTreeSet<Entry> = [keys.entry(&transcript), keys.entry(&probe)].into();
+        let entries: BTreeSet<FindingKey> = [keys.entry(&transcript), keys.entry(&probe)].into();
         write(&path, &entries).unwrap();
         assert_eq!(read(&path, &keys).unwrap(), entries);
         let reworded = Finding::new(
@@ -312,7 +312,10 @@ mod tests {
             "new words",
         );
         assert!(entries.contains(&keys.entry(&reworded)));
-        assert_eq!(Entry::of(&probe).to_stale().location, "server, step `ping`");
+        assert_eq!(
+            FindingKey::of(&probe).to_stale().location,
+            "server, step `ping`"
+        );
     }
 
     #[test]

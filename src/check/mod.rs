@@ -66,7 +66,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 #[cfg(feature = "cli")]
-use self::baseline::{BaselineError, Entry, Keys};
+use self::baseline::{BaselineError, FindingKey, Keys};
 #[cfg(feature = "cli")]
 use self::config::ConfigError;
 #[cfg(feature = "cli")]
@@ -483,7 +483,7 @@ pub fn run(
                     .command()
                     .is_some_and(|command| probed.contains(command))
         })
-        .map(Entry::to_stale)
+        .map(FindingKey::to_stale)
         .collect();
     report.errors.sort_by(|a, b| a.path.cmp(&b.path));
     if let Some(interruption) = &mut interrupted {
@@ -577,13 +577,13 @@ impl Scrub {
 #[cfg(feature = "cli")]
 struct Grader<'a> {
     deny_warnings: bool,
-    baseline: &'a BTreeSet<Entry>,
+    baseline: &'a BTreeSet<FindingKey>,
     keys: &'a Keys,
 }
 
 #[cfg(feature = "cli")]
 impl Grader<'_> {
-    fn grade(&self, graded: &mut Graded, waive: &BTreeSet<LawId>, seen: &mut BTreeSet<Entry>) {
+    fn grade(&self, graded: &mut Graded, waive: &BTreeSet<LawId>, seen: &mut BTreeSet<FindingKey>) {
         if graded.disposition == Disposition::Blessed {
             return;
         }

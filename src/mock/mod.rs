@@ -128,7 +128,7 @@ impl Mock {
     ///
     /// The transport's error when the channel dies.
     pub fn serve(&self, transport: &mut impl Transport) -> Result<(), TransportError> {
-        let mut live = Live {
+        let mut live = Conversation {
             mock: self,
             matcher: Matcher::new(&self.recorded, self.strict),
             session: Session::Undecided,
@@ -168,7 +168,7 @@ struct Parked {
 }
 
 /// The state of one session.
-struct Live<'m> {
+struct Conversation<'m> {
     mock: &'m Mock,
     matcher: Matcher,
     session: Session,
@@ -179,7 +179,7 @@ struct Live<'m> {
     asked: u64,
 }
 
-impl Live<'_> {
+impl Conversation<'_> {
     fn line(&mut self, line: &[u8], transport: &mut impl Transport) -> Result<(), TransportError> {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);

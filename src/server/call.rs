@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::capture::{Capture, Live};
+use super::capture::{Capture, EndedRun};
 use super::context::Context;
 use super::schema;
 use super::tools::{Run, ToolOutput};
@@ -132,7 +132,7 @@ pub(super) fn run_tool<'c>(
     args: &Value,
     cx: &mut Context<'_>,
     capture: Option<&'c mut Capture>,
-) -> (ToolOutput, Option<Live<'c>>, Option<ServeError>) {
+) -> (ToolOutput, Option<EndedRun<'c>>, Option<ServeError>) {
     let mut guarded = move || panic::catch_unwind(AssertUnwindSafe(|| tool.run(args, cx)));
     let (outcome, live) = match capture {
         Some(capture) => match capture.start(guarded) {

@@ -148,12 +148,15 @@ impl Capture {
     }
 
     /// Runs `f` like [`run`](Self::run), but leaves fd 2 redirected until
-    /// the returned [`Live`] capture is finished (or dropped), so the caller
+    /// the returned [`EndedRun`] is finished (or dropped), so the caller
     /// can do urgent work, such as answering the host, first.
-    pub(crate) fn start<T>(&mut self, f: impl FnOnce() -> T) -> Result<(T, Live<'_>), ServeError> {
+    pub(crate) fn start<T>(
+        &mut self,
+        f: impl FnOnce() -> T,
+    ) -> Result<(T, EndedRun<'_>), ServeError> {
         let redirect = Redirect::begin(self)?;
         let value = f();
-        Ok((value, Live { redirect }))
+        Ok((value, EndedRun { redirect }))
     }
 
     /// The bytes the file caught since it was last read, which count as read
@@ -258,11 +261,11 @@ impl Drop for Capture {
 ///
 /// Dropping it without finishing it puts fd 2 back and passes what was
 /// caught on to the real stderr.
-pub(crate) struct Live<'a> {
+pub(crate) struct EndedRun<'a> {
     redirect: Redirect<'a>,
 }
 
-impl Live<'_> {
+impl EndedRun<'_> {
     /// Puts fd 2 back and hands over everything the run wrote.
     pub fn finish(mut self) -> Result<Vec<u8>, ServeError> {
         self.redirect.end()?;

@@ -358,7 +358,7 @@ where
 }
 
 /// A tool in the registry: its descriptor, taken once at registration.
-struct Entry {
+struct Registered {
     descriptor: ToolDescriptor,
     tool: Box<dyn Run>,
 }
@@ -367,7 +367,7 @@ struct Entry {
 /// registration of a name wins (MCP-CORE r1 §3¶18).
 #[derive(Default)]
 pub struct ToolSet {
-    entries: BTreeMap<String, Entry>,
+    entries: BTreeMap<String, Registered>,
 }
 
 impl ToolSet {
@@ -448,7 +448,7 @@ impl ToolSet {
     }
 
     fn insert_entry(&mut self, descriptor: ToolDescriptor, tool: Box<dyn Run>) {
-        let entry = Entry { descriptor, tool };
+        let entry = Registered { descriptor, tool };
         self.entries.insert(entry.descriptor.name.clone(), entry);
     }
 

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::capture::Live;
+use super::capture::EndedRun;
 use super::era::{Refusal, Session};
 use super::transport::ServeError;
 use crate::jsonrpc::{ErrorCode, RequestId};
@@ -74,7 +74,7 @@ pub(super) fn error_line(
 /// capture away can wait until the answer is out.
 pub(super) struct Answer<'c> {
     pub line: Vec<u8>,
-    pub live: Option<Live<'c>>,
+    pub live: Option<EndedRun<'c>>,
     /// Why serving cannot go on once the answer is out: fd 2 could not be
     /// put back after the run.
     pub failure: Option<ServeError>,

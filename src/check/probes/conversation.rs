@@ -8,10 +8,11 @@ use serde_json::{Value, json};
 
 use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
+use crate::revision::Revision;
 
+use super::lifecycle;
 use super::session::{Answer, Init, Session, describe, error_words, short};
-use super::sessions::{self, DETERMINISTIC_TOOL_ORDER, at_least};
-use super::tools::{self, Listing};
+use super::tools::{self, Listing, is_error_result, tool_error_is_result};
 use super::{Ledger, Negotiated};
 
 /// The laws that need a tool list.
@@ -72,7 +73,7 @@ pub(super) fn run(mut s: Session<'_>) -> Ledger {
     cancellations(&mut s, finished);
     // Last: a server that a malformed line kills has answered everything
     // else first. The notifications it sent after one count too.
-    sessions::malformed(&mut s);
+    lifecycle::malformed(&mut s);
     honest_notifications(&mut s, &init);
     s.finish()
 }
@@ -283,11 +284,13 @@ fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
     s.ledger.held(LawId::ToolsListValid);
 
     let law = LawId::ToolsListSorted;
-    if s.ledger.profile() == Profile::Spec && !at_least(&init.revision, DETERMINISTIC_TOOL_ORDER) {
+    let rule = Revision::deterministic_tool_order;
+    if s.ledger.profile() == Profile::Spec && !Revision::named_where(&init.revision, rule) {
+        let since = Revision::first_where(rule).unwrap_or(Revision::LATEST);
         s.ledger.skip(
             law,
             format!(
-                "the server negotiated revision {:?}; the spec asks a stable tool order from {DETERMINISTIC_TOOL_ORDER} on",
+                "the server negotiated revision {:?}; the spec asks a stable tool order from {since} on",
                 init.revision
             ),
         );
@@ -441,66 +444,6 @@ fn unknown_tool(s: &mut Session<'_>, listing: &Listing) {
         ),
     }
     s.ledger.held(law);
-}
-
-/// `tool-error-is-result`: arguments that violate a tool's inputSchema get
-/// a result with `isError: true` and a text report.
-pub(super) fn tool_error_is_result(s: &mut Session<'_>, listing: &Listing) {
-    let law = LawId::ToolErrorIsResult;
-    let Some((tool, arguments, what)) = tools::violation(listing) else {
-        s.ledger.skip(
-            law,
-            "no tool has an inputSchema with required or typed properties to violate",
-        );
-        return;
-    };
-    let step = s.step(format!("tools/call {tool} with {what}"));
-    let params = json!({"name": tool, "arguments": arguments});
-    match s.call(law, method::TOOLS_CALL, Some(params)) {
-        None => return,
-        Some(Ok(result)) if is_error_result(&result) => {
-            if !has_text(&result) {
-                s.ledger.fail(
-                    law,
-                    &step,
-                    "answered an isError result without a text report in `content`",
-                );
-            }
-        }
-        Some(Ok(result)) => s.ledger.fail(
-            law,
-            &step,
-            format!(
-                "accepted arguments that violate the tool's inputSchema: {}",
-                short(&result)
-            ),
-        ),
-        Some(Err(error)) => s.ledger.fail(
-            law,
-            &step,
-            format!(
-                "answered {}; a tool that fails answers a result with isError: true",
-                error_words(&error)
-            ),
-        ),
-    }
-    s.ledger.held(law);
-}
-
-fn is_error_result(result: &Value) -> bool {
-    result.get("isError") == Some(&Value::Bool(true))
-}
-
-fn has_text(result: &Value) -> bool {
-    result
-        .get("content")
-        .and_then(Value::as_array)
-        .is_some_and(|content| {
-            content.iter().any(|block| {
-                block.get("type") == Some(&json!("text"))
-                    && block.get("text").is_some_and(Value::is_string)
-            })
-        })
 }
 
 /// `request-answered-once` with a string id: the answer echoes it as a

@@ -40,9 +40,9 @@
 pub mod cli;
 mod conversation;
 mod era;
+mod lifecycle;
 mod modern;
 mod session;
-mod sessions;
 mod tools;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -154,16 +154,16 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     // needs a second fresh process for statelessness, comes fourth.
     let probes: [(&'static str, Probe); 6] = [
         ("conversation", conversation::run),
-        ("eof", sessions::eof),
-        ("sigterm", sessions::sigterm),
+        ("eof", lifecycle::eof),
+        ("sigterm", lifecycle::sigterm),
         ("2025-03-26", |s| {
-            sessions::negotiate(s, Revision::V2025_03_26)
+            lifecycle::negotiate(s, Revision::V2025_03_26)
         }),
         ("2025-06-18", |s| {
-            sessions::negotiate(s, Revision::V2025_06_18)
+            lifecycle::negotiate(s, Revision::V2025_06_18)
         }),
         ("2025-11-25", |s| {
-            sessions::negotiate(s, Revision::V2025_11_25)
+            lifecycle::negotiate(s, Revision::V2025_11_25)
         }),
     ];
     // A secret set where the check runs (in CI) must not reach a finding

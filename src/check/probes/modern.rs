@@ -20,8 +20,8 @@ use crate::laws::{LawId, Profile, Severity};
 use crate::revision::{Era, Revision, meta};
 
 use super::Ledger;
+use super::lifecycle;
 use super::session::{Answer, Session, describe, error_words, short};
-use super::sessions;
 use super::tools::{self, Listing};
 
 /// The revision this session speaks.
@@ -104,7 +104,7 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     every_era(&mut s);
     // Malformed input last, as in the legacy conversation: a server it
     // kills has answered everything else.
-    sessions::malformed(&mut s);
+    lifecycle::malformed(&mut s);
     s.finish()
 }
 

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::jsonrpc::{RpcError, json_kind, method};
 use crate::laws::LawId;
 
-use super::session::{Answer, Session, error_words};
+use super::session::{Answer, Session, error_words, short};
 
 /// Pages are followed up to this many; a list that goes on is broken.
 const MAX_PAGES: usize = 64;
@@ -199,6 +199,68 @@ fn wrong_value(kind: &str) -> Option<Value> {
         "null" => json!("not null"),
         _ => return None,
     })
+}
+
+/// `tool-error-is-result`: arguments that violate a tool's inputSchema get
+/// a result with `isError: true` and a text report.
+pub(super) fn tool_error_is_result(s: &mut Session<'_>, listing: &Listing) {
+    let law = LawId::ToolErrorIsResult;
+    let Some((tool, arguments, what)) = violation(listing) else {
+        s.ledger.skip(
+            law,
+            "no tool has an inputSchema with required or typed properties to violate",
+        );
+        return;
+    };
+    let step = s.step(format!("tools/call {tool} with {what}"));
+    let params = json!({"name": tool, "arguments": arguments});
+    match s.call(law, method::TOOLS_CALL, Some(params)) {
+        None => return,
+        Some(Ok(result)) if is_error_result(&result) => {
+            if !has_text(&result) {
+                s.ledger.fail(
+                    law,
+                    &step,
+                    "answered an isError result without a text report in `content`",
+                );
+            }
+        }
+        Some(Ok(result)) => s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "accepted arguments that violate the tool's inputSchema: {}",
+                short(&result)
+            ),
+        ),
+        Some(Err(error)) => s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered {}; a tool that fails answers a result with isError: true",
+                error_words(&error)
+            ),
+        ),
+    }
+    s.ledger.held(law);
+}
+
+/// Whether a `tools/call` result is a failed run.
+pub(super) fn is_error_result(result: &Value) -> bool {
+    result.get("isError") == Some(&Value::Bool(true))
+}
+
+/// Whether a result carries a text block in `content`.
+fn has_text(result: &Value) -> bool {
+    result
+        .get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|content| {
+            content.iter().any(|block| {
+                block.get("type") == Some(&json!("text"))
+                    && block.get("text").is_some_and(Value::is_string)
+            })
+        })
 }
 
 #[cfg(test)]

@@ -17,17 +17,10 @@ use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
 use crate::revision::{Era, Revision};
 
-use super::conversation::tool_error_is_result;
 use super::modern;
 use super::session::{Init, Session, Stray, describe, error_words, seconds};
-use super::tools;
+use super::tools::{self, tool_error_is_result};
 use super::{Ledger, Negotiated};
-
-/// The revision from which the spec makes a tool's input errors results.
-const TOOL_ERRORS_AS_RESULTS: &str = "2025-11-25";
-
-/// The revision from which the spec asks a deterministic tool order.
-pub(super) const DETERMINISTIC_TOOL_ORDER: &str = "2026-07-28";
 
 /// A revision no server supports, for version negotiation.
 const UNSUPPORTED_REVISION: &str = "1900-01-01";
@@ -436,14 +429,16 @@ pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
 /// answered), so that SIGTERM can follow.
 pub(super) fn revision(s: &mut Session<'_>) -> bool {
     let law = LawId::ToolErrorIsResult;
-    let init = match s.open_or_refused(law, TOOL_ERRORS_AS_RESULTS) {
+    let rule = Revision::tool_input_errors_are_results;
+    let since = Revision::first_where(rule).unwrap_or(Revision::LATEST_LEGACY);
+    let init = match s.open_or_refused(law, since.as_str()) {
         Ok(init) => init,
         // The law cannot be probed, but SIGTERM can still follow.
         Err(Some(error)) => {
             s.ledger.skip(
                 law,
                 format!(
-                    "initialize answered {} for revision {TOOL_ERRORS_AS_RESULTS}",
+                    "initialize answered {} for revision {since}",
                     error_words(&error)
                 ),
             );
@@ -451,11 +446,11 @@ pub(super) fn revision(s: &mut Session<'_>) -> bool {
         }
         Err(None) => return false,
     };
-    if !at_least(&init.revision, TOOL_ERRORS_AS_RESULTS) {
+    if !Revision::named_where(&init.revision, rule) {
         s.ledger.skip(
             law,
             format!(
-                "the server negotiated revision {:?}; the spec makes invalid arguments an isError result from {TOOL_ERRORS_AS_RESULTS} on",
+                "the server negotiated revision {:?}; the spec makes invalid arguments an isError result from {since} on",
                 init.revision
             ),
         );
@@ -474,21 +469,6 @@ pub(super) fn revision(s: &mut Session<'_>) -> bool {
         None => {}
     }
     s.dead().is_none()
-}
-
-/// Whether `revision` (a date, `YYYY-MM-DD`) is `min` or later.
-pub(super) fn at_least(revision: &str, min: &str) -> bool {
-    let is_date = |text: &str| {
-        text.len() == 10
-            && text.bytes().enumerate().all(|(i, b)| {
-                if i == 4 || i == 7 {
-                    b == b'-'
-                } else {
-                    b.is_ascii_digit()
-                }
-            })
-    };
-    is_date(revision) && revision >= min
 }
 
 #[cfg(test)]
@@ -569,13 +549,5 @@ mod tests {
             ]
         );
         assert_eq!(graded(Profile::Core, &[with_id])[0].0, Severity::Error);
-    }
-
-    #[test]
-    fn revisions_compare_as_dates() {
-        assert!(at_least("2025-11-25", "2025-11-25"));
-        assert!(at_least("2026-07-28", "2025-11-25"));
-        assert!(!at_least("2024-11-05", "2025-11-25"));
-        assert!(!at_least("latest", "2025-11-25"));
     }
 }
