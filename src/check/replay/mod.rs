@@ -304,6 +304,22 @@ fn recorded_revision(transcript: &Transcript) -> Option<Revision> {
         .find_map(|message| schema::requested(message.get("params")))
 }
 
+/// `line` (a request) with `params._meta.progressToken` set to `live` where
+/// it was `recorded`, the request's recorded id; `None` where it names
+/// another token or none.
+fn with_progress_token(line: &[u8], recorded: &RequestId, live: &RequestId) -> Option<Vec<u8>> {
+    let mut value: Value = serde_json::from_slice(line).ok()?;
+    let token = value
+        .get_mut("params")?
+        .get_mut("_meta")?
+        .get_mut("progressToken")?;
+    if *token != recorded.to_value() {
+        return None;
+    }
+    *token = live.to_value();
+    Some(value.to_string().into_bytes())
+}
+
 /// How many messages that break the schema a replay reports one by one.
 const MAX_SCHEMA_FINDINGS: usize = 10;
 
@@ -606,6 +622,12 @@ impl<C: Channel> Run<'_, C> {
                     && let Some(rewritten) = with_member(&bytes, "id", &live.to_value())
                 {
                     bytes = rewritten;
+                    // A client that made the request's id its progress
+                    // token (as the TypeScript SDK does) meant a token no
+                    // other request in flight has: the fresh id keeps it so.
+                    if let Some(retokened) = with_progress_token(&bytes, &recorded, &live) {
+                        bytes = retokened;
+                    }
                 }
                 self.open(*slot, live);
             }
@@ -1272,6 +1294,41 @@ mod tests {
         assert_eq!(
             String::from_utf8(outcome.live[1].bytes.clone()).unwrap(),
             pong
+        );
+    }
+
+    #[test]
+    fn a_progress_token_that_was_the_reused_id_follows_the_fresh_one() {
+        let call = |token: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","_meta":{{"progressToken":{token}}}}}}}"#
+            )
+        };
+        let done = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+        let (first, second) = (call("1"), call("1"));
+        let events = [
+            ("c2s", first.as_str()),
+            ("s2c", done),
+            ("c2s", second.as_str()),
+            ("s2c", done),
+        ];
+        // The server answers the second call only if its token is the
+        // fresh id, 2.
+        let outcome = run(
+            &events,
+            &format!(
+                r#"read a; echo '{done}'; read b; case "$b" in *'"progressToken":2'*) echo '{{"jsonrpc":"2.0","id":2,"result":{{"content":[]}}}}';; esac; cat >/dev/null"#
+            ),
+        );
+        assert_eq!(laws(&outcome), vec![]);
+        // A token that is not the id stays as recorded.
+        assert_eq!(
+            with_progress_token(
+                call("\"p\"").as_bytes(),
+                &RequestId::number(1),
+                &RequestId::number(2)
+            ),
+            None
         );
     }
 
