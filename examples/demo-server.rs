@@ -19,7 +19,7 @@ use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::process::{Command, ExitCode};
 
-use mcp_replay::server::{Server, Tool, ToolAnnotations, ToolDescriptor, ToolOutput, ToolSet};
+use mcp_replay::{Server, Tool, ToolAnnotations, ToolDescriptor, ToolOutput, ToolSet};
 use serde_json::{Number, Value, json};
 
 /// Set in the environment of the `stderr-child` tool's child process, with

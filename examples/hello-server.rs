@@ -1,7 +1,7 @@
 //! The smallest useful server on mcp-replay's core library: one tool, `greet`.
 //! `docs/server-library.md` walks through it.
 
-use mcp_replay::server::{ServeError, Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
+use mcp_replay::{ServeError, Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 use serde_json::{Value, json};
 
 struct Greet;

@@ -5,7 +5,7 @@
 
 use std::process::ExitCode;
 
-use mcp_replay::server::{
+use mcp_replay::{
     Context, GetPrompt, MethodError, Prompt, PromptArgument, PromptMessage, PromptSet, Resource,
     ResourceContents, ResourceError, ResourceSet, ResourceTemplate, Server, ToolDescriptor,
     ToolOutput, ToolSet,

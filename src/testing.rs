@@ -11,7 +11,7 @@
 //! child's pipes, so a transcript that passes one passes the other.
 //!
 //! ```
-//! use mcp_replay::server::{Server, ToolSet};
+//! use mcp_replay::{Server, ToolSet};
 //! # let dir = tempfile::tempdir().unwrap();
 //! # let transcript = dir.path().join("ping.jsonl");
 //! # std::fs::write(&transcript, concat!(

@@ -14,8 +14,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError, mpsc};
 use std::thread;
 
 use mcp_replay::ServeError;
-use mcp_replay::server::{Capture, Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 use mcp_replay::transcript::ReplayTransport;
+use mcp_replay::{Capture, Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 use serde_json::{Value, json};
 
 /// Set when this binary runs as the child of one of its own tests.

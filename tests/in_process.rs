@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mcp_replay::laws::LawId;
-use mcp_replay::server::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 use mcp_replay::testing::{self, Replay};
+use mcp_replay::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 use serde_json::{Value, json};
 
 /// The notes example, whose sessions with the official SDK clients are

@@ -2,7 +2,7 @@
 //! switched off when the first argument is `--no-capture`: it shows what the
 //! capture costs per call, everything else being equal.
 
-use mcp_replay::server::{ServeError, Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
+use mcp_replay::{ServeError, Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 use serde_json::{Value, json};
 
 struct Echo;

@@ -14,7 +14,7 @@
 //! ([`ToolSet::with_typed`]) get their arguments as a `Deserialize` type.
 //!
 //! ```no_run
-//! use mcp_replay::server::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
+//! use mcp_replay::{Server, Tool, ToolDescriptor, ToolOutput, ToolSet};
 //! use serde_json::{Value, json};
 //!
 //! struct Echo;
@@ -318,7 +318,7 @@ impl Server {
     /// ([`with_capture`](Self::with_capture)).
     ///
     /// ```
-    /// use mcp_replay::server::{Server, ToolSet};
+    /// use mcp_replay::{Server, ToolSet};
     /// use mcp_replay::transcript::ReplayTransport;
     ///
     /// let server = Server::new("s", "1", ToolSet::new());

@@ -401,7 +401,7 @@ impl ToolSet {
     /// answer. With `A` = [`Value`], it gets the arguments as they came.
     ///
     /// ```
-    /// use mcp_replay::server::{Context, ToolDescriptor, ToolOutput, ToolSet};
+    /// use mcp_replay::{Context, ToolDescriptor, ToolOutput, ToolSet};
     /// use serde::Deserialize;
     /// use serde_json::json;
     ///

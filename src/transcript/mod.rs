@@ -9,7 +9,7 @@
 //!
 //! The same file drives two things: `mcp-replay check` replays it against a
 //! server process, and [`ReplayTransport`] replays it against an in-process
-//! [`Server`](crate::server::Server). `docs/transcript-format.md` describes
+//! [`Server`](crate::Server). `docs/transcript-format.md` describes
 //! the format field by field; `docs/transcript.schema.json` is its JSON Schema.
 
 mod base64;

@@ -10,9 +10,10 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use mcp_replay::Frame;
 use mcp_replay::process::{Output, Recv, ServerCommand, ServerProcess, shell_status};
+use mcp_replay::transcript::TranscriptWriter;
 use mcp_replay::transcript::{Direction, Exit, Header};
-use mcp_replay::{Frame, TranscriptWriter};
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
