@@ -11,6 +11,12 @@
 //! it serves (spec/README.md §7 L46, a SHOULD: a warning under spec).
 //! The era is never decided by one particular error code.
 //!
+//! The laws the legacy conversation and the modern session both probe (the
+//! tool laws and `capabilities-honest`) are graded once: by the
+//! conversation for a server it opened, and by the modern session, in
+//! 2026-07-28, for a modern-only server, where its verdict replaces the
+//! legacy sessions' skips.
+//!
 //! The revisions answered to `initialize` are also held to each other:
 //! a revision answered to a request for another one must be one the server
 //! supports, so a request for that revision itself gets it back (L12–L13).
@@ -21,6 +27,7 @@ use crate::jsonrpc::RpcError;
 use crate::laws::{LawId, Profile, Severity};
 use crate::revision::Era;
 
+use super::modern::CONVERSATION_LAWS;
 use super::session::error_words;
 use super::{Ledger, MODERN_SESSION, Negotiated};
 
@@ -30,18 +37,35 @@ const LEGACY_ONLY: &[LawId] = &[LawId::Initialize, LawId::Ping];
 /// Settles the sessions' ledgers: the modern-only verdict, then the
 /// revisions answered.
 pub(super) fn settle(ledgers: &mut [Ledger]) {
-    modern_only(ledgers);
+    let modern_only = modern_only(ledgers);
+    graded_once(ledgers, modern_only);
     negotiated(ledgers);
 }
 
-fn modern_only(ledgers: &mut [Ledger]) {
+/// The laws both the conversation and the modern session probe: the
+/// modern session's verdict is dropped unless the server is modern-only;
+/// then it replaces what the legacy sessions that could not open said.
+fn graded_once(ledgers: &mut [Ledger], modern_only: bool) {
+    for law in CONVERSATION_LAWS {
+        if !modern_only {
+            ledgers[MODERN_SESSION].withdraw(*law);
+        } else if ledgers[MODERN_SESSION].mentions(*law) {
+            for ledger in ledgers.iter_mut().filter(|l| l.refused.is_some()) {
+                ledger.withdraw(*law);
+            }
+        }
+    }
+}
+
+/// The modern-only verdict; returns whether the server is modern-only.
+fn modern_only(ledgers: &mut [Ledger]) -> bool {
     let Some(versions) = ledgers[MODERN_SESSION].modern.clone() else {
-        return;
+        return false;
     };
     // The conversation opens with the one revision every legacy server
     // speaks: its refusal is the server's answer to the legacy era.
     let Some(error) = ledgers[0].refused.clone() else {
-        return;
+        return false;
     };
     let reason = format!(
         "the server speaks 2026-07-28 only: server/discover showed the modern era, and initialize answered {}",
@@ -80,6 +104,7 @@ fn modern_only(ledgers: &mut [Ledger]) {
             ),
         );
     }
+    true
 }
 
 /// Whether a refusal of `initialize` names the versions the server serves:
