@@ -230,6 +230,52 @@ mod tests {
     }
 
     #[test]
+    fn the_tool_laws_are_graded_once() {
+        let sessions = ["conversation", "eof", "sigterm", "modern"];
+        // A dual-era server: the conversation's verdict stands alone.
+        let mut ledgers: Vec<Ledger> = sessions.into_iter().map(ledger).collect();
+        ledgers[0].held(LawId::ToolsListSorted);
+        ledgers[MODERN_SESSION].modern = Some(vec!["2026-07-28".to_owned()]);
+        ledgers[MODERN_SESSION].fail(LawId::ToolsListSorted, "tools/list", "unsorted");
+        ledgers[MODERN_SESSION].skip(LawId::ToolErrorIsResult, "no schema");
+        settle(&mut ledgers);
+        assert!(ledgers[MODERN_SESSION].findings.is_empty());
+        assert!(!ledgers[MODERN_SESSION].mentions(LawId::ToolErrorIsResult));
+        // A modern-only server: the modern session's verdict replaces the
+        // skips of the sessions that could not open.
+        let mut ledgers: Vec<Ledger> = sessions.into_iter().map(ledger).collect();
+        for ledger in &mut ledgers[..3] {
+            ledger.skip(LawId::ToolsListSorted, "initialize failed");
+            ledger.skip(LawId::UnknownTool, "initialize failed");
+            ledger.refused = Some(error("no", Some(json!({"supported": ["2026-07-28"]}))));
+        }
+        ledgers[MODERN_SESSION].modern = Some(vec!["2026-07-28".to_owned()]);
+        ledgers[MODERN_SESSION].skip(LawId::ToolsListSorted, "the tool set changed");
+        settle(&mut ledgers);
+        let mut all = ledger("");
+        for ledger in ledgers {
+            all.merge(ledger);
+        }
+        let report = all.into_report();
+        assert_eq!(
+            report.status(LawId::ToolsListSorted),
+            Some(&crate::report::LawStatus::Skipped(
+                "the tool set changed".to_owned()
+            ))
+        );
+        // What the modern session did not reach keeps the legacy reason.
+        match report.status(LawId::UnknownTool) {
+            Some(crate::report::LawStatus::Skipped(reason)) => {
+                assert!(
+                    reason.starts_with("the server speaks 2026-07-28 only"),
+                    "{reason}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn a_legacy_server_that_refuses_initialize_keeps_its_findings() {
         let mut ledgers: Vec<Ledger> = ["conversation", "eof", "sigterm", "modern"]
             .into_iter()
