@@ -163,6 +163,18 @@ enum Flaw {
     /// that names no version (breaks `initialize`, which asks a modern-only
     /// server to name the versions it serves).
     UnnamedVersions,
+    /// `tools/list` serves the tools out of name order, in another order
+    /// each time (breaks `tools-list-sorted`, probed in 2026-07-28 for a
+    /// server with `--modern-only`).
+    UnsortedTools,
+    /// Arguments that break a tool's inputSchema get error -32602, not an
+    /// `isError` result (breaks `tool-error-is-result`, probed in
+    /// 2026-07-28 for a server with `--modern-only`).
+    InvalidArgumentsError,
+    /// A call of an unknown tool gets an `isError` result, not a JSON-RPC
+    /// error (breaks `unknown-tool`, probed in 2026-07-28 for a server
+    /// with `--modern-only`).
+    UnknownToolResult,
 }
 
 /// One misbehaviour per law id.
@@ -636,7 +648,11 @@ impl Fixture {
                 true,
             )),
             method::TOOLS_LIST => {
-                let tools = self.tools();
+                let mut tools = self.tools();
+                if self.flawed(Flaw::UnsortedTools) {
+                    tools.rotate_left(1 + self.tools_list_calls % 2);
+                    self.tools_list_calls += 1;
+                }
                 let mut result = hints(
                     json!({ "tools": tools }),
                     !self.broken(Break::ListCacheHints),
@@ -659,13 +675,33 @@ impl Fixture {
                 "call tools/list first".to_owned(),
                 None,
             )),
-            method::TOOLS_CALL => self
-                .tools_call(params.cloned())
-                .map(|mut result| {
-                    result["resultType"] = json!("complete");
-                    result
-                })
-                .map_err(|(code, message)| (code, message, None)),
+            method::TOOLS_CALL => {
+                let answer = if self.flawed(Flaw::UnknownToolResult) && !self.knows(params) {
+                    let name = params
+                        .and_then(|p| p.get("name"))
+                        .map_or(json!(null), Clone::clone);
+                    Ok(tool_result(&format!("Unknown tool: {name}"), true))
+                } else {
+                    self.tools_call(params.cloned())
+                };
+                match answer {
+                    Ok(result)
+                        if self.flawed(Flaw::InvalidArgumentsError)
+                            && result.get("isError") == Some(&Value::Bool(true)) =>
+                    {
+                        Err((
+                            ErrorCode::INVALID_PARAMS,
+                            "invalid arguments".to_owned(),
+                            None,
+                        ))
+                    }
+                    Ok(mut result) => {
+                        result["resultType"] = json!("complete");
+                        Ok(result)
+                    }
+                    Err((code, message)) => Err((code, message, None)),
+                }
+            }
             other => Err((
                 ErrorCode::METHOD_NOT_FOUND,
                 format!("method not found: {other}"),
@@ -787,6 +823,15 @@ impl Fixture {
             "serverInfo": server_info,
             "capabilities": capabilities,
         })
+    }
+
+    /// Whether a `tools/call`'s params name a tool the fixture serves (a
+    /// call without a name is no call of an unknown tool).
+    fn knows(&self, params: Option<&Value>) -> bool {
+        match params.and_then(|p| p.get("name")).and_then(Value::as_str) {
+            Some(name) => self.tools().iter().any(|tool| tool["name"] == name),
+            None => true,
+        }
     }
 
     fn tools(&self) -> Vec<Value> {

@@ -1,7 +1,8 @@
 //! The modern era against the fixture server: each `--modern-flaw` is
 //! caught by its law id in both profiles, with every other law held; the
-//! modern-only and dual-era fixtures pass in both profiles; findings say
-//! which era they belong to.
+//! modern-only and dual-era fixtures pass in both profiles; a modern-only
+//! server is held to the tool laws in 2026-07-28, which a dual-era one
+//! owes in its legacy conversation; findings say which era they belong to.
 
 use mcp_replay::check::probes::ProbeReport;
 use mcp_replay::laws::{LawId, Profile, Severity};
@@ -51,20 +52,25 @@ fn assert_only(report: &ProbeReport, profile: Profile, expected: &[(LawId, Sever
 /// fails, and each finding belongs to the modern era.
 fn caught(args: &[&str], expected: &[(LawId, Severity)]) {
     for profile in [Profile::Core, Profile::Spec] {
-        let report = probe(args, profile);
-        assert_only(&report, profile, expected);
-        for finding in &report.findings {
-            assert_eq!(finding.era, Some(Era::Modern), "{finding:#?}");
-            let Location::Probe { step, .. } = &finding.location else {
-                panic!("{finding:#?}");
-            };
-            assert!(
-                step.starts_with("modern session: ")
-                    || step.starts_with("stateless session: ")
-                    || step.starts_with("conversation session: "),
-                "{step}"
-            );
-        }
+        caught_in(args, profile, expected);
+    }
+}
+
+/// [`caught`] in one profile.
+fn caught_in(args: &[&str], profile: Profile, expected: &[(LawId, Severity)]) {
+    let report = probe(args, profile);
+    assert_only(&report, profile, expected);
+    for finding in &report.findings {
+        assert_eq!(finding.era, Some(Era::Modern), "{finding:#?}");
+        let Location::Probe { step, .. } = &finding.location else {
+            panic!("{finding:#?}");
+        };
+        assert!(
+            step.starts_with("modern session: ")
+                || step.starts_with("stateless session: ")
+                || step.starts_with("conversation session: "),
+            "{step}"
+        );
     }
 }
 
@@ -91,6 +97,87 @@ flaws! {
         LawId::UnknownMethod;
     a_result_of_the_wrong_shape_breaks_schema: "wrong-shape" => LawId::Schema;
     a_request_that_needs_an_earlier_one_breaks_discover: "stateful" => LawId::Discover;
+}
+
+/// The tool laws, which a modern-only server is held to in 2026-07-28.
+const TOOL_LAWS: [LawId; 6] = [
+    LawId::ToolsListValid,
+    LawId::ToolsListSorted,
+    LawId::InvalidParams,
+    LawId::UnknownTool,
+    LawId::ToolErrorIsResult,
+    LawId::CapabilitiesHonest,
+];
+
+/// Each flaw of a modern-only server's tools, caught by its law in the
+/// modern era: an error under core, a warning under spec, where the
+/// revision says SHOULD.
+macro_rules! modern_only_flaws {
+    ($($test:ident: $flaw:literal => $law:expr;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let args = ["--modern-only", "--modern-flaw", $flaw];
+                caught_in(&args, Profile::Core, &[($law, Error)]);
+                caught_in(&args, Profile::Spec, &[($law, Warning)]);
+            }
+        )*
+    };
+}
+
+modern_only_flaws! {
+    an_unsorted_modern_tool_list_breaks_tools_list_sorted: "unsorted-tools" =>
+        LawId::ToolsListSorted;
+    invalid_modern_arguments_answered_with_an_error_break_tool_error_is_result:
+        "invalid-arguments-error" => LawId::ToolErrorIsResult;
+    an_unknown_modern_tool_answered_with_a_result_breaks_unknown_tool:
+        "unknown-tool-result" => LawId::UnknownTool;
+}
+
+#[test]
+fn a_modern_only_tool_finding_names_the_modern_session() {
+    let report = probe(
+        &["--modern-only", "--modern-flaw", "unknown-tool-result"],
+        Profile::Core,
+    );
+    assert_eq!(report.findings.len(), 1, "{report:#?}");
+    assert_eq!(
+        report.findings[0].location,
+        Location::Probe {
+            command: report.command.clone(),
+            step: "modern session: tools/call of the unknown tool mcp-replay-no-such-tool"
+                .to_owned(),
+        }
+    );
+    assert!(
+        report.findings[0]
+            .message
+            .starts_with("answered the result {"),
+        "{}",
+        report.findings[0].message
+    );
+}
+
+#[test]
+fn a_dual_era_server_has_its_tool_laws_graded_once_by_its_conversation() {
+    // The broken tool answers in either era; the conversation grades the
+    // law, and the modern session does not grade it again.
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--modern", "--break", "tool-error-is-result"], profile);
+        let eras: Vec<Option<Era>> = report
+            .findings
+            .iter()
+            .filter(|f| TOOL_LAWS.contains(&f.law))
+            .map(|f| f.era)
+            .collect();
+        assert!(
+            eras.iter().all(|era| *era == Some(Era::Legacy)),
+            "{profile:?}: {report:#?}"
+        );
+        if profile == Profile::Core {
+            assert!(!eras.is_empty(), "{report:#?}");
+        }
+    }
 }
 
 #[test]
@@ -122,13 +209,13 @@ fn a_stateful_server_is_named_by_its_fresh_process() {
 }
 
 #[test]
-fn a_modern_only_server_passes_both_profiles_with_its_legacy_laws_skipped() {
+fn a_modern_only_server_passes_both_profiles_with_its_handshake_laws_skipped() {
     for profile in [Profile::Core, Profile::Spec] {
         let report = probe(&["--modern-only"], profile);
         assert_only(&report, profile, &[]);
-        // What it owes in every era is held in the modern one; what only
-        // the handshake has is skipped; `initialize` is its refusal, which
-        // names the versions it serves.
+        // What it owes in every era (the tool laws too) is held in the
+        // modern one; what only the handshake has is skipped; `initialize`
+        // is its refusal, which names the versions it serves.
         for law in [
             LawId::Initialize,
             LawId::Discover,
@@ -142,7 +229,10 @@ fn a_modern_only_server_passes_both_profiles_with_its_legacy_laws_skipped() {
             LawId::EofExitZero,
             LawId::SigtermExit143,
             LawId::Schema,
-        ] {
+        ]
+        .into_iter()
+        .chain(TOOL_LAWS)
+        {
             assert_eq!(
                 report.status(law),
                 Some(&LawStatus::Held),

@@ -16,7 +16,7 @@ use super::tools::{self, Listing, is_error_result, tool_error_is_result};
 use super::{Ledger, Negotiated};
 
 /// The laws that need a tool list.
-const TOOL_LAWS: &[LawId] = &[
+pub(super) const TOOL_LAWS: &[LawId] = &[
     LawId::ToolsListSorted,
     LawId::ToolsListValid,
     LawId::InvalidParams,
@@ -53,14 +53,36 @@ pub(super) fn run(mut s: Session<'_>) -> Ledger {
     notifications(&mut s);
     let finished = ping(&mut s);
     unknown_method(&mut s);
-    let listing = tool_list(&mut s, &init);
-    other_capabilities(&mut s, &init);
+    // MCP-CORE makes invalid arguments an isError result in every
+    // revision; the spec profile asks it from 2025-11-25 on, which the
+    // SIGTERM session negotiates for it.
+    let tool_errors = s.ledger.profile() == Profile::Core;
+    tool_laws(&mut s, &init, tool_errors);
+    string_id(&mut s);
+    cancellations(&mut s, finished);
+    // Last: a server that a malformed line kills has answered everything
+    // else first. The notifications it sent after one count too.
+    lifecycle::malformed(&mut s);
+    honest_notifications(&mut s, &init);
+    s.finish()
+}
+
+/// The tool laws of an open session, in whichever era it speaks (each
+/// request through [`Session::params`]): `capabilities-honest` for the
+/// lists `init` declares, then `tools-list-valid` and `tools-list-sorted`,
+/// `invalid-params`, `unknown-tool`, and with `tool_errors` (the profile or
+/// the revision makes invalid arguments an isError result)
+/// `tool-error-is-result`. A server that serves no tool list has the tool
+/// laws skipped with its answer.
+pub(super) fn tool_laws(s: &mut Session<'_>, init: &Init, tool_errors: bool) {
+    let listing = tool_list(s, init);
+    other_capabilities(s, init);
     match &listing {
         Ok(listing) => {
-            invalid_params(&mut s, listing);
-            unknown_tool(&mut s, listing);
-            if s.ledger.profile() == Profile::Core {
-                tool_error_is_result(&mut s, listing);
+            invalid_params(s, listing);
+            unknown_tool(s, listing);
+            if tool_errors {
+                tool_error_is_result(s, listing);
             }
         }
         Err(reason) => {
@@ -69,13 +91,6 @@ pub(super) fn run(mut s: Session<'_>) -> Ledger {
             }
         }
     }
-    string_id(&mut s);
-    cancellations(&mut s, finished);
-    // Last: a server that a malformed line kills has answered everything
-    // else first. The notifications it sent after one count too.
-    lifecycle::malformed(&mut s);
-    honest_notifications(&mut s, &init);
-    s.finish()
 }
 
 /// `initialize`: the result names the revision, the server and its
@@ -262,18 +277,19 @@ fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
     // Tools that are served must be declared: that is part of the
     // handshake. An empty list hides nothing, so leaving it undeclared is
     // only dishonest.
+    let declared_in = init.declared_in();
     match listing.tools.len() {
         _ if declared => {}
         0 => s.ledger.fail(
             LawId::CapabilitiesHonest,
             &step,
-            "serves tools/list, but its initialize result declares no tools capability",
+            format!("serves tools/list, but its {declared_in} declares no tools capability"),
         ),
         n => s.ledger.fail(
-            LawId::Initialize,
+            init.opening,
             &step,
             format!(
-                "serves {n} tool{} in tools/list, but its initialize result declares no tools capability",
+                "serves {n} tool{} in tools/list, but its {declared_in} declares no tools capability",
                 if n == 1 { "" } else { "s" }
             ),
         ),
@@ -349,7 +365,8 @@ fn other_capabilities(s: &mut Session<'_>, init: &Init) {
             continue;
         }
         let step = s.step(list);
-        if let Some(Err(error)) = s.call(law, list, None)
+        let params = s.params(None);
+        if let Some(Err(error)) = s.call(law, list, params)
             && error.code == ErrorCode::METHOD_NOT_FOUND
         {
             s.ledger.fail(
@@ -381,7 +398,8 @@ fn invalid_params(s: &mut Session<'_>, listing: &Listing) {
     let core = s.ledger.profile() == Profile::Core;
     for (step, params) in cases {
         let step = s.step(step);
-        match s.call(law, method::TOOLS_CALL, Some(params)) {
+        let params = s.params(Some(params));
+        match s.call(law, method::TOOLS_CALL, params) {
             None => return,
             Some(Err(error)) if error.code == ErrorCode::INVALID_PARAMS => {}
             // The spec asks a protocol error without naming the code; the
@@ -416,7 +434,8 @@ fn unknown_tool(s: &mut Session<'_>, listing: &Listing) {
     }
     let step = s.step(format!("tools/call of the unknown tool {tool}"));
     let core = s.ledger.profile() == Profile::Core;
-    match s.call(law, method::TOOLS_CALL, Some(json!({"name": tool, "arguments": {}}))) {
+    let params = s.params(Some(json!({"name": tool, "arguments": {}})));
+    match s.call(law, method::TOOLS_CALL, params) {
         None => {}
         Some(Err(error)) if !core || error.code == ErrorCode::METHOD_NOT_FOUND => {}
         Some(Err(error)) => s.ledger.fail(
@@ -487,7 +506,7 @@ fn cancellations(s: &mut Session<'_>, finished: Option<RequestId>) {
 
 /// `capabilities-honest` for what the server sent on its own: log messages
 /// only with `logging`, list changes only with `tools.listChanged`.
-fn honest_notifications(s: &mut Session<'_>, init: &Init) {
+pub(super) fn honest_notifications(s: &mut Session<'_>, init: &Init) {
     let law = LawId::CapabilitiesHonest;
     let step = "notifications the server sent".to_owned();
     let sent = |s: &Session<'_>, name: &str| s.notifications().get(name).copied().unwrap_or(0);

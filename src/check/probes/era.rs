@@ -11,6 +11,12 @@
 //! it serves (spec/README.md §7 L46, a SHOULD: a warning under spec).
 //! The era is never decided by one particular error code.
 //!
+//! The laws the legacy conversation and the modern session both probe (the
+//! tool laws and `capabilities-honest`) are graded once: by the
+//! conversation for a server it opened, and by the modern session, in
+//! 2026-07-28, for a modern-only server, where its verdict replaces the
+//! legacy sessions' skips.
+//!
 //! The revisions answered to `initialize` are also held to each other:
 //! a revision answered to a request for another one must be one the server
 //! supports, so a request for that revision itself gets it back (L12–L13).
@@ -21,6 +27,7 @@ use crate::jsonrpc::RpcError;
 use crate::laws::{LawId, Profile, Severity};
 use crate::revision::Era;
 
+use super::modern::CONVERSATION_LAWS;
 use super::session::error_words;
 use super::{Ledger, MODERN_SESSION, Negotiated};
 
@@ -30,18 +37,35 @@ const LEGACY_ONLY: &[LawId] = &[LawId::Initialize, LawId::Ping];
 /// Settles the sessions' ledgers: the modern-only verdict, then the
 /// revisions answered.
 pub(super) fn settle(ledgers: &mut [Ledger]) {
-    modern_only(ledgers);
+    let modern_only = modern_only(ledgers);
+    graded_once(ledgers, modern_only);
     negotiated(ledgers);
 }
 
-fn modern_only(ledgers: &mut [Ledger]) {
+/// The laws both the conversation and the modern session probe: the
+/// modern session's verdict is dropped unless the server is modern-only;
+/// then it replaces what the legacy sessions that could not open said.
+fn graded_once(ledgers: &mut [Ledger], modern_only: bool) {
+    for law in CONVERSATION_LAWS {
+        if !modern_only {
+            ledgers[MODERN_SESSION].withdraw(*law);
+        } else if ledgers[MODERN_SESSION].mentions(*law) {
+            for ledger in ledgers.iter_mut().filter(|l| l.refused.is_some()) {
+                ledger.withdraw(*law);
+            }
+        }
+    }
+}
+
+/// The modern-only verdict; returns whether the server is modern-only.
+fn modern_only(ledgers: &mut [Ledger]) -> bool {
     let Some(versions) = ledgers[MODERN_SESSION].modern.clone() else {
-        return;
+        return false;
     };
     // The conversation opens with the one revision every legacy server
     // speaks: its refusal is the server's answer to the legacy era.
     let Some(error) = ledgers[0].refused.clone() else {
-        return;
+        return false;
     };
     let reason = format!(
         "the server speaks 2026-07-28 only: server/discover showed the modern era, and initialize answered {}",
@@ -80,6 +104,7 @@ fn modern_only(ledgers: &mut [Ledger]) {
             ),
         );
     }
+    true
 }
 
 /// Whether a refusal of `initialize` names the versions the server serves:
@@ -202,6 +227,52 @@ mod tests {
             ledgers[1].skipped[&LawId::CancelTolerated]
                 .starts_with("the server speaks 2026-07-28 only")
         );
+    }
+
+    #[test]
+    fn the_tool_laws_are_graded_once() {
+        let sessions = ["conversation", "eof", "sigterm", "modern"];
+        // A dual-era server: the conversation's verdict stands alone.
+        let mut ledgers: Vec<Ledger> = sessions.into_iter().map(ledger).collect();
+        ledgers[0].held(LawId::ToolsListSorted);
+        ledgers[MODERN_SESSION].modern = Some(vec!["2026-07-28".to_owned()]);
+        ledgers[MODERN_SESSION].fail(LawId::ToolsListSorted, "tools/list", "unsorted");
+        ledgers[MODERN_SESSION].skip(LawId::ToolErrorIsResult, "no schema");
+        settle(&mut ledgers);
+        assert!(ledgers[MODERN_SESSION].findings.is_empty());
+        assert!(!ledgers[MODERN_SESSION].mentions(LawId::ToolErrorIsResult));
+        // A modern-only server: the modern session's verdict replaces the
+        // skips of the sessions that could not open.
+        let mut ledgers: Vec<Ledger> = sessions.into_iter().map(ledger).collect();
+        for ledger in &mut ledgers[..3] {
+            ledger.skip(LawId::ToolsListSorted, "initialize failed");
+            ledger.skip(LawId::UnknownTool, "initialize failed");
+            ledger.refused = Some(error("no", Some(json!({"supported": ["2026-07-28"]}))));
+        }
+        ledgers[MODERN_SESSION].modern = Some(vec!["2026-07-28".to_owned()]);
+        ledgers[MODERN_SESSION].skip(LawId::ToolsListSorted, "the tool set changed");
+        settle(&mut ledgers);
+        let mut all = ledger("");
+        for ledger in ledgers {
+            all.merge(ledger);
+        }
+        let report = all.into_report();
+        assert_eq!(
+            report.status(LawId::ToolsListSorted),
+            Some(&crate::report::LawStatus::Skipped(
+                "the tool set changed".to_owned()
+            ))
+        );
+        // What the modern session did not reach keeps the legacy reason.
+        match report.status(LawId::UnknownTool) {
+            Some(crate::report::LawStatus::Skipped(reason)) => {
+                assert!(
+                    reason.starts_with("the server speaks 2026-07-28 only"),
+                    "{reason}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

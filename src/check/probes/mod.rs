@@ -353,6 +353,20 @@ impl Ledger {
         }
     }
 
+    /// Drops all the ledger says of `law`: its findings, that it held, and
+    /// why it was skipped.
+    fn withdraw(&mut self, law: LawId) {
+        self.forget(law);
+        self.held.remove(&law);
+        self.skipped.remove(&law);
+    }
+
+    /// Whether the ledger says anything of `law`: a finding, that it held,
+    /// or why it was skipped.
+    fn mentions(&self, law: LawId) -> bool {
+        self.failed(law) || self.held.contains(&law) || self.skipped.contains_key(&law)
+    }
+
     /// Whether some finding names `law`.
     fn failed(&self, law: LawId) -> bool {
         self.findings.iter().any(|finding| finding.law == law)

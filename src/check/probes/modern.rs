@@ -10,8 +10,13 @@
 //! result's shape, -32022 with `data{supported, requested}` for a version it
 //! does not serve, -32602 for missing `_meta` keys), `list-cache-hints`
 //! (`ttlMs` and `cacheScope` on `tools/list`), and `unknown-method` for the
-//! methods 2026-07-28 removed. Every finding's step names this session, so
-//! a report says which era each finding belongs to.
+//! methods 2026-07-28 removed. Then the legacy conversation's tool laws in
+//! this revision, each request with its own `_meta` (`tools-list-valid`,
+//! `tools-list-sorted`, `invalid-params`, `unknown-tool`,
+//! `tool-error-is-result`, and `capabilities-honest` against the
+//! `DiscoverResult`'s capabilities): they stand for a modern-only server,
+//! which opens no conversation. Every finding's step names this session,
+//! so a report says which era each finding belongs to.
 
 use serde_json::{Map, Value, json};
 
@@ -19,10 +24,9 @@ use crate::jsonrpc::{ErrorCode, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 use crate::revision::{Era, Revision, meta};
 
-use super::Ledger;
-use super::lifecycle;
-use super::session::{Answer, Session, describe, error_words, short};
+use super::session::{Answer, Init, Session, describe, error_words, short};
 use super::tools::{self, Listing};
+use super::{Ledger, conversation, lifecycle};
 
 /// The revision this session speaks.
 const MODERN: Revision = Revision::V2026_07_28;
@@ -36,6 +40,19 @@ const UNSUPPORTED: &str = "1900-01-01";
 
 /// The laws this session probes.
 const LAWS: &[LawId] = &[LawId::Discover, LawId::ListCacheHints];
+
+/// The laws this session probes as the legacy conversation does, in
+/// 2026-07-28: the tool laws and `capabilities-honest`. The conversation
+/// grades them for a server it can open; this session's verdict stands
+/// for a modern-only server (see `era.rs`).
+pub(super) const CONVERSATION_LAWS: &[LawId] = &[
+    LawId::CapabilitiesHonest,
+    LawId::ToolsListSorted,
+    LawId::ToolsListValid,
+    LawId::InvalidParams,
+    LawId::UnknownTool,
+    LawId::ToolErrorIsResult,
+];
 
 /// The `_meta` of a modern request that speaks `version`.
 fn request_meta(version: &str) -> Value {
@@ -101,10 +118,22 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     let listed = cache_hints(&mut s);
     removed_methods(&mut s);
     stateless(&mut s, fresh, listed);
+    // The conversation's tool laws, spoken statelessly: the capabilities
+    // are the DiscoverResult's, and the revision makes invalid arguments
+    // an isError result.
+    let init = Init {
+        revision: MODERN.as_str().to_owned(),
+        capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
+        opening: LawId::Discover,
+    };
+    s.speak_statelessly();
+    conversation::tool_laws(&mut s, &init, MODERN.tool_input_errors_are_results());
     every_era(&mut s);
     // Malformed input last, as in the legacy conversation: a server it
-    // kills has answered everything else.
+    // kills has answered everything else. The notifications it sent after
+    // one count too.
     lifecycle::malformed(&mut s);
+    conversation::honest_notifications(&mut s, &init);
     s.finish()
 }
 

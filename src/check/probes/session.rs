@@ -34,19 +34,31 @@ pub(super) struct Stray {
     pub answer: Answer,
 }
 
-/// What the server said in `initialize`.
+/// What the server said of itself when the session opened: the result of
+/// `initialize`, or for a stateless session of `server/discover`.
 #[derive(Debug, Clone)]
 pub(super) struct Init {
     /// The revision it answered.
     pub revision: String,
     /// Its capabilities (`Value::Null` when absent).
     pub capabilities: Value,
+    /// The law of the answer that declared them: `initialize`, or
+    /// `discover` for a `DiscoverResult`.
+    pub opening: LawId,
 }
 
 impl Init {
     /// Whether the server declared the capability `name`.
     pub fn declares(&self, name: &str) -> bool {
         self.capabilities.get(name).is_some_and(|v| !v.is_null())
+    }
+
+    /// The answer that declared the capabilities, in words.
+    pub fn declared_in(&self) -> &'static str {
+        match self.opening {
+            LawId::Discover => "DiscoverResult",
+            _ => "initialize result",
+        }
     }
 }
 
@@ -82,6 +94,9 @@ pub(super) struct Session<'a> {
     prologue: bool,
     /// The `stdout-is-protocol` finding, with its step, once made.
     not_protocol: Option<(String, String)>,
+    /// Every request the shared probes send carries 2026-07-28's `_meta`
+    /// (see [`Session::params`]).
+    stateless: bool,
 }
 
 impl<'a> Session<'a> {
@@ -104,6 +119,7 @@ impl<'a> Session<'a> {
             dead: None,
             prologue: false,
             not_protocol: None,
+            stateless: false,
         })
     }
 
@@ -204,6 +220,22 @@ impl<'a> Session<'a> {
         let line = request_line(&id, name, params.as_ref());
         self.client.expect_answer(id, name);
         line
+    }
+
+    /// From now on, [`Session::params`] gives every request 2026-07-28's
+    /// `_meta`: the session speaks the stateless era.
+    pub fn speak_statelessly(&mut self) {
+        self.stateless = true;
+    }
+
+    /// The params of a request of the probes both eras share: `params` as
+    /// given in a legacy session; in a stateless one, with the standard
+    /// 2026-07-28 `_meta`, which every request of that revision carries.
+    pub fn params(&self, params: Option<Value>) -> Option<Value> {
+        match self.stateless {
+            false => params,
+            true => Some(super::modern::params(params.unwrap_or_else(|| json!({})))),
+        }
     }
 
     /// Sends lines in one write, each followed by a newline.
@@ -426,6 +458,7 @@ impl<'a> Session<'a> {
                 .unwrap_or_default()
                 .to_owned(),
             capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
+            opening: LawId::Initialize,
         });
         Some((answer, init))
     }

@@ -34,11 +34,12 @@ impl Listing {
     }
 }
 
-/// Lists the tools in `session`; a timeout is a finding of `law`.
+/// Lists the tools in `session`, each page requested in the session's era
+/// ([`Session::params`]); a timeout is a finding of `law`.
 /// `None` when the session ended; `Err` when the first page is an error.
 pub(super) fn list(session: &mut Session<'_>, law: LawId) -> Option<Result<Listing, RpcError>> {
     paginate(|cursor| {
-        let params = cursor.map(|cursor| json!({ "cursor": cursor }));
+        let params = session.params(cursor.map(|cursor| json!({ "cursor": cursor })));
         session.call(law, method::TOOLS_LIST, params)
     })
 }
@@ -202,7 +203,8 @@ fn wrong_value(kind: &str) -> Option<Value> {
 }
 
 /// `tool-error-is-result`: arguments that violate a tool's inputSchema get
-/// a result with `isError: true` and a text report.
+/// a result with `isError: true` and a text report (asked in the session's
+/// era, [`Session::params`]).
 pub(super) fn tool_error_is_result(s: &mut Session<'_>, listing: &Listing) {
     let law = LawId::ToolErrorIsResult;
     let Some((tool, arguments, what)) = violation(listing) else {
@@ -213,8 +215,8 @@ pub(super) fn tool_error_is_result(s: &mut Session<'_>, listing: &Listing) {
         return;
     };
     let step = s.step(format!("tools/call {tool} with {what}"));
-    let params = json!({"name": tool, "arguments": arguments});
-    match s.call(law, method::TOOLS_CALL, Some(params)) {
+    let params = s.params(Some(json!({"name": tool, "arguments": arguments})));
+    match s.call(law, method::TOOLS_CALL, params) {
         None => return,
         Some(Ok(result)) if is_error_result(&result) => {
             if !has_text(&result) {
