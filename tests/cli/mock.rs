@@ -7,13 +7,13 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::Duration;
 
 use rustix::process::Signal;
 use serde_json::{Value, json};
 
-use crate::util::{Host, STEP, bin, initialize, notification, request, shell_status};
+use crate::util::{
+    Host, assert_idle_server_stays, bin, initialize, notification, request, shell_status,
+};
 
 /// The session the tests serve: a legacy handshake, a tool list, three
 /// calls of `echo` (the first twice, with a log message before its answer
@@ -549,30 +549,9 @@ fn sigterm_while_serving_exits_143_with_the_envelope() {
 fn an_idle_mock_is_not_timed_out() {
     let dir = tempfile::tempdir().unwrap();
     let path = session(dir.path());
-    let mut child = Command::new(bin())
-        .arg("mock")
-        .arg(&path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdin = child.stdin.take();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait());
-    });
-    let idle = mcp_replay::check::DEFAULT_TIMEOUT + Duration::from_secs(1);
-    assert!(
-        matches!(rx.recv_timeout(idle), Err(RecvTimeoutError::Timeout)),
-        "the idle mock exited"
-    );
-    drop(stdin);
-    let status = rx
-        .recv_timeout(STEP)
-        .expect("it exits at end of input")
-        .unwrap();
-    assert_eq!(status.code(), Some(0));
+    let mut cmd = Command::new(bin());
+    cmd.arg("mock").arg(&path);
+    assert_idle_server_stays(cmd);
 }
 
 // REQ-C-032: a protocol command does not accept --idempotency-key,

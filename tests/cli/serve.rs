@@ -4,13 +4,13 @@
 //! unit tests of `src/manifest/mod.rs`, named after the field each refuses.
 
 use std::process::{Command, Stdio};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::Duration;
 
 use rustix::process::Signal;
 use serde_json::{Value, json};
 
-use crate::util::{Host, STEP, bin, fixture_server, initialize, request, shell_status};
+use crate::util::{
+    Host, STEP, assert_idle_server_stays, bin, fixture_server, initialize, request, shell_status,
+};
 
 fn serve(args: &[&str]) -> Host {
     let mut cmd = Command::new(bin());
@@ -254,31 +254,8 @@ fn sigterm_while_serving_exits_143_with_the_envelope() {
 #[test]
 fn an_idle_server_is_not_timed_out() {
     let mut cmd = Command::new(bin());
-    cmd.arg("serve")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    let child = cmd.spawn().unwrap();
-    let pid = child.id();
-    let (tx, rx) = mpsc::channel();
-    let mut child = child;
-    let stdin = child.stdin.take();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait());
-    });
-    // Longer than any timeout the CLI has (check's step deadline is 5s):
-    // the server must still be there.
-    let idle = mcp_replay::check::DEFAULT_TIMEOUT + Duration::from_secs(1);
-    assert!(
-        matches!(rx.recv_timeout(idle), Err(RecvTimeoutError::Timeout)),
-        "the idle server {pid} exited"
-    );
-    drop(stdin);
-    let status = rx
-        .recv_timeout(STEP)
-        .expect("it exits at end of input")
-        .unwrap();
-    assert_eq!(status.code(), Some(0));
+    cmd.arg("serve");
+    assert_idle_server_stays(cmd);
 }
 
 // REQ-C-032: a protocol command does not accept --idempotency-key,

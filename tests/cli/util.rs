@@ -458,3 +458,34 @@ fn redact(text: &str) -> String {
     }
     text
 }
+
+/// REQ-C-032: a server that stays idle past the default timeout after
+/// serving begins is not terminated by the framework. Starts `cmd` (a
+/// protocol command), leaves it idle longer than any timeout the CLI has
+/// (check's step deadline), then closes its stdin: it must still have been
+/// there, and exit 0.
+pub fn assert_idle_server_stays(mut cmd: Command) {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let stdin = child.stdin.take();
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = tx.send(child.wait());
+    });
+    let idle = mcp_replay::check::DEFAULT_TIMEOUT + Duration::from_secs(1);
+    assert!(
+        matches!(rx.recv_timeout(idle), Err(RecvTimeoutError::Timeout)),
+        "the idle server {pid} exited"
+    );
+    drop(stdin);
+    let status = rx
+        .recv_timeout(STEP)
+        .expect("it exits at end of input")
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+}

@@ -174,20 +174,35 @@ fn notifications(s: &mut Session<'_>) {
         ("notifications/mcp-replay/probe", Some(json!({}))),
     ];
     for (name, params) in cases {
-        let step = s.step(format!("ping after {name}"));
-        let line = notification_line(name, params.as_ref());
-        let Some(strays) = s.fenced(law, &[line]) else {
+        if !unanswered(s, law, name, params.as_ref()) {
             return;
-        };
-        for stray in strays {
-            s.ledger.fail(
-                law,
-                &step,
-                format!("answered the notification {name} with {}", describe(&stray)),
-            );
         }
     }
     s.ledger.held(law);
+}
+
+/// Sends the notification `name` behind a fence, at a step of its own:
+/// whatever comes back for it answers it, a finding of `law`. Returns
+/// `false` when the session cannot go on.
+pub(super) fn unanswered(
+    s: &mut Session<'_>,
+    law: LawId,
+    name: &str,
+    params: Option<&Value>,
+) -> bool {
+    let step = s.step(format!("ping after {name}"));
+    let line = notification_line(name, params);
+    let Some(strays) = s.fenced(law, &[line]) else {
+        return false;
+    };
+    for stray in strays {
+        s.ledger.fail(
+            law,
+            &step,
+            format!("answered the notification {name} with {}", describe(&stray)),
+        );
+    }
+    true
 }
 
 /// `ping` answers `{}`. Returns the ping's id: a finished request to cancel

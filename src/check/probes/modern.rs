@@ -20,11 +20,11 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::jsonrpc::{ErrorCode, method, notification_line};
+use crate::jsonrpc::{ErrorCode, method};
 use crate::laws::{LawId, Profile, Severity};
 use crate::revision::{Era, Revision, meta};
 
-use super::session::{Answer, Init, Session, describe, error_words, short};
+use super::session::{Answer, Init, Session, error_words, short};
 use super::tools::{self, Listing};
 use super::{Ledger, conversation, lifecycle};
 
@@ -375,17 +375,8 @@ fn every_era(s: &mut Session<'_>) {
         ),
     ];
     for (law, name, params) in cases {
-        let step = s.step(format!("ping after {name}"));
-        let line = notification_line(name, Some(&params));
-        let Some(strays) = s.fenced(law, &[line]) else {
+        if !conversation::unanswered(s, law, name, Some(&params)) {
             return;
-        };
-        for stray in strays {
-            s.ledger.fail(
-                law,
-                &step,
-                format!("answered the notification {name} with {}", describe(&stray)),
-            );
         }
         s.ledger.held(law);
     }
