@@ -64,6 +64,19 @@ fn transcript(dir: &Path, header: &str, events: &[(&str, Value)]) -> PathBuf {
     path
 }
 
+/// Replays `path` against the echo server without blessing: it passes,
+/// with no finding at all.
+fn assert_clean(path: &Path) {
+    let verdict = Replay::new(path)
+        .bless(false)
+        .run(&server("1.0.0"))
+        .unwrap();
+    assert!(
+        verdict.passed() && verdict.findings().is_empty(),
+        "{verdict}"
+    );
+}
+
 fn request(id: Value, method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
@@ -121,12 +134,7 @@ fn session(answer: &str) -> Vec<(&'static str, Value)> {
 fn a_session_answered_as_recorded_passes() {
     let dir = tempfile::tempdir().unwrap();
     let path = transcript(dir.path(), &header(&[]), &session("hi"));
-    let verdict = Replay::new(&path)
-        .bless(false)
-        .run(&server("1.0.0"))
-        .unwrap();
-    assert!(verdict.passed(), "{verdict}");
-    assert!(verdict.findings().is_empty(), "{verdict}");
+    assert_clean(&path);
     testing::assert_replays(&server("1.0.0"), &path);
 }
 
@@ -171,11 +179,7 @@ fn a_blessing_rewrites_the_server_side_and_the_next_replay_passes() {
         !text.contains("stale") && text.contains(r#""text":"hi""#),
         "{text}"
     );
-    let again = Replay::new(&path)
-        .bless(false)
-        .run(&server("1.0.0"))
-        .unwrap();
-    assert!(again.passed() && again.findings().is_empty(), "{again}");
+    assert_clean(&path);
 }
 
 #[test]
@@ -207,14 +211,7 @@ fn ids_are_remapped_where_the_recording_reused_one() {
     events.push(("c2s", call_echo(json!(7), "seven")));
     events.push(("s2c", echoed(json!(7), "seven")));
     let path = transcript(dir.path(), &header(&[]), &events);
-    let verdict = Replay::new(&path)
-        .bless(false)
-        .run(&server("1.0.0"))
-        .unwrap();
-    assert!(
-        verdict.passed() && verdict.findings().is_empty(),
-        "{verdict}"
-    );
+    assert_clean(&path);
 }
 
 #[test]
@@ -251,14 +248,7 @@ fn a_stateless_session_replays_too() {
     assert_eq!(blessed.blessed(), 2, "{blessed}");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains(r#""resultType":"complete""#), "{text}");
-    let verdict = Replay::new(&path)
-        .bless(false)
-        .run(&server("1.0.0"))
-        .unwrap();
-    assert!(
-        verdict.passed() && verdict.findings().is_empty(),
-        "{verdict}"
-    );
+    assert_clean(&path);
 }
 
 #[test]

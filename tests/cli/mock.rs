@@ -12,7 +12,8 @@ use rustix::process::Signal;
 use serde_json::{Value, json};
 
 use crate::util::{
-    Host, assert_idle_server_stays, bin, initialize, notification, request, shell_status,
+    Host, assert_idle_server_stays, assert_refuses_single_result_flags, bin, initialize,
+    notification, request, shell_status,
 };
 
 /// The session the tests serve: a legacy handshake, a tool list, three
@@ -560,31 +561,10 @@ fn an_idle_mock_is_not_timed_out() {
 fn mock_refuses_the_flags_of_single_results() {
     let dir = tempfile::tempdir().unwrap();
     let path = session(dir.path());
-    for flag in [
-        "--idempotency-key=k",
-        "--dry-run",
-        "--output=x",
-        "--confirm-destructive",
-    ] {
-        let out = Command::new(bin())
-            .arg("mock")
-            .arg(&path)
-            .arg(flag)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{flag}");
-        assert!(out.stdout.is_empty(), "{flag}");
-    }
-    let flags = &manifest()["commands"]["mock"]["flags"];
-    for flag in [
-        "idempotency-key",
-        "dry-run",
-        "output",
-        "confirm-destructive",
-    ] {
-        assert!(flags.get(flag).is_none(), "{flag}");
-    }
+    assert_refuses_single_result_flags(
+        &["mock".as_ref(), path.as_os_str()],
+        &manifest()["commands"]["mock"]["flags"],
+    );
 }
 
 /// The bundled transcripts, each with the mock of itself.

@@ -9,7 +9,8 @@ use rustix::process::Signal;
 use serde_json::{Value, json};
 
 use crate::util::{
-    Host, STEP, assert_idle_server_stays, bin, fixture_server, initialize, request, shell_status,
+    Host, STEP, assert_idle_server_stays, assert_refuses_single_result_flags, bin, fixture_server,
+    initialize, request, shell_status,
 };
 
 fn serve(args: &[&str]) -> Host {
@@ -262,29 +263,10 @@ fn an_idle_server_is_not_timed_out() {
 // --dry-run, --output, or --confirm-destructive.
 #[test]
 fn serve_refuses_the_flags_of_single_results() {
-    for flag in [
-        "--idempotency-key=k",
-        "--dry-run",
-        "--output=x",
-        "--confirm-destructive",
-    ] {
-        let out = Command::new(bin())
-            .args(["serve", flag])
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{flag}");
-        assert!(out.stdout.is_empty(), "{flag}");
-    }
-    let flags = &manifest()["commands"]["serve"]["flags"];
-    for flag in [
-        "idempotency-key",
-        "dry-run",
-        "output",
-        "confirm-destructive",
-    ] {
-        assert!(flags.get(flag).is_none(), "{flag}");
-    }
+    assert_refuses_single_result_flags(
+        &["serve".as_ref()],
+        &manifest()["commands"]["serve"]["flags"],
+    );
 }
 
 // REQ-C-032: a command without stdout behaves exactly as before under

@@ -489,3 +489,26 @@ pub fn assert_idle_server_stays(mut cmd: Command) {
         .unwrap();
     assert_eq!(status.code(), Some(0));
 }
+
+/// REQ-C-032: a protocol command does not accept --idempotency-key,
+/// --dry-run, --output, or --confirm-destructive. `args` start the command
+/// (`["serve"]`); each flag after them exits 2 with stdout empty, and
+/// `flags` (the command's manifest entry's) declares none of them.
+pub fn assert_refuses_single_result_flags(args: &[&std::ffi::OsStr], flags: &Value) {
+    for (flag, name) in [
+        ("--idempotency-key=k", "idempotency-key"),
+        ("--dry-run", "dry-run"),
+        ("--output=x", "output"),
+        ("--confirm-destructive", "confirm-destructive"),
+    ] {
+        let out = Command::new(bin())
+            .args(args)
+            .arg(flag)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(out.stdout.is_empty(), "{flag}");
+        assert!(flags.get(name).is_none(), "{name}");
+    }
+}
