@@ -12,7 +12,10 @@ use std::fs::File;
 use std::io::Write as _;
 use std::os::fd::AsFd as _;
 use std::process::ExitCode;
+use std::sync::mpsc;
 use std::time::Instant;
+
+use mcp_replay::ServeError;
 
 use serde_json::json;
 
@@ -84,64 +87,122 @@ pub fn usage_error(err: &clap::Error, started: Instant) -> ExitCode {
 
 /// Serves `mcp-replay serve` until stdin closes or a signal ends it.
 pub fn run(json_mode: bool, started: Instant) -> ExitCode {
+    session("serve", json_mode, started, || {
+        mcp_replay::serve::server(env!("MCP_REPLAY_VERSION")).serve_stdio()
+    })
+}
+
+/// How a serving session ended.
+enum Ended {
+    /// A signal ended it: exit with this status.
+    Signal(u8),
+    /// The loop returned.
+    Served(Result<(), ServeError>),
+    /// The loop panicked.
+    Panicked,
+}
+
+/// Runs `serve` (a protocol command's loop on stdio) until it returns or
+/// SIGTERM, SIGINT or SIGHUP ends the session, and says how the process
+/// exits: 0 when the client closed stdin or hung up, 128 + N after signal
+/// N (every server a `check` call started killed first, and the envelope
+/// last on stderr in JSON mode), 1 when the loop could not serve.
+///
+/// The loop runs on a thread of its own, and this thread waits for
+/// whichever comes first; `main` then returns the status, which ends the
+/// process even while the loop still waits on stdin.
+pub fn session(
+    command: &'static str,
+    json_mode: bool,
+    started: Instant,
+    serve: impl FnOnce() -> Result<(), ServeError> + Send + 'static,
+) -> ExitCode {
+    let startup = ("SERVE_ERROR", "startup", 1);
     // While a tool runs, fd 2 points at the capture: the report of a
     // signal goes to a copy of the real stderr, taken now.
-    let stderr = std::io::stderr()
-        .as_fd()
-        .try_clone_to_owned()
-        .map(File::from);
-    let stderr = match stderr {
-        Ok(stderr) => stderr,
+    let stderr = match std::io::stderr().as_fd().try_clone_to_owned() {
+        Ok(stderr) => File::from(stderr),
         Err(err) => {
-            return fail(json_mode, started, &format!("cannot copy stderr: {err}"));
+            let message = format!("cannot copy stderr: {err}");
+            return fail(command, json_mode, started, startup, &message);
         }
     };
-    if let Err(err) = watch_signals("serve", stderr, json_mode, started) {
-        return fail(
-            json_mode,
-            started,
-            &format!("cannot install the signal handlers: {err}"),
-        );
+    let (ended, end) = mpsc::channel();
+    if let Err(err) = watch_signals(command, stderr, json_mode, started, ended.clone()) {
+        let message = format!("cannot install the signal handlers: {err}");
+        return fail(command, json_mode, started, startup, &message);
     }
-    let server = mcp_replay::serve::server(env!("MCP_REPLAY_VERSION"));
-    match server.serve_stdio() {
-        Ok(()) => ExitCode::SUCCESS,
+    let spawned = std::thread::Builder::new()
+        .name("serve".to_owned())
+        .spawn(move || {
+            let served = std::panic::catch_unwind(std::panic::AssertUnwindSafe(serve));
+            let _ = ended.send(served.map_or(Ended::Panicked, Ended::Served));
+        });
+    if let Err(err) = spawned {
+        let message = format!("cannot start the serving thread: {err}");
+        return fail(command, json_mode, started, startup, &message);
+    }
+    match end.recv() {
+        Ok(Ended::Signal(status)) => ExitCode::from(status),
+        Ok(Ended::Served(Ok(()))) => ExitCode::SUCCESS,
         // The client hung up: the session is over, a clean end for a
         // server (MCP-CORE r1 §1¶10).
-        Err(err) if err.is_hang_up() => ExitCode::SUCCESS,
-        Err(err) => {
-            let mut message = err.to_string();
-            let mut source = std::error::Error::source(&err);
-            while let Some(cause) = source {
-                message.push_str(": ");
-                message.push_str(&cause.to_string());
-                source = cause.source();
-            }
-            fail(json_mode, started, &message)
+        Ok(Ended::Served(Err(err))) if err.is_hang_up() => ExitCode::SUCCESS,
+        Ok(Ended::Served(Err(err))) => fail(command, json_mode, started, startup, &chain(&err)),
+        Ok(Ended::Panicked) | Err(_) => {
+            let message = "the serving loop panicked";
+            fail(
+                command,
+                json_mode,
+                started,
+                ("SERVE_ERROR", "serving", 1),
+                message,
+            )
         }
     }
 }
 
-/// Reports a failure to start serving: exit 1, never a word on stdout.
-fn fail(json_mode: bool, started: Instant, message: &str) -> ExitCode {
-    eprintln!("mcp-replay: serve: error: {message}");
+/// An error and its causes, on one line.
+pub fn chain(err: &dyn std::error::Error) -> String {
+    let mut message = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    message
+}
+
+/// Reports a failure of `command` that ends it: `code` in its phase, with
+/// its exit status, and never a word on stdout.
+pub fn fail(
+    command: &str,
+    json_mode: bool,
+    started: Instant,
+    (code, phase, status): (&str, &str, u8),
+    message: &str,
+) -> ExitCode {
+    eprintln!("mcp-replay: {command}: error: {message}");
     if json_mode {
         eprintln!(
             "{}",
-            envelope("SERVE_ERROR", message, "startup", 1, started)
+            envelope(code, message, phase, i32::from(status), started)
         );
     }
-    ExitCode::FAILURE
+    ExitCode::from(status)
 }
 
-/// Ends the process on SIGTERM, SIGINT or SIGHUP with 128 + N, after
-/// killing every server a `check` call started; in JSON mode the envelope
-/// is the last line of stderr.
-pub fn watch_signals(
+/// Watches for SIGTERM, SIGINT and SIGHUP on a thread of its own; the
+/// first ends the session: every server a `check` call started is killed,
+/// the report (and in JSON mode the envelope) goes last on stderr, and
+/// `ended` hears the status, 128 + N.
+fn watch_signals(
     command: &'static str,
     mut stderr: File,
     json_mode: bool,
     started: Instant,
+    ended: mpsc::Sender<Ended>,
 ) -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])?;
@@ -166,7 +227,7 @@ pub fn watch_signals(
                     );
                 }
                 let _ = stderr.flush();
-                std::process::exit(code);
+                let _ = ended.send(Ended::Signal(u8::try_from(code).unwrap_or(u8::MAX)));
             }
         })?;
     Ok(())
