@@ -258,7 +258,7 @@ impl Frame {
             },
             Inbound::Response { id, outcome } => Frame::Response {
                 id,
-                outcome: outcome.map_err(parse_rpc_error),
+                outcome: outcome.map_err(|error| parse_rpc_error(&error)),
             },
             Inbound::Malformed { reason, id } => Frame::Malformed { reason, id },
         }
@@ -305,6 +305,21 @@ pub(crate) enum Inbound<'a, M> {
         reason: String,
         id: Option<RequestId>,
     },
+}
+
+impl<'a> Inbound<'a, &'a Value> {
+    /// Classifies a parsed message as [`Frame::from_object`] does, borrowing
+    /// its members instead of taking them: `None` when it is no object.
+    pub(crate) fn of_value(value: &'a Value) -> Option<Inbound<'a, &'a Value>> {
+        let object = value.as_object()?;
+        Some(classify(
+            object.get("id"),
+            object.get("method"),
+            object.get("params"),
+            object.get("result"),
+            object.get("error"),
+        ))
+    }
 }
 
 impl<'a> Inbound<'a, &'a RawValue> {
@@ -360,7 +375,7 @@ impl<'a> Inbound<'a, &'a RawValue> {
             Inbound::Response { id, outcome } => {
                 let outcome = match outcome {
                     Ok(result) => read("result", result).map(Ok),
-                    Err(error) => read("error", error).map(|error| Err(parse_rpc_error(error))),
+                    Err(error) => read("error", error).map(|error| Err(parse_rpc_error(&error))),
                 };
                 match outcome {
                     Ok(outcome) => Frame::Response { id, outcome },
@@ -460,6 +475,24 @@ impl<'a> Member<'a> for Value {
         match self {
             Value::String(text) => Ok(Cow::Owned(text)),
             other => Err(json_kind(&other)),
+        }
+    }
+}
+
+impl<'a> Member<'a> for &'a Value {
+    fn is_null(&self) -> bool {
+        Value::is_null(self)
+    }
+
+    fn request_id(&self) -> Result<RequestId, String> {
+        RequestId::from_value(self)
+            .ok_or_else(|| "the id is neither a number nor a string".to_owned())
+    }
+
+    fn text(self) -> Result<Cow<'a, str>, &'static str> {
+        match self {
+            Value::String(text) => Ok(Cow::Borrowed(text)),
+            other => Err(json_kind(other)),
         }
     }
 }
@@ -608,7 +641,9 @@ impl<'de> Deserialize<'de> for Key {
     }
 }
 
-fn parse_rpc_error(error: Value) -> RpcError {
+/// The error object of a response, as an [`RpcError`]: what it lacks is 0
+/// or empty.
+pub(crate) fn parse_rpc_error(error: &Value) -> RpcError {
     let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
     let message = error
         .get("message")

@@ -32,7 +32,7 @@ use serde_json::{Value, json};
 pub(crate) use self::channel::{Channel, Incoming};
 use crate::check::schema;
 use crate::check::wire;
-use crate::jsonrpc::{ErrorCode, Frame, RequestId, Response, RpcError, method};
+use crate::jsonrpc::{ErrorCode, Inbound, RequestId, Response, RpcError, method, parse_rpc_error};
 use crate::laws::LawId;
 use crate::revision::Revision;
 use crate::transcript::Redactor;
@@ -81,12 +81,10 @@ pub(crate) enum Reply {
 /// One message the server wrote, as the client read it.
 #[derive(Debug, Clone)]
 pub(crate) enum Kind {
-    /// A response.
+    /// A response (what it says is [`Message::answer`]).
     Response {
         /// Its id; `None` when absent or null.
         id: Option<RequestId>,
-        /// What it says.
-        answer: Answer,
         /// What it answers.
         reply: Reply,
     },
@@ -145,6 +143,18 @@ struct Idless {
     seq: usize,
     at: usize,
     method: String,
+}
+
+impl Message {
+    /// What a response says: its result, or its error. Read from the
+    /// message when asked, so that a script that compares whole messages
+    /// copies nothing.
+    pub fn answer(&self) -> Answer {
+        match Inbound::of_value(&self.value) {
+            Some(Inbound::Response { outcome, .. }) => outcome.cloned().map_err(parse_rpc_error),
+            _ => Ok(Value::Null),
+        }
+    }
 }
 
 /// What one wait brought.
@@ -549,31 +559,31 @@ impl<C: Channel> Client<C> {
         }
     }
 
-    /// Reads one message: the schema, and what it answers.
+    /// Reads one message: the schema, and what it answers. `wire::parse`
+    /// returned it, so it is a request, a notification or a response; its
+    /// members are read in place.
     fn read(&mut self, value: Value, redacted: Option<Value>) -> Message {
         self.judge_schema(&value);
-        let frame = match value.clone() {
-            Value::Object(object) => Frame::from_object(object),
-            _ => unreachable!("`wire::parse` returns messages: objects, or batches of them"),
-        };
-        let kind = match frame {
-            Frame::Response { id, outcome } => {
+        let kind = match Inbound::of_value(&value) {
+            Some(Inbound::Response { id, .. }) => {
                 if self.first_answer.is_none() {
                     self.first_answer = Some(self.channel.started_at().elapsed());
                 }
                 let reply = self.route(id.as_ref());
-                Kind::Response {
-                    id,
-                    answer: outcome,
-                    reply,
-                }
+                Kind::Response { id, reply }
             }
-            Frame::Notification { method, .. } => {
+            Some(Inbound::Notification { method, .. }) => {
+                let method = method.into_owned();
                 *self.notifications.entry(method.clone()).or_default() += 1;
                 Kind::Notification { method }
             }
-            Frame::Request { id, method, .. } => Kind::Request { id, method },
-            Frame::Malformed { .. } => unreachable!("`wire::parse` returns messages"),
+            Some(Inbound::Request { id, method, .. }) => Kind::Request {
+                id,
+                method: method.into_owned(),
+            },
+            Some(Inbound::Malformed { .. }) | None => {
+                unreachable!("`wire::parse` returns messages")
+            }
         };
         Message {
             value,

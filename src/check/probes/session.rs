@@ -552,8 +552,12 @@ impl<'a> Session<'a> {
     /// waits for them, strays judged, the server's requests declined.
     fn take_messages(&mut self, messages: Vec<crate::check::client::Message>) {
         for message in messages {
+            let answer = match &message.kind {
+                Kind::Response { .. } => message.answer(),
+                _ => Ok(Value::Null),
+            };
             match message.kind {
-                Kind::Response { id, answer, reply } => match reply {
+                Kind::Response { id, reply } => match reply {
                     Reply::Answers { sent, .. } => {
                         self.early.insert(sent, answer);
                     }
