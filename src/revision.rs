@@ -455,19 +455,30 @@ mod tests {
         );
     }
 
+    /// The definitions of `revision`'s official `schema.json`, beside the
+    /// project.
+    fn official_definitions(revision: Revision) -> serde_json::Value {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/spec/schema");
+        let path = format!("{root}/{revision}/schema.json");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{path}: {err}"));
+        let mut schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let defs = match schema.get_mut("definitions") {
+            Some(defs) => defs.take(),
+            None => schema
+                .get_mut("$defs")
+                .map(serde_json::Value::take)
+                .unwrap_or_default(),
+        };
+        assert!(defs.is_object(), "{path}: the schema has definitions");
+        defs
+    }
+
     /// The server's requests agree with each official schema's
     /// `ServerRequest` union (which 2026-07-28 no longer has).
     #[test]
     fn server_request_methods_agree_with_the_official_schemas() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/spec/schema");
         for revision in Revision::ALL {
-            let path = format!("{root}/{revision}/schema.json");
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{path}: {err}"));
-            let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
-            let defs = schema
-                .get("definitions")
-                .or_else(|| schema.get("$defs"))
-                .expect("the schema has definitions");
+            let defs = official_definitions(*revision);
             let mut in_schema: Vec<&str> = defs
                 .pointer("/ServerRequest/anyOf")
                 .and_then(serde_json::Value::as_array)
@@ -495,16 +506,9 @@ mod tests {
     /// revision's schema defines its request type.
     #[test]
     fn client_methods_agree_with_the_official_schemas() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/spec/schema");
         for revision in Revision::ALL {
-            let path = format!("{root}/{revision}/schema.json");
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{path}: {err}"));
-            let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
-            let defs = schema
-                .get("definitions")
-                .or_else(|| schema.get("$defs"))
-                .and_then(serde_json::Value::as_object)
-                .expect("the schema has definitions");
+            let defs = official_definitions(*revision);
+            let defs = defs.as_object().expect("the definitions are an object");
             let mut in_schema: Vec<String> = defs
                 .values()
                 .filter_map(|def| def.pointer("/properties/method/const"))
