@@ -202,6 +202,15 @@ impl Conversation<'_> {
                 }
                 Ok(())
             }
+            // JSON-RPC 2.0 §4: only a missing id makes a notification, and
+            // MCP allows no null id; the answer carries the request's id,
+            // null, as the core library writes it.
+            Frame::NullId { .. } => transport.write_line(&error_line(
+                &Id::Null,
+                ErrorCode::INVALID_REQUEST,
+                crate::jsonrpc::NULL_ID_MESSAGE,
+                None,
+            )),
             // Notifications are never answered; a response to nothing the
             // mock asked answers nothing.
             Frame::Notification { .. } | Frame::Response { .. } => Ok(()),

@@ -268,6 +268,10 @@ impl Script {
                 Frame::Response { id: Some(id), .. } => {
                     SendKind::Answer(server_requests.get(&id).copied())
                 }
+                // A null id is no notification (JSON-RPC 2.0 §4), and no
+                // request either (MCP allows no null id): a server may
+                // answer it (-32600, id null) as it answers a malformed
+                // line, and `notification-unanswered` has nothing to say.
                 _ => SendKind::Other,
             },
             Some(Value::Array(items)) => {
