@@ -654,7 +654,11 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
             };
             return failed(message, true);
         }
-        Err(err @ ReplayError::CutClientLine { .. }) => return failed(chain(&err), false),
+        Err(
+            err @ (ReplayError::CutClientLine { .. } | ReplayError::UnreadableServerLine { .. }),
+        ) => {
+            return failed(chain(&err), false);
+        }
         Err(err) => {
             return failed(format!("{}: {}", plan.path.display(), chain(&err)), false);
         }

@@ -71,6 +71,22 @@ pub enum MockError {
         #[source]
         source: RedactError,
     },
+    /// A recorded line is JSON beyond the limits of what mcp-replay reads
+    /// as a message: the mock could neither match it nor answer with it.
+    #[error(
+        "{}:{line}: the recorded {side} line cannot be read as a message ({why}); the mock cannot serve it",
+        .path.display()
+    )]
+    Unreadable {
+        /// The transcript.
+        path: PathBuf,
+        /// The line of the event.
+        line: usize,
+        /// `client` or `server`.
+        side: &'static str,
+        /// What is beyond the limits.
+        why: &'static str,
+    },
 }
 
 /// Recorded sessions, ready to be served.

@@ -143,6 +143,24 @@ impl Recorded {
             let EventKind::Line { dir, payload, .. } = &event.kind else {
                 continue;
             };
+            // A line that is JSON beyond what mcp-replay reads as a message
+            // was a request or an answer the mock can neither match nor
+            // send: leaving it out would answer its request with "the
+            // recording has no answer", which the recording has.
+            if *dir != Direction::Stderr
+                && let Some(why) = payload.beyond_limits()
+            {
+                return Err(MockError::Unreadable {
+                    path: path.to_owned(),
+                    line: event.line,
+                    side: if *dir == Direction::ClientToServer {
+                        "client"
+                    } else {
+                        "server"
+                    },
+                    why,
+                });
+            }
             let Some(Value::Object(object)) = payload.to_json() else {
                 continue;
             };

@@ -212,6 +212,19 @@ impl Payload {
             Payload::Bytes(_) => None,
         }
     }
+
+    /// Why a line that is JSON cannot be read as a message, when that is
+    /// so: it is beyond the limits of the grammar the checker reads
+    /// (nesting, a number's range, a lone surrogate; see `classify.rs`).
+    /// `None` for a line that reads, and for one that is no JSON at all.
+    pub(crate) fn beyond_limits(&self) -> Option<&'static str> {
+        let text = match self {
+            Payload::Json(raw) => raw.get(),
+            Payload::Text(text) => text.trim_matches(['\t', '\n', '\r', ' ']),
+            Payload::Bytes(_) => return None,
+        };
+        beyond_limits(text.as_bytes())
+    }
 }
 
 /// How the recorded server ended.

@@ -113,12 +113,20 @@ fn answering_a_null_id_breaks_no_law_in_a_replay() {
     let null_ping = c2s(json!({"jsonrpc": "2.0", "id": null, "method": "ping"}));
     let ping = c2s(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
     let pong = s2c(json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
-    let refusal = s2c(json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600,
-        "message": "invalid request: the id is null; a request's id is a string or an integer (MCP basic#requests), and a notification has no id (JSON-RPC 2.0 §4)"}}));
+    let refusal = s2c(
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600,
+        "message": "invalid request: the id is null; a request's id is a string or an integer (MCP basic#requests), and a notification has no id (JSON-RPC 2.0 §4)"}}),
+    );
     let demo = header(&["mcp-replay", "demo-server"], json!({}));
     write_transcript(
         &dir.path().join("answered.jsonl"),
-        &[demo.clone(), null_ping.clone(), refusal, ping.clone(), pong.clone()],
+        &[
+            demo.clone(),
+            null_ping.clone(),
+            refusal,
+            ping.clone(),
+            pong.clone(),
+        ],
     );
     write_transcript(
         &dir.path().join("silent.jsonl"),
@@ -138,4 +146,118 @@ fn answering_a_null_id_breaks_no_law_in_a_replay() {
         stdout.contains("error[transcript-match] silent.jsonl:2: the malformed line 2 was answered, but the recording has no answer to it"),
         "{stdout}"
     );
+}
+
+/// The lines JSON allows and the checker cannot read as a message: a
+/// number beyond an f64, nesting past 127 levels, a lone surrogate; each
+/// with the words the checker names it by.
+fn beyond_the_limits() -> Vec<(String, &'static str)> {
+    let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+    vec![
+        (
+            "1e400".to_owned(),
+            "a number beyond the range of a 64-bit float",
+        ),
+        (deep, "nested deeper than 127 levels"),
+        (
+            r#""\ud800""#.to_owned(),
+            "a string holds a lone surrogate escape",
+        ),
+    ]
+}
+
+/// A recorded server answer that cannot be read as a message is an error
+/// at its file:line, whether the recorder kept it as `text` (as it does)
+/// or a hand-written transcript holds it as `msg`: a replay that left it
+/// out would pass having compared nothing. `mock` refuses the recording
+/// the same way instead of answering "the recording has no answer".
+#[test]
+fn a_recorded_answer_beyond_the_json_limits_is_an_error_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (value, why) in beyond_the_limits() {
+        let answer = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"x":{value}}}}}"#);
+        // serde_json's `Value` cannot hold these lines: written as text.
+        let as_text = json!({"t": 0.0, "dir": "s2c", "text": answer}).to_string();
+        let as_msg = format!(r#"{{"t":0.0,"dir":"s2c","msg":{answer}}}"#);
+        for (kind, event) in [("text", as_text), ("msg", as_msg)] {
+            let path = dir.path().join("answer.jsonl");
+            let lines = [
+                header(&["mcp-replay", "demo-server"], json!({})),
+                c2s(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"})),
+            ];
+            let mut text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+            text.push_str(&event);
+            text.push('\n');
+            std::fs::write(&path, text).unwrap();
+            let stdout =
+                stdout_with_code(check(dir.path()).args(["--no-probes", "answer.jsonl"]), 2);
+            assert!(
+                stdout.contains(&format!(
+                    "answer.jsonl:3: the recorded server line cannot be read as a message ({why}"
+                )),
+                "{kind} {why}: {stdout}"
+            );
+            let mock = Command::new(bin())
+                .args(["mock", path.to_str().unwrap()])
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap();
+            assert_eq!(mock.status.code(), Some(2), "{kind} {why}");
+            assert!(mock.stdout.is_empty(), "{kind} {why}");
+            let stderr = String::from_utf8_lossy(&mock.stderr);
+            assert!(
+                stderr.contains(
+                    "answer.jsonl:3: the recorded server line cannot be read as a message"
+                ),
+                "{kind} {why}: {stderr}"
+            );
+        }
+    }
+}
+
+/// A recorded client request beyond the JSON limits is sent as the host
+/// sent it, and read by its members as a server reads it (JSON-RPC sets no
+/// such limits): its recorded answer is compared with the live one, and a
+/// server that answers it is not blamed for answering a request never sent.
+#[test]
+fn a_client_request_beyond_the_json_limits_is_replayed_and_its_answer_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    for (value, why) in beyond_the_limits() {
+        let request = format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"hi"}},"x":{value}}}}}"#
+        );
+        let lines = [
+            header(&["mcp-replay", "demo-server"], json!({})),
+            json!({"t": 0.0, "dir": "c2s", "text": request}),
+        ];
+        let path = dir.path().join("request.jsonl");
+        write_transcript(&path, &lines);
+        // The demo server's own answer, recorded.
+        let mut cmd = Command::new(bin());
+        cmd.arg("demo-server");
+        let mut host = Host::spawn(cmd);
+        host.send(format!("{request}\n").as_bytes());
+        let live = host.line();
+        host.close_stdin();
+        host.wait();
+        let recorded: Value = serde_json::from_slice(&live).unwrap();
+        assert_eq!(recorded["id"], 2, "{why}: {recorded}");
+        let mut all = lines.to_vec();
+        all.push(s2c(recorded));
+        write_transcript(&path, &all);
+        let stdout = stdout_with_code(check(dir.path()).args(["--no-probes", "request.jsonl"]), 0);
+        assert!(
+            stdout.contains("PASS request.jsonl  1 exchange"),
+            "{why}: {stdout}"
+        );
+        // The answer is compared: a changed one is a mismatch.
+        let mut changed = all.clone();
+        changed[2]["msg"]["result"]["content"][0]["text"] = json!("not what it says");
+        write_transcript(&path, &changed);
+        let stdout = stdout_with_code(check(dir.path()).args(["--no-probes", "request.jsonl"]), 1);
+        assert!(
+            stdout.contains("error[transcript-match] request.jsonl:3: `tools/call` id=2 (line 2): the response differs from the recording"),
+            "{why}: {stdout}"
+        );
+    }
 }

@@ -171,6 +171,21 @@ pub(crate) enum ReplayError {
         /// The bytes of it that were not recorded.
         cut: u64,
     },
+    /// A recorded server line is JSON beyond the limits of what the
+    /// checker reads as a message: nothing the live server writes can be
+    /// compared with it, so the transcript cannot be checked.
+    #[error(
+        "{}:{line}: the recorded server line cannot be read as a message ({why}): no live line can be compared with it; re-record the session, or edit the line to what the server should write",
+        .path.display()
+    )]
+    UnreadableServerLine {
+        /// The transcript.
+        path: std::path::PathBuf,
+        /// The line of the event.
+        line: usize,
+        /// What is beyond the limits.
+        why: &'static str,
+    },
     /// The server could not be started.
     #[cfg(feature = "cli")]
     #[error(transparent)]
@@ -234,6 +249,13 @@ pub(crate) fn replay_on<C: Channel>(
             line,
             kept,
             cut,
+        });
+    }
+    if let Some((line, why)) = script.unreadable_server {
+        return Err(ReplayError::UnreadableServerLine {
+            path: transcript.path.clone(),
+            line,
+            why,
         });
     }
     let mut client = Client::new(server, redactor, MAX_SCHEMA_FINDINGS);
