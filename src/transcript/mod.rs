@@ -29,9 +29,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 pub(crate) use self::classify::{LineKind, beyond_limits};
-pub use self::read::{TranscriptError, TranscriptWarning};
 #[cfg_attr(not(feature = "cli"), allow(unused_imports))]
-pub(crate) use self::read::{line_too_long, read_line};
+pub(crate) use self::read::{BOM_FOUND, bom_at, line_too_long, read_line};
+pub use self::read::{TranscriptError, TranscriptWarning};
 pub(crate) use self::redact::MIN_SECRET_LEN;
 pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;

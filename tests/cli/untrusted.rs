@@ -261,3 +261,75 @@ fn a_client_request_beyond_the_json_limits_is_replayed_and_its_answer_compared()
         );
     }
 }
+
+/// Every reader of `check` names a UTF-8 byte order mark where it finds
+/// one, at file:line:column (the column in characters): a transcript's
+/// header or event, the directory config, the baseline; `mock` too.
+#[test]
+fn a_byte_order_mark_is_named_by_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let bom = "\u{feff}";
+    let head = header(&["mcp-replay", "demo-server"], json!({}));
+    let ping = c2s(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
+    let named = |stdout: &str, at: &str| {
+        assert!(
+            stdout.contains(&format!("{at}: expected "))
+                && stdout.contains("found a UTF-8 byte order mark (U+FEFF)"),
+            "{at}: {stdout}"
+        );
+    };
+    // The transcript: at the start of the file, and inside an event.
+    std::fs::write(
+        dir.path().join("start.jsonl"),
+        format!("{bom}{head}\n{ping}\n"),
+    )
+    .unwrap();
+    let stdout = stdout_with_code(check(dir.path()).args(["--no-probes", "start.jsonl"]), 2);
+    named(&stdout, "start.jsonl:1:1");
+    let event = r#"{"t":0.0,"dir":"c2s","msg":"#;
+    std::fs::write(
+        dir.path().join("event.jsonl"),
+        format!("{head}\n{event}{bom}{}}}\n", ping["msg"]),
+    )
+    .unwrap();
+    let stdout = stdout_with_code(check(dir.path()).args(["--no-probes", "event.jsonl"]), 2);
+    named(
+        &stdout,
+        &format!("event.jsonl:2:{}", event.chars().count() + 1),
+    );
+    let mock = Command::new(bin())
+        .args(["mock", "start.jsonl"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(mock.status.code(), Some(2));
+    named(&String::from_utf8_lossy(&mock.stderr), "start.jsonl:1:1");
+    // The baseline.
+    std::fs::write(dir.path().join("start.jsonl"), format!("{head}\n")).unwrap();
+    std::fs::write(dir.path().join("baseline.json"), format!("{bom}{{}}")).unwrap();
+    let output = check(dir.path())
+        .args(["--no-probes", "--baseline", "baseline.json", "start.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    named(
+        &String::from_utf8_lossy(&output.stderr),
+        "baseline.json:1:1",
+    );
+    // The directory config, on its second line.
+    std::fs::write(
+        dir.path().join("mcp-replay.json"),
+        format!("{{\n  \"profile\": {bom}\"spec\"\n}}"),
+    )
+    .unwrap();
+    let output = check(dir.path())
+        .args(["--no-probes", "start.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    named(
+        &String::from_utf8_lossy(&output.stderr),
+        "mcp-replay.json:2:14",
+    );
+}
