@@ -239,6 +239,10 @@ struct CheckArgs {
     /// [default: 2s; at most 24h].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     grace: Option<Duration>,
+    /// Also run a transcript's recorded server where its `cwd` leads inside
+    /// DIR (repeatable); by default only inside the current directory.
+    #[arg(long, value_name = "DIR")]
+    allow_cwd: Vec<PathBuf>,
     /// A server command that replaces the one recorded in each transcript
     /// (`transcripts/` when no PATH is given and it exists); with no
     /// transcripts or `--no-replay`, the law probes run against it alone.
@@ -465,6 +469,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.settle = args.settle;
     options.grace = args.grace;
     options.cli_probes = args.cli_probes.then_some(args.bad_flag);
+    options.allow_cwd = args.allow_cwd;
 
     // A JUnit file that cannot be written is a usage error found before
     // anything runs, not after a long run.

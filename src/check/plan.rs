@@ -135,6 +135,7 @@ impl Plan {
             (!options.command.is_empty()).then(|| ServerCommand::new(options.command.clone()));
         let mut skipped = Vec::new();
         let files = collect(options, override_command.is_some(), &mut skipped)?;
+        let bounds = CwdBounds::new(&options.allow_cwd)?;
         // Files left out are reported, even when nothing else is checked.
         if files.is_empty() && !options.probes && skipped.is_empty() {
             return Err(CheckError::NothingToDo);
@@ -168,7 +169,7 @@ impl Plan {
                 // whether its command is first seen there.
                 if options.probes
                     && override_command.is_none()
-                    && let Some(command) = header_command(file)
+                    && let Some(command) = header_command(file, &bounds)
                     && !owners.iter().any(|(known, ..)| *known == command)
                 {
                     owners.push((command, configs.settings(options, file, root)?));
@@ -176,7 +177,13 @@ impl Plan {
                 continue;
             }
             let settings = configs.settings(options, file, root)?;
-            match plan_transcript(file, &settings, override_command.as_ref(), options.bless) {
+            match plan_transcript(
+                file,
+                &settings,
+                override_command.as_ref(),
+                &bounds,
+                options.bless,
+            ) {
                 Ok(planned) => {
                     if !owners.iter().any(|(known, ..)| *known == planned.command) {
                         owners.push((planned.command.clone(), settings));
@@ -188,7 +195,7 @@ impl Plan {
                     // alone; so must this one, to deal the same list.
                     if options.probes
                         && override_command.is_none()
-                        && let Some(command) = header_command(file)
+                        && let Some(command) = header_command(file, &bounds)
                         && !owners.iter().any(|(known, ..)| *known == command)
                     {
                         owners.push((command, settings));
@@ -218,6 +225,7 @@ fn plan_transcript(
     file: &Path,
     settings: &Settings,
     override_command: Option<&ServerCommand>,
+    bounds: &CwdBounds,
     bless: bool,
 ) -> Result<Planned, InputError> {
     let error = |message: String| InputError {
@@ -227,12 +235,14 @@ fn plan_transcript(
     let (head, kept) = read_header(file).map_err(|err| error(chain(&err)))?;
     let command = match override_command {
         Some(command) => command.clone(),
-        None => recorded_command(&head).ok_or_else(|| {
-            error(format!(
-                "{}:1: the header records no server command; give one after `--`",
-                file.display()
-            ))
-        })?,
+        None => recorded_command(&head, bounds)
+            .map_err(error)?
+            .ok_or_else(|| {
+                error(format!(
+                    "{}:1: the header records no server command; give one after `--`",
+                    file.display()
+                ))
+            })?,
     };
     let mut ignore = IgnoreRules::parse(head.header.ignore.iter().map(String::as_str))
         .map_err(|message| error(format!("{}:1: {message}", file.display())))?;
@@ -435,13 +445,105 @@ fn file_kind(kind: std::fs::FileType) -> &'static str {
     }
 }
 
+/// The directory trees a transcript's recorded `cwd` may lead into: the
+/// one `check` runs in, and each `--allow-cwd`, symbolic links resolved.
+/// A transcript is a program: its header says what runs and where, so it
+/// runs nowhere the person running `check` did not point at.
+pub(super) struct CwdBounds {
+    roots: Vec<PathBuf>,
+}
+
+impl CwdBounds {
+    fn new(allowed: &[PathBuf]) -> Result<CwdBounds, CheckError> {
+        let resolve = |path: &Path| {
+            path.canonicalize().map_err(|source| CheckError::Path {
+                path: path.to_owned(),
+                source,
+            })
+        };
+        let mut roots = vec![resolve(Path::new("."))?];
+        for dir in allowed {
+            roots.push(resolve(dir)?);
+        }
+        Ok(CwdBounds { roots })
+    }
+
+    /// Where the recorded `cwd` of the transcript `file` leads, and whether
+    /// that is inside the bounds.
+    fn check(&self, file: &Path, cwd: &str) -> Result<(), String> {
+        let dir = match file.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let Ok(base) = dir.canonicalize() else {
+            // The transcript was read from there: a directory that is gone
+            // now leaves nothing to run in.
+            return Ok(());
+        };
+        let resolved = resolve_beneath(&base, Path::new(cwd));
+        if self.roots.iter().any(|root| resolved.starts_with(root)) {
+            return Ok(());
+        }
+        let roots: Vec<String> = self
+            .roots
+            .iter()
+            .map(|root| format!("`{}`", root.display()))
+            .collect();
+        let within = match roots.as_slice() {
+            [only] => format!("the directory `check` runs in ({only})"),
+            _ => format!(
+                "the directories a recorded server may run in ({})",
+                roots.join(", ")
+            ),
+        };
+        Err(format!(
+            "{}:1: the header's `cwd` ({}) leads to `{}`, outside {within}: a transcript's server runs only where the person running `check` allows; pass `--allow-cwd {}` to run it there, or give a server command after `--`",
+            file.display(),
+            serde_json::Value::from(cwd),
+            resolved.display(),
+            shell_quote(&resolved.display().to_string()),
+        ))
+    }
+}
+
+/// `relative` resolved against the directory `base` (itself resolved), as
+/// the OS will resolve it: `..` and symbolic links followed one component
+/// at a time, and the components that do not exist (yet) taken as they
+/// are written.
+fn resolve_beneath(base: &Path, relative: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = base.to_owned();
+    for component in relative.components() {
+        match component {
+            Component::RootDir => out = PathBuf::from("/"),
+            Component::Prefix(_) | Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(name) => {
+                out.push(name);
+                // A symbolic link leads elsewhere: follow it, so that a
+                // `..` after it leaves where the OS would leave.
+                if let Ok(real) = out.canonicalize() {
+                    out = real;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The server command a transcript records: its argv, run in its `cwd`
 /// resolved against the transcript's directory (the caller's directory
-/// when it records none).
-fn recorded_command(transcript: &Transcript) -> Option<ServerCommand> {
+/// when it records none); `Ok(None)` when it records no command, and an
+/// error (file:line) when its `cwd` leads outside `bounds`.
+fn recorded_command(
+    transcript: &Transcript,
+    bounds: &CwdBounds,
+) -> Result<Option<ServerCommand>, String> {
     let header = &transcript.header;
     if header.command.is_empty() {
-        return None;
+        return Ok(None);
     }
     // The recorder redacts secrets in the command too: the values set here
     // go back in their places.
@@ -457,24 +559,27 @@ fn recorded_command(transcript: &Transcript) -> Option<ServerCommand> {
         .collect();
     let mut command = ServerCommand::new(argv);
     if let Some(cwd) = &header.cwd {
+        bounds.check(&transcript.path, cwd)?;
         let dir = match transcript.path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
         };
         command = command.in_dir(dir.join(cwd));
     }
-    Some(command)
+    Ok(Some(command))
 }
 
 /// The command of a transcript another share replays, read from its header
 /// alone; `None` when the header is unusable (its share reports it), and
 /// for a file that is not a regular one, which can be read only once (and
 /// only by the share that replays it).
-fn header_command(path: &Path) -> Option<ServerCommand> {
+fn header_command(path: &Path, bounds: &CwdBounds) -> Option<ServerCommand> {
     if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
         return None;
     }
-    recorded_command(&read_header(path).ok()?.0)
+    recorded_command(&read_header(path).ok()?.0, bounds)
+        .ok()
+        .flatten()
 }
 
 /// A transcript's first line alone: its header, and no events. A file that

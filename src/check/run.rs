@@ -78,6 +78,10 @@ pub struct CheckOptions {
     /// The invalid flag of `bad-flag-exits-2` when the CLI probes run
     /// (`--cli-probes`); `None` leaves them out.
     pub cli_probes: Option<String>,
+    /// Directories besides the current one that a transcript's recorded
+    /// `cwd` may lead into (`--allow-cwd`); a recorded command whose `cwd`
+    /// leads anywhere else is not run, and its transcript is an error.
+    pub allow_cwd: Vec<PathBuf>,
 }
 
 impl Default for CheckOptions {
@@ -101,6 +105,7 @@ impl Default for CheckOptions {
             settle: None,
             grace: None,
             cli_probes: None,
+            allow_cwd: Vec::new(),
         }
     }
 }

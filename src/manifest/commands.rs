@@ -177,6 +177,17 @@ fn check() -> CommandEntry {
         "deny-warnings",
         Flag::new(Boolean, "Fail on warnings too").default(false),
     );
+    // Where a transcript's server may run, and what it may be sent, are
+    // the person's to allow, never an agent's.
+    flag(
+        &mut entry,
+        "allow-cwd",
+        Flag::new(
+            Array,
+            "Also run a recorded server where its transcript's cwd leads inside DIR (repeatable)",
+        )
+        .off_mcp(),
+    );
     flag(
         &mut entry,
         "baseline",

@@ -333,3 +333,138 @@ fn a_byte_order_mark_is_named_by_every_reader() {
         "mcp-replay.json:2:14",
     );
 }
+
+/// A recorded command that notes in `marker` that it ran, then serves as
+/// the demo server.
+fn marking_command(marker: &Path) -> Vec<String> {
+    vec![
+        "sh".to_owned(),
+        "-c".to_owned(),
+        format!(
+            "echo ran >> '{}'; exec '{}' demo-server",
+            marker.display(),
+            bin()
+        ),
+    ]
+}
+
+/// A transcript is a program: its header's `cwd`, resolved against the
+/// transcript's directory with `..` and symbolic links followed, never
+/// leads out of the directory `check` runs in unless `--allow-cwd` says
+/// so. An escaping one is an error at the header's line naming the flag,
+/// and its command never runs (neither replayed nor probed); a `cwd` that
+/// stays inside (the bundled transcripts' `..` from `transcripts/`) runs,
+/// and so does any transcript once its command is replaced after `--`.
+#[test]
+fn a_recorded_cwd_never_leads_out_of_the_checked_tree_unless_allowed() {
+    let outside = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("repo");
+    std::fs::create_dir_all(tree.join("transcripts")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), tree.join("transcripts/elsewhere")).unwrap();
+    let marker = dir.path().join("ran");
+    let command = marking_command(&marker);
+    let argv: Vec<&str> = command.iter().map(String::as_str).collect();
+    let ping = c2s(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
+    let pong = s2c(json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    let transcript = |cwd: &str| {
+        write_transcript(
+            &tree.join("transcripts/t.jsonl"),
+            &[
+                header(&argv, json!({"cwd": cwd})),
+                ping.clone(),
+                pong.clone(),
+            ],
+        );
+    };
+    let outside_real = outside.path().canonicalize().unwrap();
+    let parent_real = dir.path().canonicalize().unwrap();
+    for (cwd, leads) in [
+        ("/", std::path::PathBuf::from("/")),
+        ("../..", parent_real.clone()),
+        ("elsewhere", outside_real.clone()),
+        // Lexically `.`; through the link, the directory above `outside`.
+        ("elsewhere/..", outside_real.parent().unwrap().to_owned()),
+        (outside_real.to_str().unwrap(), outside_real.clone()),
+    ] {
+        transcript(cwd);
+        // The probes too would run the recorded command: they are on.
+        let stdout = stdout_with_code(check(&tree).arg("transcripts/"), 2);
+        assert!(
+            stdout.contains(&format!(
+                "transcripts/t.jsonl:1: the header's `cwd` ({}) leads to `{}`, outside the directory `check` runs in",
+                json!(cwd),
+                leads.display()
+            )) && stdout.contains(&format!("pass `--allow-cwd {}`", leads.display())),
+            "{cwd}: {stdout}"
+        );
+        assert!(!marker.exists(), "{cwd}: the recorded command ran");
+    }
+    // Allowed, it runs there.
+    transcript("elsewhere");
+    let stdout = stdout_with_code(
+        check(&tree)
+            .args(["--no-probes", "--allow-cwd"])
+            .arg(outside.path())
+            .arg("transcripts/"),
+        0,
+    );
+    assert!(stdout.contains("PASS transcripts/t.jsonl"), "{stdout}");
+    assert!(marker.exists());
+    std::fs::remove_file(&marker).unwrap();
+    // Inside the tree: `..` from `transcripts/` is the directory checked from.
+    transcript("..");
+    let stdout = stdout_with_code(check(&tree).args(["--no-probes", "transcripts/"]), 0);
+    assert!(stdout.contains("PASS transcripts/t.jsonl"), "{stdout}");
+    assert!(marker.exists());
+    std::fs::remove_file(&marker).unwrap();
+    // A server command after `--` replaces the recorded one and its cwd.
+    transcript("/");
+    let stdout = stdout_with_code(
+        check(&tree).args(["--no-probes", "transcripts/", "--", bin(), "demo-server"]),
+        0,
+    );
+    assert!(stdout.contains("PASS transcripts/t.jsonl"), "{stdout}");
+    assert!(!marker.exists(), "the recorded command ran");
+    // A directory to allow that does not exist is a usage error.
+    let output = check(&tree)
+        .args(["--allow-cwd", "no/such/dir", "transcripts/"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("cannot read `no/such/dir`"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// `mock` runs nothing a transcript names: not its command, not in its
+/// `cwd`, whatever the header holds; it serves the recorded answers alone.
+#[test]
+fn mock_runs_nothing_a_hostile_transcript_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let command = marking_command(&marker);
+    let argv: Vec<&str> = command.iter().map(String::as_str).collect();
+    let path = dir.path().join("hostile.jsonl");
+    write_transcript(
+        &path,
+        &[
+            header(
+                &argv,
+                json!({"cwd": "/", "env": ["HOME"], "redact": {"env": ["HOME"]}}),
+            ),
+            c2s(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"})),
+            s2c(json!({"jsonrpc": "2.0", "id": 1, "result": {}})),
+        ],
+    );
+    let mut cmd = Command::new(bin());
+    cmd.args(["mock", path.to_str().unwrap()]);
+    let mut host = Host::spawn(cmd);
+    host.send(format!("{}\n", request(json!(7), "ping", Value::Null)).as_bytes());
+    assert_eq!(answer(&mut host)["id"], 7);
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+    assert!(!marker.exists(), "the mock ran the recorded command");
+}
