@@ -18,7 +18,7 @@ use mcp_replay::check::{self, CheckOptions, Partition};
 use mcp_replay::laws::{CATALOG, LawId, Profile};
 use mcp_replay::record::{RecordError, RecordOptions, record};
 use mcp_replay::report::{self, ColorChoice, Palette, Report};
-use mcp_replay::transcript::Exit;
+use mcp_replay::transcript::{Exit, fill_names_from_env, with_fill_names};
 
 #[path = "../examples/demo-server.rs"]
 mod demo_server;
@@ -97,6 +97,11 @@ struct MockArgs {
     /// Answer only requests whose normalized params a recorded request has exactly.
     #[arg(long)]
     strict: bool,
+    /// Fill the placeholders [REDACTED:NAME] of the recorded lines sent with
+    /// the value of the variable NAME (repeatable; MCP_REPLAY_FILL_ENV adds
+    /// more); others are sent as they stand.
+    #[arg(long, value_name = "NAME")]
+    fill_env: Vec<String>,
     /// The format of a failure report on stderr.
     #[arg(long, value_enum, default_value_t = ServeFormat::Text)]
     format: ServeFormat,
@@ -243,6 +248,12 @@ struct CheckArgs {
     /// DIR (repeatable); by default only inside the current directory.
     #[arg(long, value_name = "DIR")]
     allow_cwd: Vec<PathBuf>,
+    /// Fill the placeholders [REDACTED:NAME] of the transcripts' client
+    /// lines and commands with the value of the variable NAME (repeatable;
+    /// MCP_REPLAY_FILL_ENV=NAME,NAME adds more); others are sent as they
+    /// stand.
+    #[arg(long, value_name = "NAME")]
+    fill_env: Vec<String>,
     /// A server command that replaces the one recorded in each transcript
     /// (`transcripts/` when no PATH is given and it exists); with no
     /// transcripts or `--no-replay`, the law probes run against it alone.
@@ -309,7 +320,8 @@ fn main() -> ExitCode {
         Command::Mock(args) if args.schema.schema => run_schema("mock"),
         Command::Mock(args) => {
             let json_mode = args.format == ServeFormat::Json;
-            return mock::run(&args.transcripts, args.strict, json_mode, started);
+            let fill = with_fill_names(args.fill_env, fill_names_from_env());
+            return mock::run(&args.transcripts, args.strict, &fill, json_mode, started);
         }
         Command::DemoServer(args) if args.schema => run_schema("demo-server"),
         Command::DemoServer(_) => return demo_server::main(),
@@ -470,6 +482,7 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.grace = args.grace;
     options.cli_probes = args.cli_probes.then_some(args.bad_flag);
     options.allow_cwd = args.allow_cwd;
+    options.fill_env = with_fill_names(args.fill_env, fill_names_from_env());
 
     // A JUnit file that cannot be written is a usage error found before
     // anything runs, not after a long run.

@@ -20,7 +20,8 @@ use crate::process::{ServerCommand, shell_quote};
 use crate::report::InputError;
 use crate::transcript::input::{Input, MAX_TRANSCRIPT_LINE, MAX_TRANSCRIPT_SIZE};
 use crate::transcript::{
-    Redaction, Redactor, Transcript, TranscriptError, line_too_long, read_line,
+    FILL_ENV, Redaction, Transcript, TranscriptError, filler, line_too_long, read_line,
+    with_fill_names,
 };
 
 /// One transcript of the run, with everything its replay needs but its
@@ -74,8 +75,10 @@ struct Settings {
     startup_timeout: Duration,
     settle: Duration,
     grace: Duration,
-    /// The config's redaction settings.
+    /// The config's redaction settings, and the variables of `fill`.
     redaction: Redaction,
+    /// The variables named for the run whose values fill placeholders.
+    fill: Vec<String>,
     /// The bad flag of the CLI probes, when they run.
     cli: Option<String>,
 }
@@ -103,7 +106,13 @@ impl Settings {
                 .grace
                 .or(config.grace)
                 .unwrap_or(probe_defaults.grace),
-            redaction: config.redaction.clone(),
+            // A value sent to a server is a secret wherever it comes back:
+            // in live lines, in reports, in blessed transcripts.
+            redaction: Redaction {
+                env: with_fill_names(config.redaction.env.clone(), options.fill_env.clone()),
+                patterns: config.redaction.patterns.clone(),
+            },
+            fill: options.fill_env.clone(),
             cli: options.cli_probes.clone(),
         }
     }
@@ -135,7 +144,7 @@ impl Plan {
             (!options.command.is_empty()).then(|| ServerCommand::new(options.command.clone()));
         let mut skipped = Vec::new();
         let files = collect(options, override_command.is_some(), &mut skipped)?;
-        let bounds = CwdBounds::new(&options.allow_cwd)?;
+        let allowed = Allowed::new(options)?;
         // Files left out are reported, even when nothing else is checked.
         if files.is_empty() && !options.probes && skipped.is_empty() {
             return Err(CheckError::NothingToDo);
@@ -169,7 +178,7 @@ impl Plan {
                 // whether its command is first seen there.
                 if options.probes
                     && override_command.is_none()
-                    && let Some(command) = header_command(file, &bounds)
+                    && let Some(command) = header_command(file, &allowed)
                     && !owners.iter().any(|(known, ..)| *known == command)
                 {
                     owners.push((command, configs.settings(options, file, root)?));
@@ -181,7 +190,7 @@ impl Plan {
                 file,
                 &settings,
                 override_command.as_ref(),
-                &bounds,
+                &allowed,
                 options.bless,
             ) {
                 Ok(planned) => {
@@ -195,7 +204,7 @@ impl Plan {
                     // alone; so must this one, to deal the same list.
                     if options.probes
                         && override_command.is_none()
-                        && let Some(command) = header_command(file, &bounds)
+                        && let Some(command) = header_command(file, &allowed)
                         && !owners.iter().any(|(known, ..)| *known == command)
                     {
                         owners.push((command, settings));
@@ -225,7 +234,7 @@ fn plan_transcript(
     file: &Path,
     settings: &Settings,
     override_command: Option<&ServerCommand>,
-    bounds: &CwdBounds,
+    allowed: &Allowed,
     bless: bool,
 ) -> Result<Planned, InputError> {
     let error = |message: String| InputError {
@@ -235,7 +244,7 @@ fn plan_transcript(
     let (head, kept) = read_header(file).map_err(|err| error(chain(&err)))?;
     let command = match override_command {
         Some(command) => command.clone(),
-        None => recorded_command(&head, bounds)
+        None => recorded_command(&head, allowed)
             .map_err(error)?
             .ok_or_else(|| {
                 error(format!(
@@ -265,6 +274,19 @@ fn plan_transcript(
             keep_live: bless,
             bless_hint,
             redaction: settings.redaction.clone(),
+            fill: settings.fill.clone(),
+            fill_hint: |name| {
+                format!("`--fill-env {name}` (or `{name}` in `{FILL_ENV}` where `check` runs)")
+            },
+            command_left: match override_command {
+                Some(_) => Vec::new(),
+                None => command
+                    .argv
+                    .iter()
+                    .filter(|arg| arg.contains("[REDACTED:"))
+                    .cloned()
+                    .collect(),
+            },
         },
         path: file.to_owned(),
         command,
@@ -445,16 +467,19 @@ fn file_kind(kind: std::fs::FileType) -> &'static str {
     }
 }
 
-/// The directory trees a transcript's recorded `cwd` may lead into: the
-/// one `check` runs in, and each `--allow-cwd`, symbolic links resolved.
-/// A transcript is a program: its header says what runs and where, so it
-/// runs nowhere the person running `check` did not point at.
-pub(super) struct CwdBounds {
+/// What the person running `check` allows a transcript's header: the
+/// directory trees its recorded `cwd` may lead into (the one `check` runs
+/// in, and each `--allow-cwd`, symbolic links resolved), and the variables
+/// whose values may fill the placeholders of its command (`--fill-env`).
+/// A transcript is a program: its header says what runs, where, and with
+/// what, so it runs nowhere and gets nothing the person did not allow.
+pub(super) struct Allowed {
     roots: Vec<PathBuf>,
+    fill: Vec<String>,
 }
 
-impl CwdBounds {
-    fn new(allowed: &[PathBuf]) -> Result<CwdBounds, CheckError> {
+impl Allowed {
+    fn new(options: &CheckOptions) -> Result<Allowed, CheckError> {
         let resolve = |path: &Path| {
             path.canonicalize().map_err(|source| CheckError::Path {
                 path: path.to_owned(),
@@ -462,15 +487,18 @@ impl CwdBounds {
             })
         };
         let mut roots = vec![resolve(Path::new("."))?];
-        for dir in allowed {
+        for dir in &options.allow_cwd {
             roots.push(resolve(dir)?);
         }
-        Ok(CwdBounds { roots })
+        Ok(Allowed {
+            roots,
+            fill: options.fill_env.clone(),
+        })
     }
 
-    /// Where the recorded `cwd` of the transcript `file` leads, and whether
-    /// that is inside the bounds.
-    fn check(&self, file: &Path, cwd: &str) -> Result<(), String> {
+    /// Whether the recorded `cwd` of the transcript `file` leads inside the
+    /// allowed trees; the error (file:line) says where it leads instead.
+    fn cwd(&self, file: &Path, cwd: &str) -> Result<(), String> {
         let dir = match file.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
@@ -539,19 +567,15 @@ fn resolve_beneath(base: &Path, relative: &Path) -> PathBuf {
 /// error (file:line) when its `cwd` leads outside `bounds`.
 fn recorded_command(
     transcript: &Transcript,
-    bounds: &CwdBounds,
+    allowed: &Allowed,
 ) -> Result<Option<ServerCommand>, String> {
     let header = &transcript.header;
     if header.command.is_empty() {
         return Ok(None);
     }
-    // The recorder redacts secrets in the command too: the values set here
-    // go back in their places.
-    let restorer = Redactor::from_env(&Redaction {
-        env: header.redact.env.clone(),
-        patterns: Vec::new(),
-    })
-    .unwrap_or_default();
+    // The recorder redacts secrets in the command too: the values of the
+    // variables named for the run go back in their places, and no others.
+    let restorer = filler(&allowed.fill, |name| std::env::var(name).ok());
     let argv = header
         .command
         .iter()
@@ -559,7 +583,7 @@ fn recorded_command(
         .collect();
     let mut command = ServerCommand::new(argv);
     if let Some(cwd) = &header.cwd {
-        bounds.check(&transcript.path, cwd)?;
+        allowed.cwd(&transcript.path, cwd)?;
         let dir = match transcript.path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
@@ -573,11 +597,11 @@ fn recorded_command(
 /// alone; `None` when the header is unusable (its share reports it), and
 /// for a file that is not a regular one, which can be read only once (and
 /// only by the share that replays it).
-fn header_command(path: &Path, bounds: &CwdBounds) -> Option<ServerCommand> {
+fn header_command(path: &Path, allowed: &Allowed) -> Option<ServerCommand> {
     if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
         return None;
     }
-    recorded_command(&read_header(path).ok()?.0, bounds)
+    recorded_command(&read_header(path).ok()?.0, allowed)
         .ok()
         .flatten()
 }

@@ -82,6 +82,12 @@ pub struct CheckOptions {
     /// `cwd` may lead into (`--allow-cwd`); a recorded command whose `cwd`
     /// leads anywhere else is not run, and its transcript is an error.
     pub allow_cwd: Vec<PathBuf>,
+    /// The variables whose values fill the placeholders `[REDACTED:NAME]`
+    /// of the transcripts' client lines and recorded commands (`--fill-env`
+    /// and [`FILL_ENV`](crate::transcript::FILL_ENV)); any other
+    /// placeholder is sent as it stands, with a note. Never the names a
+    /// transcript lists.
+    pub fill_env: Vec<String>,
 }
 
 impl Default for CheckOptions {
@@ -106,6 +112,7 @@ impl Default for CheckOptions {
             grace: None,
             cli_probes: None,
             allow_cwd: Vec::new(),
+            fill_env: Vec::new(),
         }
     }
 }

@@ -190,6 +190,15 @@ fn check() -> CommandEntry {
     );
     flag(
         &mut entry,
+        "fill-env",
+        Flag::new(
+            Array,
+            "Fill the placeholders [REDACTED:NAME] of the transcripts' client lines and commands with the value of NAME (repeatable; MCP_REPLAY_FILL_ENV adds more)",
+        )
+        .off_mcp(),
+    );
+    flag(
+        &mut entry,
         "baseline",
         Flag::new(
             Path,
@@ -475,6 +484,14 @@ fn mock() -> CommandEntry {
             "Answer only requests whose normalized params a recorded request has exactly",
         )
         .default(false),
+    );
+    flag(
+        &mut entry,
+        "fill-env",
+        Flag::new(
+            FlagType::Array,
+            "Fill the placeholders [REDACTED:NAME] of the recorded lines sent with the value of NAME (repeatable; MCP_REPLAY_FILL_ENV adds more)",
+        ),
     );
     flag(
         &mut entry,

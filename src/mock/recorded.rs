@@ -30,8 +30,7 @@ pub(crate) struct Source {
     /// Its header's ignore rules, then those of the nearest `mcp-replay.json`.
     pub rules: IgnoreRules,
     /// Its redactions, with the values of the current environment: a live
-    /// line is redacted before it is compared, and a recorded line gets its
-    /// secrets back before it is sent.
+    /// line is redacted before it is compared with the recorded ones.
     pub redactor: Redactor,
 }
 

@@ -14,6 +14,7 @@
 
 mod base64;
 mod classify;
+mod fill;
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod input;
 mod read;
@@ -29,6 +30,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 pub(crate) use self::classify::{LineKind, beyond_limits};
+pub use self::fill::{FILL_ENV, fill_names, fill_names_from_env, with_fill_names};
+pub(crate) use self::fill::{Unfilled, filler};
 #[cfg_attr(not(feature = "cli"), allow(unused_imports))]
 pub(crate) use self::read::{BOM_FOUND, bom_at, line_too_long, read_line};
 pub use self::read::{TranscriptError, TranscriptWarning};

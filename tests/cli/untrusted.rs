@@ -468,3 +468,136 @@ fn mock_runs_nothing_a_hostile_transcript_names() {
     assert_eq!(host.wait().code(), Some(0));
     assert!(!marker.exists(), "the mock ran the recorded command");
 }
+
+/// The value only the checker's environment holds, standing for a CI
+/// secret.
+const SECRET: &str = "s3cr3t-value-from-ci";
+
+/// A transcript can no longer pull a variable into what is sent: a
+/// placeholder `[REDACTED:NAME]` in a client line or in the recorded
+/// command is filled only from a variable the person running `check` names
+/// (`--fill-env`, `MCP_REPLAY_FILL_ENV`), never from the names the
+/// header's `redact` lists; any other is sent as it stands, with a note
+/// saying how to allow it, and the value never reaches the report.
+#[test]
+fn placeholders_are_filled_only_from_variables_named_for_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let received = dir.path().join("received");
+    let argv = [
+        "sh".to_owned(),
+        "-c".to_owned(),
+        format!(
+            "echo \"argv: $0\" >> '{}'; tee -a '{}' | exec '{}' demo-server",
+            received.display(),
+            received.display(),
+            bin()
+        ),
+        "[REDACTED:SECRETX_TOKEN]".to_owned(),
+    ];
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let call = c2s(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "echo", "arguments": {"text": "[REDACTED:SECRETX_TOKEN] [REDACTED:HOME]"}}}));
+    write_transcript(
+        &dir.path().join("t.jsonl"),
+        &[
+            header(&argv, json!({"redact": {"env": ["HOME", "SECRETX_TOKEN"]}})),
+            c2s(initialize(1).parse::<Value>().unwrap()),
+            c2s(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
+            call,
+        ],
+    );
+    let run = |fill: &[&str], env_list: Option<&str>| {
+        let _ = std::fs::remove_file(&received);
+        let mut cmd = check(dir.path());
+        cmd.env("SECRETX_TOKEN", SECRET).arg("--no-probes");
+        for name in fill {
+            cmd.args(["--fill-env", name]);
+        }
+        if let Some(list) = env_list {
+            cmd.env("MCP_REPLAY_FILL_ENV", list);
+        }
+        let stdout = stdout_with_code(cmd.args(["--format", "json", "t.jsonl"]), 0);
+        assert!(
+            !stdout.contains(SECRET),
+            "the value reached the report: {stdout}"
+        );
+        (std::fs::read_to_string(&received).unwrap(), stdout)
+    };
+    // Named by nobody: sent as it stands, with a note on how to allow it.
+    let (got, report) = run(&[], None);
+    assert!(!got.contains(SECRET), "{got}");
+    assert!(got.contains("argv: [REDACTED:SECRETX_TOKEN]"), "{got}");
+    assert!(
+        got.contains(r#""text":"[REDACTED:SECRETX_TOKEN] [REDACTED:HOME]""#),
+        "{got}"
+    );
+    let home = std::env::var("HOME").unwrap_or_default();
+    assert!(
+        home.len() < 6 || !got.contains(&format!("\"{home}")),
+        "{got}"
+    );
+    for note in [
+        "`[REDACTED:SECRETX_TOKEN]` (line 4) was sent as it stands: a placeholder is filled only from a variable named for the run, never from the names a transcript lists; `--fill-env SECRETX_TOKEN` (or `SECRETX_TOKEN` in `MCP_REPLAY_FILL_ENV` where `check` runs) fills it with the value of `SECRETX_TOKEN`",
+        "`[REDACTED:HOME]` (line 4) was sent as it stands",
+        "`[REDACTED:SECRETX_TOKEN]` in the recorded command (line 1) was passed to the server as it stands",
+    ] {
+        assert!(report.contains(note), "{note}: {report}");
+    }
+    // Named on the command line, or by the run's environment: filled, and
+    // only that one.
+    for (fill, list) in [
+        (&["SECRETX_TOKEN"][..], None),
+        (&[][..], Some("OTHER, SECRETX_TOKEN")),
+    ] {
+        let (got, report) = run(fill, list);
+        assert!(got.contains(&format!("argv: {SECRET}")), "{got}");
+        assert!(
+            got.contains(&format!(r#""text":"{SECRET} [REDACTED:HOME]""#)),
+            "{got}"
+        );
+        assert!(!report.contains("[REDACTED:SECRETX_TOKEN]` ("), "{report}");
+        assert!(
+            report.contains("`[REDACTED:HOME]` (line 4) was sent as it stands"),
+            "{report}"
+        );
+    }
+}
+
+/// `mock` fills the placeholders of the recorded lines it sends only from
+/// the variables named for its run, never from the transcript's list.
+#[test]
+fn mock_fills_placeholders_only_from_variables_named_for_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.jsonl");
+    write_transcript(
+        &path,
+        &[
+            header(&["recorded"], json!({"redact": {"env": ["SECRETX_TOKEN"]}})),
+            c2s(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"})),
+            s2c(
+                json!({"jsonrpc": "2.0", "id": 1, "result": {"token": "[REDACTED:SECRETX_TOKEN]"}}),
+            ),
+        ],
+    );
+    for (args, env_list, expected) in [
+        (vec![], None, "[REDACTED:SECRETX_TOKEN]"),
+        (vec!["--fill-env", "SECRETX_TOKEN"], None, SECRET),
+        (vec![], Some("SECRETX_TOKEN"), SECRET),
+    ] {
+        let mut cmd = Command::new(bin());
+        cmd.arg("mock")
+            .args(&args)
+            .arg(&path)
+            .env("SECRETX_TOKEN", SECRET);
+        cmd.env_remove("MCP_REPLAY_FILL_ENV");
+        if let Some(list) = env_list {
+            cmd.env("MCP_REPLAY_FILL_ENV", list);
+        }
+        let mut host = Host::spawn(cmd);
+        host.send(format!("{}\n", request(json!(9), "ping", Value::Null)).as_bytes());
+        let answer = answer(&mut host);
+        assert_eq!(answer["result"]["token"], expected, "{args:?} {env_list:?}");
+        host.close_stdin();
+        assert_eq!(host.wait().code(), Some(0));
+    }
+}
