@@ -449,19 +449,33 @@ fn secrets_in_the_server_command_are_redacted_and_restored_on_replay() {
         ["[REDACTED:MY_TOKEN]", "[REDACTED:pattern-1]"]
     );
 
-    // The replay starts the server with the value back in its place.
-    let output = cargo_bin_cmd!("mcp-replay")
-        .args(["check", "--no-probes", "t.jsonl"])
-        .current_dir(dir.path())
-        .env("MY_TOKEN", secret)
-        .timeout(STEP)
-        .output()
-        .unwrap();
+    // The replay starts the server with the value back in its place, once
+    // the run names the variable: the transcript's list fills nothing.
+    let replay = |fill: &[&str]| {
+        cargo_bin_cmd!("mcp-replay")
+            .args(["check", "--no-probes"])
+            .args(fill)
+            .arg("t.jsonl")
+            .current_dir(dir.path())
+            .env("MY_TOKEN", secret)
+            .env_remove("MCP_REPLAY_FILL_ENV")
+            .timeout(STEP)
+            .output()
+            .unwrap()
+    };
+    let output = replay(&["--fill-env", "MY_TOKEN"]);
     assert_eq!(
         output.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&output.stdout)
+    );
+    let output = replay(&[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("`[REDACTED:MY_TOKEN]` in the recorded command (line 1) was passed to the server as it stands"),
+        "{stdout}"
     );
 }
 
