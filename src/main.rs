@@ -16,7 +16,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use mcp_replay::check::duration::parse_duration;
 use mcp_replay::check::{self, CheckOptions, Partition};
 use mcp_replay::laws::{CATALOG, LawId, Profile};
-use mcp_replay::record::{RecordError, RecordOptions, record};
+use mcp_replay::record::{EXIT_INCOMPLETE, RecordError, RecordOptions, record};
 use mcp_replay::report::{self, ColorChoice, Palette, Report};
 use mcp_replay::transcript::{Exit, fill_names_from_env, with_fill_names};
 
@@ -415,10 +415,14 @@ fn run_record(args: RecordArgs) -> Result<ExitCode, Failure> {
         }
     })?;
     if let Some(err) = &recorded.write_error {
-        // The session went on; only the transcript is incomplete.
+        // The session went on; only the transcript is incomplete, and a
+        // script that goes on to check it must not take it for whole.
         eprintln!(
-            "mcp-replay: warning: the transcript `{}` stopped early: {err}",
+            "mcp-replay: error: the transcript `{}` is incomplete: writing it failed ({err}), and it lacks everything after; the session itself went on, every byte forwarded",
             recorded.path.display()
+        );
+        eprintln!(
+            "hint: free space where the transcript is written (or name another place with -o), then record the session again"
         );
     }
     if let Exit::Signal(signal) = recorded.exit {
@@ -426,7 +430,11 @@ fn run_record(args: RecordArgs) -> Result<ExitCode, Failure> {
     }
     // A shell status is 0..=255, so the cast keeps every value a server can
     // exit with; 128 + N for a signal stays in range too.
-    Ok(ExitCode::from(recorded.exit.shell_status() as u8))
+    let status = recorded.exit.shell_status() as u8;
+    if recorded.write_error.is_some() && status == 0 {
+        return Ok(ExitCode::from(EXIT_INCOMPLETE));
+    }
+    Ok(ExitCode::from(status))
 }
 
 /// Ends this process by `signal`, the way the recorded server ended, so that

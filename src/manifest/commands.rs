@@ -141,6 +141,14 @@ fn record() -> CommandEntry {
         false,
         "none",
     );
+    code(
+        &mut entry,
+        74,
+        "TRANSCRIPT_INCOMPLETE",
+        "The server exited 0, but writing the transcript failed (a full disk): it lacks the rest of the session",
+        true,
+        "partial",
+    );
     entry
 }
 
