@@ -601,3 +601,90 @@ fn mock_fills_placeholders_only_from_variables_named_for_the_run() {
         assert_eq!(host.wait().code(), Some(0));
     }
 }
+
+/// The answer to request `id`, past any notification before it.
+fn answer_to(host: &mut Host, id: i64) -> Value {
+    loop {
+        let line = answer(host);
+        if line.get("method").is_none() {
+            assert_eq!(line["id"], id, "{line}");
+            return line;
+        }
+    }
+}
+
+/// `serve`'s `check` tool is held to the same boundary, and an agent cannot
+/// move it: a transcript's `cwd` stays inside serve's working directory, a
+/// placeholder is filled only from what `MCP_REPLAY_FILL_ENV` names in
+/// serve's own environment, and the tool takes no argument that would
+/// allow more.
+#[test]
+fn serve_check_calls_cannot_move_the_boundary() {
+    let dir = tempfile::tempdir().unwrap();
+    let received = dir.path().join("received");
+    let argv = [
+        "sh".to_owned(),
+        "-c".to_owned(),
+        format!("tee -a '{}' | exec '{}' demo-server", received.display(), bin()),
+    ];
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let lines = |cwd: Option<&str>| {
+        let mut head = header(&argv, json!({"redact": {"env": ["SECRETX_TOKEN"]}}));
+        if let Some(cwd) = cwd {
+            head["cwd"] = json!(cwd);
+        }
+        vec![
+            head,
+            c2s(json!({"jsonrpc": "2.0", "id": 1, "method": "ping",
+                "params": {"_meta": {"token": "[REDACTED:SECRETX_TOKEN]"}}})),
+            s2c(json!({"jsonrpc": "2.0", "id": 1, "result": {}})),
+        ]
+    };
+    write_transcript(&dir.path().join("here.jsonl"), &lines(None));
+    write_transcript(&dir.path().join("root.jsonl"), &lines(Some("/")));
+    for fill in [None, Some("SECRETX_TOKEN")] {
+        let _ = std::fs::remove_file(&received);
+        let mut cmd = Command::new(bin());
+        cmd.arg("serve")
+            .current_dir(dir.path())
+            .env("SECRETX_TOKEN", SECRET)
+            .env_remove("MCP_REPLAY_FILL_ENV");
+        if let Some(list) = fill {
+            cmd.env("MCP_REPLAY_FILL_ENV", list);
+        }
+        let mut host = Host::spawn(cmd);
+        host.send(format!("{}\n", initialize(0)).as_bytes());
+        answer_to(&mut host, 0);
+        let call = |host: &mut Host, id: i64, arguments: Value| {
+            let line = request(
+                json!(id),
+                "tools/call",
+                json!({"name": "check", "arguments": arguments}),
+            );
+            host.send(format!("{line}\n").as_bytes());
+            answer_to(host, id)
+        };
+        let text = |answer: &Value| answer["result"]["content"][0]["text"].as_str().unwrap_or_default().to_owned();
+        let answer = call(&mut host, 1, json!({"paths": ["here.jsonl"], "no_probes": true}));
+        assert_eq!(answer["result"]["isError"], false, "{answer}");
+        let got = std::fs::read_to_string(&received).unwrap();
+        match fill {
+            None => {
+                assert!(!got.contains(SECRET) && got.contains("[REDACTED:SECRETX_TOKEN]"), "{got}");
+                assert!(text(&answer).contains("`[REDACTED:SECRETX_TOKEN]` (line 2) was sent as it stands"), "{answer}");
+            }
+            Some(_) => assert!(got.contains(SECRET), "{got}"),
+        }
+        assert!(!text(&answer).contains(SECRET), "{answer}");
+        let answer = call(&mut host, 2, json!({"paths": ["root.jsonl"], "no_probes": true}));
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        assert!(text(&answer).contains("root.jsonl:1: the header's `cwd` (\"/\") leads to `/`, outside the directory `check` runs in"), "{answer}");
+        for (id, argument) in [(3, "allow_cwd"), (4, "fill_env")] {
+            let answer = call(&mut host, id, json!({"paths": ["root.jsonl"], argument: ["/"]}));
+            assert_eq!(answer["result"]["isError"], true, "{argument}: {answer}");
+            assert!(text(&answer).contains("invalid arguments"), "{argument}: {answer}");
+        }
+        host.close_stdin();
+        assert_eq!(host.wait().code(), Some(0));
+    }
+}
