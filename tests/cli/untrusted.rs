@@ -625,7 +625,11 @@ fn serve_check_calls_cannot_move_the_boundary() {
     let argv = [
         "sh".to_owned(),
         "-c".to_owned(),
-        format!("tee -a '{}' | exec '{}' demo-server", received.display(), bin()),
+        format!(
+            "tee -a '{}' | exec '{}' demo-server",
+            received.display(),
+            bin()
+        ),
     ];
     let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
     let lines = |cwd: Option<&str>| {
@@ -664,27 +668,178 @@ fn serve_check_calls_cannot_move_the_boundary() {
             host.send(format!("{line}\n").as_bytes());
             answer_to(host, id)
         };
-        let text = |answer: &Value| answer["result"]["content"][0]["text"].as_str().unwrap_or_default().to_owned();
-        let answer = call(&mut host, 1, json!({"paths": ["here.jsonl"], "no_probes": true}));
+        let text = |answer: &Value| {
+            answer["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let answer = call(
+            &mut host,
+            1,
+            json!({"paths": ["here.jsonl"], "no_probes": true}),
+        );
         assert_eq!(answer["result"]["isError"], false, "{answer}");
         let got = std::fs::read_to_string(&received).unwrap();
         match fill {
             None => {
-                assert!(!got.contains(SECRET) && got.contains("[REDACTED:SECRETX_TOKEN]"), "{got}");
-                assert!(text(&answer).contains("`[REDACTED:SECRETX_TOKEN]` (line 2) was sent as it stands"), "{answer}");
+                assert!(
+                    !got.contains(SECRET) && got.contains("[REDACTED:SECRETX_TOKEN]"),
+                    "{got}"
+                );
+                assert!(
+                    text(&answer)
+                        .contains("`[REDACTED:SECRETX_TOKEN]` (line 2) was sent as it stands"),
+                    "{answer}"
+                );
             }
             Some(_) => assert!(got.contains(SECRET), "{got}"),
         }
         assert!(!text(&answer).contains(SECRET), "{answer}");
-        let answer = call(&mut host, 2, json!({"paths": ["root.jsonl"], "no_probes": true}));
+        let answer = call(
+            &mut host,
+            2,
+            json!({"paths": ["root.jsonl"], "no_probes": true}),
+        );
         assert_eq!(answer["result"]["isError"], true, "{answer}");
         assert!(text(&answer).contains("root.jsonl:1: the header's `cwd` (\"/\") leads to `/`, outside the directory `check` runs in"), "{answer}");
         for (id, argument) in [(3, "allow_cwd"), (4, "fill_env")] {
-            let answer = call(&mut host, id, json!({"paths": ["root.jsonl"], argument: ["/"]}));
+            let answer = call(
+                &mut host,
+                id,
+                json!({"paths": ["root.jsonl"], argument: ["/"]}),
+            );
             assert_eq!(answer["result"]["isError"], true, "{argument}: {answer}");
-            assert!(text(&answer).contains("invalid arguments"), "{argument}: {answer}");
+            assert!(
+                text(&answer).contains("invalid arguments"),
+                "{argument}: {answer}"
+            );
         }
         host.close_stdin();
         assert_eq!(host.wait().code(), Some(0));
+    }
+}
+
+/// The `with:` keys of every use of the Action in `page`, with the line of
+/// each.
+fn action_inputs_used(page: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = page.lines().collect();
+    let mut used = Vec::new();
+    for (at, line) in lines.iter().enumerate() {
+        if !line
+            .trim_start()
+            .trim_start_matches("- ")
+            .starts_with("uses: OWNER/mcp-replay@")
+        {
+            continue;
+        }
+        let Some(with) = lines[at + 1..]
+            .iter()
+            .position(|next| next.trim() == "with:")
+            .map(|offset| at + 1 + offset)
+        else {
+            continue;
+        };
+        let indent = |line: &str| line.len() - line.trim_start().len();
+        let keys = indent(lines[with + 1]);
+        for (offset, next) in lines[with + 1..].iter().enumerate() {
+            if next.trim().is_empty() || indent(next) < keys {
+                break;
+            }
+            if indent(next) == keys && !next.trim_start().starts_with('#') {
+                let key = next.trim().split(':').next().unwrap().to_owned();
+                used.push((with + 2 + offset, key));
+            }
+        }
+    }
+    used
+}
+
+/// docs/security.md as the tests run it: its sample error is what `check`
+/// says of a transcript whose `cwd` is `/`, word for word; the flags it
+/// names are flags of their commands; every use of the Action there and in
+/// docs/ci.md gives only inputs `action.yml` declares.
+#[test]
+fn the_security_page_says_what_the_commands_do() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("docs/security.md")).unwrap();
+    let sample = page
+        .lines()
+        .find(|line| line.starts_with(" ERROR transcripts/t.jsonl:1: the header's `cwd`"))
+        .expect("the page shows the error");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("transcripts")).unwrap();
+    write_transcript(
+        &dir.path().join("transcripts/t.jsonl"),
+        &[header(&["my-server"], json!({"cwd": "/"}))],
+    );
+    let stdout = stdout_with_code(check(dir.path()).arg("--no-probes"), 2);
+    let real = dir.path().canonicalize().unwrap();
+    let shown = stdout.replace(real.to_str().unwrap(), "/home/me/project");
+    assert!(
+        shown.lines().any(|line| line == sample),
+        "{sample}\n{shown}"
+    );
+
+    let manifest: Value =
+        serde_json::from_slice(&Command::new(bin()).arg("manifest").output().unwrap().stdout)
+            .unwrap();
+    for (command, flag) in [
+        ("check", "allow-cwd"),
+        ("check", "fill-env"),
+        ("mock", "fill-env"),
+        ("record", "force"),
+        ("check", "bless"),
+        ("check", "cli-probes"),
+    ] {
+        assert!(page.contains(&format!("--{flag}")), "{flag}");
+        let entry = &manifest["commands"][command]["flags"][flag];
+        assert!(entry.is_object(), "`{command} --{flag}` is no flag");
+    }
+    for flag in ["allow-cwd", "fill-env"] {
+        assert_eq!(
+            manifest["commands"]["check"]["flags"][flag]["mcp"], false,
+            "serve's check tool must not take `{flag}`"
+        );
+    }
+
+    let action = std::fs::read_to_string(root.join("action.yml")).unwrap();
+    let inputs = action
+        .split("\ninputs:\n")
+        .nth(1)
+        .unwrap()
+        .split("\noutputs:")
+        .next()
+        .unwrap();
+    let declared: Vec<&str> = inputs
+        .lines()
+        .filter(|line| line.starts_with("  ") && !line.starts_with("   ") && line.ends_with(':'))
+        .map(|line| line.trim().trim_end_matches(':'))
+        .collect();
+    assert!(
+        declared.contains(&"server") && declared.contains(&"fill-env"),
+        "{declared:?}"
+    );
+    for name in ["docs/security.md", "docs/ci.md"] {
+        let text = std::fs::read_to_string(root.join(name)).unwrap();
+        let used = action_inputs_used(&text);
+        assert!(!used.is_empty(), "{name}");
+        for (line, key) in used {
+            assert!(
+                declared.contains(&key.as_str()),
+                "{name}:{line}: `{key}` is no input of action.yml"
+            );
+        }
+        assert!(
+            text.contains("security.md") || name.ends_with("security.md"),
+            "{name}"
+        );
+    }
+    for name in ["docs/serve.md", "docs/ci.md", "README.md"] {
+        let text = std::fs::read_to_string(root.join(name)).unwrap();
+        assert!(
+            text.contains("security.md"),
+            "{name} points to docs/security.md"
+        );
     }
 }
