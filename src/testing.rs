@@ -32,8 +32,7 @@
 //!
 //! A placeholder `[REDACTED:NAME]` the recorder left in a client line is
 //! filled with the value of `NAME` only when the test names the variable
-//! ([`Replay::fill_env`]) or the run does
-//! ([`FILL_ENV`](crate::transcript::FILL_ENV), e.g. set by a CI
+//! ([`Replay::fill_env`]) or the run does ([`FILL_ENV`], e.g. set by a CI
 //! workflow), never because the transcript lists it: otherwise it is sent
 //! as it stands, and the [`Verdict`]'s notes say how to allow it.
 
@@ -107,8 +106,7 @@ impl Replay {
     /// Fills the placeholders `[REDACTED:NAME]` of the client's lines (and
     /// `[REDACTED:NAME:password]`, the password of the URL in `NAME`) with
     /// the value of the environment variable `name` (repeatable). The
-    /// variables [`FILL_ENV`](crate::transcript::FILL_ENV) names are filled
-    /// too; no others are.
+    /// variables [`FILL_ENV`] names are filled too; no others are.
     pub fn fill_env(mut self, name: impl Into<String>) -> Replay {
         let name = name.into();
         if !self.fill.contains(&name) {
