@@ -503,11 +503,13 @@ impl Allowed {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
         };
-        let Ok(base) = dir.canonicalize() else {
-            // The transcript was read from there: a directory that is gone
-            // now leaves nothing to run in.
-            return Ok(());
-        };
+        // The transcript was read from there; should its directory be gone
+        // since, the `cwd` is still held to the bounds, taken as written.
+        let base = dir.canonicalize().unwrap_or_else(|_| {
+            std::env::current_dir()
+                .unwrap_or_else(|_| PathBuf::from("/"))
+                .join(dir)
+        });
         let resolved = resolve_beneath(&base, Path::new(cwd));
         if self.roots.iter().any(|root| resolved.starts_with(root)) {
             return Ok(());
@@ -564,7 +566,7 @@ fn resolve_beneath(base: &Path, relative: &Path) -> PathBuf {
 /// The server command a transcript records: its argv, run in its `cwd`
 /// resolved against the transcript's directory (the caller's directory
 /// when it records none); `Ok(None)` when it records no command, and an
-/// error (file:line) when its `cwd` leads outside `bounds`.
+/// error (file:line) when its `cwd` leads outside the trees `allowed` holds.
 fn recorded_command(
     transcript: &Transcript,
     allowed: &Allowed,
@@ -640,4 +642,32 @@ fn read_header(path: &Path) -> Result<(Transcript, Option<Transcript>), Transcri
         first.push(b'\n');
     }
     Ok((Transcript::from_reader(first.as_slice(), path)?, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `cwd` resolves as the OS resolves it: through symbolic links one
+    /// component at a time, with `..` after a link leaving the link's
+    /// target, and components that do not exist taken as written.
+    #[test]
+    fn a_recorded_cwd_resolves_through_links_and_missing_parts() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let target = elsewhere.path().canonicalize().unwrap();
+        std::fs::create_dir(base.join("sub")).unwrap();
+        std::os::unix::fs::symlink(&target, base.join("link")).unwrap();
+        let resolve = |cwd: &str| resolve_beneath(&base, Path::new(cwd));
+        assert_eq!(resolve("."), base);
+        assert_eq!(resolve("sub/./"), base.join("sub"));
+        assert_eq!(resolve("sub/.."), base);
+        assert_eq!(resolve("link"), target);
+        assert_eq!(resolve("link/.."), target.parent().unwrap());
+        assert_eq!(resolve("missing/../sub"), base.join("sub"));
+        assert_eq!(resolve("missing/deeper"), base.join("missing/deeper"));
+        assert_eq!(resolve("/"), Path::new("/"));
+        assert_eq!(resolve("../../../../../../../../.."), Path::new("/"));
+    }
 }
