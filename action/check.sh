@@ -5,7 +5,8 @@
 # exit status (0 all held, 1 findings, 2 unusable input).
 #
 # Reads the MCP_REPLAY_* inputs that action.yml passes, GITHUB_STEP_SUMMARY
-# and GITHUB_OUTPUT.
+# and GITHUB_OUTPUT; `mcp-replay` itself reads MCP_REPLAY_FILL_ENV, when the
+# workflow sets it.
 set -euo pipefail
 
 # Paths and extra arguments are shell words, as in a `run:` step; the
@@ -36,6 +37,12 @@ case "${MCP_REPLAY_SUMMARY:-true}" in
     false) ;;
     *) echo "::error title=mcp-replay::summary must be true or false"; exit 2 ;;
 esac
+# Variable names, never values: split at commas and whitespace.
+fill=() fill_list=${MCP_REPLAY_FILL:-}
+read -r -d '' -a fill <<<"${fill_list//,/ }" || true
+for name in "${fill[@]}"; do
+    args+=(--fill-env "$name")
+done
 [ ${#extra[@]} -eq 0 ] || args+=("${extra[@]}")
 [ ${#server[@]} -eq 0 ] || args+=(-- "${server[@]}")
 

@@ -185,11 +185,16 @@ pub struct RpcError {
     pub data: Option<Value>,
 }
 
+/// The message of the error (-32600) that answers a request whose id is
+/// `null` ([`Frame::NullId`]), as the core library and the mock write it.
+pub(crate) const NULL_ID_MESSAGE: &str = "invalid request: the id is null; a request's id is a string or an integer (MCP basic#requests), and a notification has no id (JSON-RPC 2.0 §4)";
+
 /// One inbound line, classified.
 ///
-/// Classification follows MCP-CORE r1 §1¶08-10: an `id` that is present and
-/// not null makes a request; an absent or null `id` makes a notification; a
-/// line that is not a JSON object, or an object without `method` (and not a
+/// Classification follows MCP-CORE r1 §1¶08-10 and JSON-RPC 2.0 §4: an `id`
+/// that is present and not null makes a request; an absent `id` makes a
+/// notification; a `null` id makes neither (see [`Frame::NullId`]); a line
+/// that is not a JSON object, or an object without `method` (and not a
 /// response), is malformed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Frame {
@@ -204,6 +209,23 @@ pub enum Frame {
     },
     /// A notification: it must never be answered.
     Notification {
+        /// The method name.
+        method: String,
+        /// The params, if any.
+        params: Option<Value>,
+    },
+    /// A request object whose `id` is `null`.
+    ///
+    /// JSON-RPC 2.0 §4 makes only a request *without* an `id` a
+    /// notification, and MCP never allows a null id (every revision's
+    /// `RequestId` is a string or an integer; MCP basic#requests: "Unlike
+    /// base JSON-RPC, the ID MUST NOT be null"). So it is no request to
+    /// serve and no notification to absorb: it is an invalid request,
+    /// answered with -32600 and `"id": null` (JSON-RPC 2.0 §5: the answer
+    /// carries the request's id). MCP-CORE r1 §1¶09 reads a null id as a
+    /// notification; the crate follows JSON-RPC and MCP here, since a host
+    /// that sent a request with a null id waits for its answer.
+    NullId {
         /// The method name.
         method: String,
         /// The params, if any.
@@ -256,6 +278,10 @@ impl Frame {
                 method: method.into_owned(),
                 params,
             },
+            Inbound::NullId { method, params } => Frame::NullId {
+                method: method.into_owned(),
+                params,
+            },
             Inbound::Response { id, outcome } => Frame::Response {
                 id,
                 outcome: outcome.map_err(|error| parse_rpc_error(&error)),
@@ -292,6 +318,11 @@ pub(crate) enum Inbound<'a, M> {
     },
     /// A notification: it must never be answered.
     Notification {
+        method: Cow<'a, str>,
+        params: Option<M>,
+    },
+    /// A request whose id is `null`: see [`Frame::NullId`].
+    NullId {
         method: Cow<'a, str>,
         params: Option<M>,
     },
@@ -372,6 +403,15 @@ impl<'a> Inbound<'a, &'a RawValue> {
                     Err(reason) => Frame::Malformed { reason, id: None },
                 }
             }
+            Inbound::NullId { method, params } => {
+                match params.map(|params| read("params", params)).transpose() {
+                    Ok(params) => Frame::NullId {
+                        method: method.into_owned(),
+                        params,
+                    },
+                    Err(reason) => Frame::Malformed { reason, id: None },
+                }
+            }
             Inbound::Response { id, outcome } => {
                 let outcome = match outcome {
                     Ok(result) => read("result", result).map(Ok),
@@ -413,13 +453,16 @@ fn classify<'a, M: Member<'a>>(
     result: Option<M>,
     error: Option<M>,
 ) -> Inbound<'a, M> {
-    let id_present = raw_id.as_ref().is_some_and(|id| !id.is_null());
+    let id_null = raw_id.as_ref().is_some_and(Member::is_null);
     let read_id = raw_id.as_ref().map(Member::request_id);
     match method.map(Member::text) {
         Some(Ok(method)) => match read_id {
-            Some(Ok(id)) if id_present => Inbound::Request { id, method, params },
-            Some(Err(reason)) if id_present => Inbound::Malformed { reason, id: None },
-            _ => Inbound::Notification { method, params },
+            // JSON-RPC 2.0 §4: only a request without an id is a
+            // notification.
+            Some(_) if id_null => Inbound::NullId { method, params },
+            Some(Ok(id)) => Inbound::Request { id, method, params },
+            Some(Err(reason)) => Inbound::Malformed { reason, id: None },
+            None => Inbound::Notification { method, params },
         },
         Some(Err(kind)) => Inbound::Malformed {
             reason: format!("`method` is {kind}, not a string"),
@@ -801,11 +844,28 @@ mod tests {
         );
     }
 
+    /// JSON-RPC 2.0 §4: only a missing id makes a notification; MCP allows
+    /// no null id, so a null one makes an invalid request.
     #[test]
-    fn null_id_is_a_notification() {
-        let frame =
-            Frame::parse(br#"{"jsonrpc":"2.0","id":null,"method":"notifications/cancelled"}"#);
-        assert!(frame.is_notification());
+    fn null_id_is_neither_a_request_nor_a_notification() {
+        let frame = Frame::parse(br#"{"jsonrpc":"2.0","id":null,"method":"ping","params":{}}"#);
+        assert_eq!(
+            frame,
+            Frame::NullId {
+                method: "ping".into(),
+                params: Some(json!({}))
+            }
+        );
+        assert!(!frame.is_notification() && !frame.is_request());
+        // Without a method it is still what it was: a response, or no frame.
+        assert!(matches!(
+            Frame::parse(br#"{"jsonrpc":"2.0","id":null,"result":{}}"#),
+            Frame::Response { id: None, .. }
+        ));
+        assert!(matches!(
+            Frame::parse(br#"{"jsonrpc":"2.0","id":null,"method":7}"#),
+            Frame::Malformed { id: None, .. }
+        ));
     }
 
     #[test]

@@ -16,9 +16,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 use mcp_replay::check::duration::parse_duration;
 use mcp_replay::check::{self, CheckOptions, Partition};
 use mcp_replay::laws::{CATALOG, LawId, Profile};
-use mcp_replay::record::{RecordError, RecordOptions, record};
+use mcp_replay::record::{EXIT_INCOMPLETE, RecordError, RecordOptions, record};
 use mcp_replay::report::{self, ColorChoice, Palette, Report};
-use mcp_replay::transcript::Exit;
+use mcp_replay::transcript::{Exit, fill_names_from_env, with_fill_names};
 
 #[path = "../examples/demo-server.rs"]
 mod demo_server;
@@ -97,6 +97,11 @@ struct MockArgs {
     /// Answer only requests whose normalized params a recorded request has exactly.
     #[arg(long)]
     strict: bool,
+    /// Fill the placeholders [REDACTED:NAME] of the recorded lines sent with
+    /// the value of the variable NAME (repeatable; MCP_REPLAY_FILL_ENV adds
+    /// more); others are sent as they stand.
+    #[arg(long, value_name = "NAME")]
+    fill_env: Vec<String>,
     /// The format of a failure report on stderr.
     #[arg(long, value_enum, default_value_t = ServeFormat::Text)]
     format: ServeFormat,
@@ -239,6 +244,16 @@ struct CheckArgs {
     /// [default: 2s; at most 24h].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     grace: Option<Duration>,
+    /// Also run a transcript's recorded server where its `cwd` leads inside
+    /// DIR (repeatable); by default only inside the current directory.
+    #[arg(long, value_name = "DIR")]
+    allow_cwd: Vec<PathBuf>,
+    /// Fill the placeholders [REDACTED:NAME] of the transcripts' client
+    /// lines and commands with the value of the variable NAME (repeatable;
+    /// MCP_REPLAY_FILL_ENV=NAME,NAME adds more); others are sent as they
+    /// stand.
+    #[arg(long, value_name = "NAME")]
+    fill_env: Vec<String>,
     /// A server command that replaces the one recorded in each transcript
     /// (`transcripts/` when no PATH is given and it exists); with no
     /// transcripts or `--no-replay`, the law probes run against it alone.
@@ -305,7 +320,8 @@ fn main() -> ExitCode {
         Command::Mock(args) if args.schema.schema => run_schema("mock"),
         Command::Mock(args) => {
             let json_mode = args.format == ServeFormat::Json;
-            return mock::run(&args.transcripts, args.strict, json_mode, started);
+            let fill = with_fill_names(args.fill_env, fill_names_from_env());
+            return mock::run(&args.transcripts, args.strict, &fill, json_mode, started);
         }
         Command::DemoServer(args) if args.schema => run_schema("demo-server"),
         Command::DemoServer(_) => return demo_server::main(),
@@ -399,10 +415,14 @@ fn run_record(args: RecordArgs) -> Result<ExitCode, Failure> {
         }
     })?;
     if let Some(err) = &recorded.write_error {
-        // The session went on; only the transcript is incomplete.
+        // The session went on; only the transcript is incomplete, and a
+        // script that goes on to check it must not take it for whole.
         eprintln!(
-            "mcp-replay: warning: the transcript `{}` stopped early: {err}",
+            "mcp-replay: error: the transcript `{}` is incomplete: writing it failed ({err}), and it lacks everything after; the session itself went on, every byte forwarded",
             recorded.path.display()
+        );
+        eprintln!(
+            "hint: free space where the transcript is written (or name another place with -o), then record the session again"
         );
     }
     if let Exit::Signal(signal) = recorded.exit {
@@ -410,7 +430,11 @@ fn run_record(args: RecordArgs) -> Result<ExitCode, Failure> {
     }
     // A shell status is 0..=255, so the cast keeps every value a server can
     // exit with; 128 + N for a signal stays in range too.
-    Ok(ExitCode::from(recorded.exit.shell_status() as u8))
+    let status = recorded.exit.shell_status() as u8;
+    if recorded.write_error.is_some() && status == 0 {
+        return Ok(ExitCode::from(EXIT_INCOMPLETE));
+    }
+    Ok(ExitCode::from(status))
 }
 
 /// Ends this process by `signal`, the way the recorded server ended, so that
@@ -465,6 +489,8 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     options.settle = args.settle;
     options.grace = args.grace;
     options.cli_probes = args.cli_probes.then_some(args.bad_flag);
+    options.allow_cwd = args.allow_cwd;
+    options.fill_env = with_fill_names(args.fill_env, fill_names_from_env());
 
     // A JUnit file that cannot be written is a usage error found before
     // anything runs, not after a long run.

@@ -213,6 +213,9 @@ fn options(args: &Value) -> Result<(CheckOptions, bool), String> {
                 .unwrap_or(check::probes::cli::DEFAULT_BAD_FLAG)
                 .to_owned()
         }),
+        // Which variables fill a transcript's placeholders is the serve
+        // process's to say (its environment), never the agent's.
+        fill_env: crate::transcript::fill_names_from_env(),
         ..CheckOptions::default()
     };
     if !options.replay && options.command.is_empty() {

@@ -29,6 +29,12 @@
 //! responses: the transcript's server side is rewritten (the changed
 //! responses alone, or the whole side when the session changed shape), and
 //! the test passes.
+//!
+//! A placeholder `[REDACTED:NAME]` the recorder left in a client line is
+//! filled with the value of `NAME` only when the test names the variable
+//! ([`Replay::fill_env`]) or the run does ([`FILL_ENV`], e.g. set by a CI
+//! workflow), never because the transcript lists it: otherwise it is sent
+//! as it stands, and the [`Verdict`]'s notes say how to allow it.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -43,7 +49,9 @@ use crate::check::replay::{ReplayError, ReplayOptions, ReplayOutcome, replay_on}
 use crate::laws::{LawId, Profile, Severity};
 use crate::report::{Finding, Location};
 use crate::server::Server;
-use crate::transcript::{Redaction, Transcript, TranscriptError};
+use crate::transcript::{
+    FILL_ENV, Redaction, Transcript, TranscriptError, fill_names_from_env, with_fill_names,
+};
 
 /// The environment variable that makes [`assert_replays`] (and
 /// [`Replay::run`], unless told otherwise) accept the live responses.
@@ -79,6 +87,7 @@ pub struct Replay {
     profile: Profile,
     timeout: Duration,
     bless: Option<bool>,
+    fill: Vec<String>,
 }
 
 impl Replay {
@@ -90,7 +99,20 @@ impl Replay {
             profile: Profile::Core,
             timeout: DEFAULT_TIMEOUT,
             bless: None,
+            fill: Vec::new(),
         }
+    }
+
+    /// Fills the placeholders `[REDACTED:NAME]` of the client's lines (and
+    /// `[REDACTED:NAME:password]`, the password of the URL in `NAME`) with
+    /// the value of the environment variable `name` (repeatable). The
+    /// variables [`FILL_ENV`] names are filled too; no others are.
+    pub fn fill_env(mut self, name: impl Into<String>) -> Replay {
+        let name = name.into();
+        if !self.fill.contains(&name) {
+            self.fill.push(name);
+        }
+        self
     }
 
     /// Grades findings in `profile` instead.
@@ -130,6 +152,7 @@ impl Replay {
                 message: format!("{}:1: {message}", self.path.display()),
             })?;
         let bless = self.bless.unwrap_or_else(bless_from_env);
+        let fill = with_fill_names(self.fill.clone(), fill_names_from_env());
         let options = ReplayOptions {
             profile: self.profile,
             timeout: self.timeout,
@@ -138,7 +161,15 @@ impl Replay {
             ignore,
             keep_live: bless,
             bless_hint: format!("{BLESS_ENV}=1 cargo test"),
-            redaction: Redaction::default(),
+            redaction: Redaction {
+                env: fill.clone(),
+                patterns: Vec::new(),
+            },
+            fill,
+            fill_hint: |name| {
+                format!("`Replay::fill_env(\"{name}\")` (or `{name}` in `{FILL_ENV}`)")
+            },
+            command_left: Vec::new(),
         };
         let mut outcome = replay_in_process(server, &transcript, &options)?;
         // Responses that differ only by values that change by themselves

@@ -285,3 +285,63 @@ fn the_notes_examples_recorded_sdk_sessions_replay_in_process() {
     }
     testing::assert_replays(&notes::server(), dir.join("python-sdk.jsonl"));
 }
+
+/// `seen {text}`: says whether its text still holds a placeholder.
+struct Seen;
+
+impl Tool for Seen {
+    fn descriptor(&self) -> ToolDescriptor {
+        ToolDescriptor::new("seen", "Says what it got.", json!({"type": "object"}))
+    }
+
+    fn run(&self, args: &Value) -> ToolOutput {
+        let text = args["text"].as_str().unwrap_or_default();
+        ToolOutput::ok(if text.contains("[REDACTED:") {
+            "a placeholder"
+        } else {
+            "a value"
+        })
+    }
+}
+
+/// A placeholder in a client line is filled only from a variable the test
+/// names (or `MCP_REPLAY_FILL_ENV` does), never because the transcript's
+/// header lists it; one sent as it stands gets a note saying how to allow
+/// it.
+#[test]
+fn only_the_variables_a_test_names_fill_placeholders() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut head: Value = serde_json::from_str(&header(&[])).unwrap();
+    // PATH stands in for a secret: it is set wherever tests run.
+    head["redact"] = json!({"env": ["PATH"]});
+    let mut events = session("hi");
+    events.truncate(3);
+    events.push((
+        "c2s",
+        request(
+            json!("s"),
+            "tools/call",
+            json!({"name": "seen", "arguments": {"text": "[REDACTED:PATH]"}}),
+        ),
+    ));
+    events.push(("s2c", echoed(json!("s"), "a value")));
+    let path = transcript(dir.path(), &head.to_string(), &events);
+    let server = Server::new("echo-server", "1.0.0", ToolSet::new().with(Seen)).without_capture();
+    let filled = Replay::new(&path)
+        .bless(false)
+        .fill_env("PATH")
+        .run(&server)
+        .unwrap();
+    assert!(filled.passed() && filled.notes().is_empty(), "{filled}");
+    let named = std::env::var(mcp_replay::transcript::FILL_ENV).unwrap_or_default();
+    if !mcp_replay::transcript::fill_names(&named).contains(&"PATH".to_owned()) {
+        let unfilled = Replay::new(&path).bless(false).run(&server).unwrap();
+        assert!(!unfilled.passed(), "{unfilled}");
+        assert!(
+            unfilled.notes().iter().any(|note| note
+                .starts_with("`[REDACTED:PATH]` (line 5) was sent as it stands")
+                && note.contains("`Replay::fill_env(\"PATH\")`")),
+            "{unfilled}"
+        );
+    }
+}

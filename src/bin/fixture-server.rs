@@ -475,6 +475,16 @@ impl Fixture {
                 self.answer(held)
             }
             Frame::Notification { method, params } => self.notification(&method, params),
+            // A null id: the SDKs answer nothing (they read a notification,
+            // or drop a line that fits none of their types); the core
+            // library answers -32600 with id null.
+            Frame::NullId { method, params } if self.flags.like.is_some() => {
+                self.notification(&method, params)
+            }
+            Frame::NullId { .. } => self.write(
+                &Response::error(None, ErrorCode::INVALID_REQUEST, "invalid request: null id")
+                    .to_line(),
+            ),
             Frame::Malformed { reason, .. } => self.malformed(line, &reason),
             // The fixture sends no requests, so a response answers nothing.
             Frame::Response { .. } => Ok(()),

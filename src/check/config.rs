@@ -17,8 +17,8 @@ use serde_json::Value;
 use crate::check::diff::IgnoreRules;
 use crate::check::duration::parse_duration;
 use crate::laws::{LawId, Profile};
-use crate::transcript::Redaction;
 use crate::transcript::input::{Input, MAX_CONFIG_SIZE};
+use crate::transcript::{BOM_FOUND, Redaction, bom_at};
 
 /// The file name looked for.
 pub const FILE_NAME: &str = "mcp-replay.json";
@@ -94,6 +94,23 @@ impl InvalidJson {
             message: format!("expected {what}: {text}"),
         }
     }
+
+    /// The same error, saying so when what serde_json stopped at in `text`
+    /// is a UTF-8 byte order mark, which it reads as a character no JSON
+    /// has there; the column then counts characters.
+    pub(crate) fn naming_a_bom(mut self, text: &str, what: &str) -> InvalidJson {
+        let Some(line) = text.split('\n').nth(self.line - 1) else {
+            return self;
+        };
+        let at = self.column - 1;
+        if bom_at(line.as_bytes(), at) {
+            self.column = line
+                .get(..at)
+                .map_or(self.column, |before| before.chars().count() + 1);
+            self.message = format!("expected {what}, found {BOM_FOUND}");
+        }
+        self
+    }
 }
 
 #[derive(Deserialize)]
@@ -137,8 +154,10 @@ impl Config {
 
     fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         let invalid = |message: String| ConfigError::Invalid(InvalidJson::new(path, message));
-        let wire: Wire = serde_json::from_str(text)
-            .map_err(|err| InvalidJson::from_serde(path, "a config object", &err))?;
+        let wire: Wire = serde_json::from_str(text).map_err(|err| {
+            InvalidJson::from_serde(path, "a config object", &err)
+                .naming_a_bom(text, "a config object")
+        })?;
         let duration = |field: &str,
                         value: Option<Value>|
          -> Result<Option<Duration>, ConfigError> {

@@ -20,7 +20,8 @@ use crate::process::{ServerCommand, shell_quote};
 use crate::report::InputError;
 use crate::transcript::input::{Input, MAX_TRANSCRIPT_LINE, MAX_TRANSCRIPT_SIZE};
 use crate::transcript::{
-    Redaction, Redactor, Transcript, TranscriptError, line_too_long, read_line,
+    FILL_ENV, Redaction, Transcript, TranscriptError, filler, line_too_long, read_line,
+    with_fill_names,
 };
 
 /// One transcript of the run, with everything its replay needs but its
@@ -74,8 +75,10 @@ struct Settings {
     startup_timeout: Duration,
     settle: Duration,
     grace: Duration,
-    /// The config's redaction settings.
+    /// The config's redaction settings, and the variables of `fill`.
     redaction: Redaction,
+    /// The variables named for the run whose values fill placeholders.
+    fill: Vec<String>,
     /// The bad flag of the CLI probes, when they run.
     cli: Option<String>,
 }
@@ -103,7 +106,13 @@ impl Settings {
                 .grace
                 .or(config.grace)
                 .unwrap_or(probe_defaults.grace),
-            redaction: config.redaction.clone(),
+            // A value sent to a server is a secret wherever it comes back:
+            // in live lines, in reports, in blessed transcripts.
+            redaction: Redaction {
+                env: with_fill_names(config.redaction.env.clone(), options.fill_env.clone()),
+                patterns: config.redaction.patterns.clone(),
+            },
+            fill: options.fill_env.clone(),
             cli: options.cli_probes.clone(),
         }
     }
@@ -135,6 +144,7 @@ impl Plan {
             (!options.command.is_empty()).then(|| ServerCommand::new(options.command.clone()));
         let mut skipped = Vec::new();
         let files = collect(options, override_command.is_some(), &mut skipped)?;
+        let allowed = Allowed::new(options)?;
         // Files left out are reported, even when nothing else is checked.
         if files.is_empty() && !options.probes && skipped.is_empty() {
             return Err(CheckError::NothingToDo);
@@ -168,7 +178,7 @@ impl Plan {
                 // whether its command is first seen there.
                 if options.probes
                     && override_command.is_none()
-                    && let Some(command) = header_command(file)
+                    && let Some(command) = header_command(file, &allowed)
                     && !owners.iter().any(|(known, ..)| *known == command)
                 {
                     owners.push((command, configs.settings(options, file, root)?));
@@ -176,7 +186,13 @@ impl Plan {
                 continue;
             }
             let settings = configs.settings(options, file, root)?;
-            match plan_transcript(file, &settings, override_command.as_ref(), options.bless) {
+            match plan_transcript(
+                file,
+                &settings,
+                override_command.as_ref(),
+                &allowed,
+                options.bless,
+            ) {
                 Ok(planned) => {
                     if !owners.iter().any(|(known, ..)| *known == planned.command) {
                         owners.push((planned.command.clone(), settings));
@@ -188,7 +204,7 @@ impl Plan {
                     // alone; so must this one, to deal the same list.
                     if options.probes
                         && override_command.is_none()
-                        && let Some(command) = header_command(file)
+                        && let Some(command) = header_command(file, &allowed)
                         && !owners.iter().any(|(known, ..)| *known == command)
                     {
                         owners.push((command, settings));
@@ -218,6 +234,7 @@ fn plan_transcript(
     file: &Path,
     settings: &Settings,
     override_command: Option<&ServerCommand>,
+    allowed: &Allowed,
     bless: bool,
 ) -> Result<Planned, InputError> {
     let error = |message: String| InputError {
@@ -227,12 +244,14 @@ fn plan_transcript(
     let (head, kept) = read_header(file).map_err(|err| error(chain(&err)))?;
     let command = match override_command {
         Some(command) => command.clone(),
-        None => recorded_command(&head).ok_or_else(|| {
-            error(format!(
-                "{}:1: the header records no server command; give one after `--`",
-                file.display()
-            ))
-        })?,
+        None => recorded_command(&head, allowed)
+            .map_err(error)?
+            .ok_or_else(|| {
+                error(format!(
+                    "{}:1: the header records no server command; give one after `--`",
+                    file.display()
+                ))
+            })?,
     };
     let mut ignore = IgnoreRules::parse(head.header.ignore.iter().map(String::as_str))
         .map_err(|message| error(format!("{}:1: {message}", file.display())))?;
@@ -255,6 +274,19 @@ fn plan_transcript(
             keep_live: bless,
             bless_hint,
             redaction: settings.redaction.clone(),
+            fill: settings.fill.clone(),
+            fill_hint: |name| {
+                format!("`--fill-env {name}` (or `{name}` in `{FILL_ENV}` where `check` runs)")
+            },
+            command_left: match override_command {
+                Some(_) => Vec::new(),
+                None => command
+                    .argv
+                    .iter()
+                    .filter(|arg| arg.contains("[REDACTED:"))
+                    .cloned()
+                    .collect(),
+            },
         },
         path: file.to_owned(),
         command,
@@ -435,21 +467,117 @@ fn file_kind(kind: std::fs::FileType) -> &'static str {
     }
 }
 
+/// What the person running `check` allows a transcript's header: the
+/// directory trees its recorded `cwd` may lead into (the one `check` runs
+/// in, and each `--allow-cwd`, symbolic links resolved), and the variables
+/// whose values may fill the placeholders of its command (`--fill-env`).
+/// A transcript is a program: its header says what runs, where, and with
+/// what, so it runs nowhere and gets nothing the person did not allow.
+pub(super) struct Allowed {
+    roots: Vec<PathBuf>,
+    fill: Vec<String>,
+}
+
+impl Allowed {
+    fn new(options: &CheckOptions) -> Result<Allowed, CheckError> {
+        let resolve = |path: &Path| {
+            path.canonicalize().map_err(|source| CheckError::Path {
+                path: path.to_owned(),
+                source,
+            })
+        };
+        let mut roots = vec![resolve(Path::new("."))?];
+        for dir in &options.allow_cwd {
+            roots.push(resolve(dir)?);
+        }
+        Ok(Allowed {
+            roots,
+            fill: options.fill_env.clone(),
+        })
+    }
+
+    /// Whether the recorded `cwd` of the transcript `file` leads inside the
+    /// allowed trees; the error (file:line) says where it leads instead.
+    fn cwd(&self, file: &Path, cwd: &str) -> Result<(), String> {
+        let dir = match file.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        // The transcript was read from there; should its directory be gone
+        // since, the `cwd` is still held to the bounds, taken as written.
+        let base = dir.canonicalize().unwrap_or_else(|_| {
+            std::env::current_dir()
+                .unwrap_or_else(|_| PathBuf::from("/"))
+                .join(dir)
+        });
+        let resolved = resolve_beneath(&base, Path::new(cwd));
+        if self.roots.iter().any(|root| resolved.starts_with(root)) {
+            return Ok(());
+        }
+        let roots: Vec<String> = self
+            .roots
+            .iter()
+            .map(|root| format!("`{}`", root.display()))
+            .collect();
+        let within = match roots.as_slice() {
+            [only] => format!("the directory `check` runs in ({only})"),
+            _ => format!(
+                "the directories a recorded server may run in ({})",
+                roots.join(", ")
+            ),
+        };
+        Err(format!(
+            "{}:1: the header's `cwd` ({}) leads to `{}`, outside {within}: a transcript's server runs only where the person running `check` allows; pass `--allow-cwd {}` to run it there, or give a server command after `--`",
+            file.display(),
+            serde_json::Value::from(cwd),
+            resolved.display(),
+            shell_quote(&resolved.display().to_string()),
+        ))
+    }
+}
+
+/// `relative` resolved against the directory `base` (itself resolved), as
+/// the OS will resolve it: `..` and symbolic links followed one component
+/// at a time, and the components that do not exist (yet) taken as they
+/// are written.
+fn resolve_beneath(base: &Path, relative: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = base.to_owned();
+    for component in relative.components() {
+        match component {
+            Component::RootDir => out = PathBuf::from("/"),
+            Component::Prefix(_) | Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(name) => {
+                out.push(name);
+                // A symbolic link leads elsewhere: follow it, so that a
+                // `..` after it leaves where the OS would leave.
+                if let Ok(real) = out.canonicalize() {
+                    out = real;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The server command a transcript records: its argv, run in its `cwd`
 /// resolved against the transcript's directory (the caller's directory
-/// when it records none).
-fn recorded_command(transcript: &Transcript) -> Option<ServerCommand> {
+/// when it records none); `Ok(None)` when it records no command, and an
+/// error (file:line) when its `cwd` leads outside the trees `allowed` holds.
+fn recorded_command(
+    transcript: &Transcript,
+    allowed: &Allowed,
+) -> Result<Option<ServerCommand>, String> {
     let header = &transcript.header;
     if header.command.is_empty() {
-        return None;
+        return Ok(None);
     }
-    // The recorder redacts secrets in the command too: the values set here
-    // go back in their places.
-    let restorer = Redactor::from_env(&Redaction {
-        env: header.redact.env.clone(),
-        patterns: Vec::new(),
-    })
-    .unwrap_or_default();
+    // The recorder redacts secrets in the command too: the values of the
+    // variables named for the run go back in their places, and no others.
+    let restorer = filler(&allowed.fill, |name| std::env::var(name).ok());
     let argv = header
         .command
         .iter()
@@ -457,24 +585,27 @@ fn recorded_command(transcript: &Transcript) -> Option<ServerCommand> {
         .collect();
     let mut command = ServerCommand::new(argv);
     if let Some(cwd) = &header.cwd {
+        allowed.cwd(&transcript.path, cwd)?;
         let dir = match transcript.path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
         };
         command = command.in_dir(dir.join(cwd));
     }
-    Some(command)
+    Ok(Some(command))
 }
 
 /// The command of a transcript another share replays, read from its header
 /// alone; `None` when the header is unusable (its share reports it), and
 /// for a file that is not a regular one, which can be read only once (and
 /// only by the share that replays it).
-fn header_command(path: &Path) -> Option<ServerCommand> {
+fn header_command(path: &Path, allowed: &Allowed) -> Option<ServerCommand> {
     if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
         return None;
     }
-    recorded_command(&read_header(path).ok()?.0)
+    recorded_command(&read_header(path).ok()?.0, allowed)
+        .ok()
+        .flatten()
 }
 
 /// A transcript's first line alone: its header, and no events. A file that
@@ -511,4 +642,32 @@ fn read_header(path: &Path) -> Result<(Transcript, Option<Transcript>), Transcri
         first.push(b'\n');
     }
     Ok((Transcript::from_reader(first.as_slice(), path)?, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `cwd` resolves as the OS resolves it: through symbolic links one
+    /// component at a time, with `..` after a link leaving the link's
+    /// target, and components that do not exist taken as written.
+    #[test]
+    fn a_recorded_cwd_resolves_through_links_and_missing_parts() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let target = elsewhere.path().canonicalize().unwrap();
+        std::fs::create_dir(base.join("sub")).unwrap();
+        std::os::unix::fs::symlink(&target, base.join("link")).unwrap();
+        let resolve = |cwd: &str| resolve_beneath(&base, Path::new(cwd));
+        assert_eq!(resolve("."), base);
+        assert_eq!(resolve("sub/./"), base.join("sub"));
+        assert_eq!(resolve("sub/.."), base);
+        assert_eq!(resolve("link"), target);
+        assert_eq!(resolve("link/.."), target.parent().unwrap());
+        assert_eq!(resolve("missing/../sub"), base.join("sub"));
+        assert_eq!(resolve("missing/deeper"), base.join("missing/deeper"));
+        assert_eq!(resolve("/"), Path::new("/"));
+        assert_eq!(resolve("../../../../../../../../.."), Path::new("/"));
+    }
 }

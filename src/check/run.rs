@@ -78,6 +78,16 @@ pub struct CheckOptions {
     /// The invalid flag of `bad-flag-exits-2` when the CLI probes run
     /// (`--cli-probes`); `None` leaves them out.
     pub cli_probes: Option<String>,
+    /// Directories besides the current one that a transcript's recorded
+    /// `cwd` may lead into (`--allow-cwd`); a recorded command whose `cwd`
+    /// leads anywhere else is not run, and its transcript is an error.
+    pub allow_cwd: Vec<PathBuf>,
+    /// The variables whose values fill the placeholders `[REDACTED:NAME]`
+    /// of the transcripts' client lines and recorded commands (`--fill-env`
+    /// and [`FILL_ENV`](crate::transcript::FILL_ENV)); any other
+    /// placeholder is sent as it stands, with a note. Never the names a
+    /// transcript lists.
+    pub fill_env: Vec<String>,
 }
 
 impl Default for CheckOptions {
@@ -101,6 +111,8 @@ impl Default for CheckOptions {
             settle: None,
             grace: None,
             cli_probes: None,
+            allow_cwd: Vec::new(),
+            fill_env: Vec::new(),
         }
     }
 }
@@ -654,7 +666,11 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
             };
             return failed(message, true);
         }
-        Err(err @ ReplayError::CutClientLine { .. }) => return failed(chain(&err), false),
+        Err(
+            err @ (ReplayError::CutClientLine { .. } | ReplayError::UnreadableServerLine { .. }),
+        ) => {
+            return failed(chain(&err), false);
+        }
         Err(err) => {
             return failed(format!("{}: {}", plan.path.display(), chain(&err)), false);
         }

@@ -18,9 +18,15 @@ use mcp_replay::mock::Mock;
 use crate::serve::{chain, fail, session};
 
 /// Serves `transcripts` until stdin closes or a signal ends the session.
-pub fn run(transcripts: &[PathBuf], strict: bool, json_mode: bool, started: Instant) -> ExitCode {
+pub fn run(
+    transcripts: &[PathBuf],
+    strict: bool,
+    fill: &[String],
+    json_mode: bool,
+    started: Instant,
+) -> ExitCode {
     let mock = match Mock::load(transcripts) {
-        Ok(mock) => mock.strict(strict),
+        Ok(mock) => mock.strict(strict).fill_env(fill),
         Err(err) => {
             let failure = ("TRANSCRIPT_ERROR", "preparation", 2);
             return fail("mock", json_mode, started, failure, &chain(&err));

@@ -141,6 +141,14 @@ fn record() -> CommandEntry {
         false,
         "none",
     );
+    code(
+        &mut entry,
+        74,
+        "TRANSCRIPT_INCOMPLETE",
+        "The server exited 0, but writing the transcript failed (a full disk): it lacks the rest of the session",
+        true,
+        "partial",
+    );
     entry
 }
 
@@ -176,6 +184,26 @@ fn check() -> CommandEntry {
         &mut entry,
         "deny-warnings",
         Flag::new(Boolean, "Fail on warnings too").default(false),
+    );
+    // Where a transcript's server may run, and what it may be sent, are
+    // the person's to allow, never an agent's.
+    flag(
+        &mut entry,
+        "allow-cwd",
+        Flag::new(
+            Array,
+            "Also run a recorded server where its transcript's cwd leads inside DIR (repeatable)",
+        )
+        .off_mcp(),
+    );
+    flag(
+        &mut entry,
+        "fill-env",
+        Flag::new(
+            Array,
+            "Fill the placeholders [REDACTED:NAME] of the transcripts' client lines and commands with the value of NAME (repeatable; MCP_REPLAY_FILL_ENV adds more)",
+        )
+        .off_mcp(),
     );
     flag(
         &mut entry,
@@ -464,6 +492,14 @@ fn mock() -> CommandEntry {
             "Answer only requests whose normalized params a recorded request has exactly",
         )
         .default(false),
+    );
+    flag(
+        &mut entry,
+        "fill-env",
+        Flag::new(
+            FlagType::Array,
+            "Fill the placeholders [REDACTED:NAME] of the recorded lines sent with the value of NAME (repeatable; MCP_REPLAY_FILL_ENV adds more)",
+        ),
     );
     flag(
         &mut entry,

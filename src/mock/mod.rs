@@ -33,7 +33,7 @@ use crate::jsonrpc::{ErrorCode, Frame, RequestId, method};
 use crate::revision::{Era, Revision, meta};
 use crate::server::era::{self, Refusal, Session};
 use crate::server::{ServeError, StdioTransport, ToolOutput, Transport, TransportError};
-use crate::transcript::{RedactError, TranscriptError};
+use crate::transcript::{RedactError, Redactor, TranscriptError, filler};
 
 /// The code of the error answering a request of a recorded method that no
 /// recorded request matches (JSON-RPC's range for implementation-defined
@@ -71,6 +71,22 @@ pub enum MockError {
         #[source]
         source: RedactError,
     },
+    /// A recorded line is JSON beyond the limits of what mcp-replay reads
+    /// as a message: the mock could neither match it nor answer with it.
+    #[error(
+        "{}:{line}: the recorded {side} line cannot be read as a message ({why}); the mock cannot serve it",
+        .path.display()
+    )]
+    Unreadable {
+        /// The transcript.
+        path: PathBuf,
+        /// The line of the event.
+        line: usize,
+        /// `client` or `server`.
+        side: &'static str,
+        /// What is beyond the limits.
+        why: &'static str,
+    },
 }
 
 /// Recorded sessions, ready to be served.
@@ -78,6 +94,8 @@ pub enum MockError {
 pub struct Mock {
     recorded: Recorded,
     strict: bool,
+    /// Fills the placeholders of the variables named for the run.
+    filler: Redactor,
 }
 
 impl Mock {
@@ -90,12 +108,24 @@ impl Mock {
         Ok(Mock {
             recorded: Recorded::read(paths)?,
             strict: false,
+            filler: Redactor::default(),
         })
     }
 
     /// The same mock answering exact matches only (`--strict`).
     pub fn strict(mut self, strict: bool) -> Mock {
         self.strict = strict;
+        self
+    }
+
+    /// The same mock filling the placeholders `[REDACTED:NAME]` of the
+    /// recorded lines it sends with the values of the variables `names`
+    /// (`--fill-env`); any other placeholder is sent as it stands. A
+    /// transcript's own list of redacted variables fills nothing: it would
+    /// let a recording pull any variable of the mock's environment into
+    /// what the client is sent.
+    pub fn fill_env(mut self, names: &[String]) -> Mock {
+        self.filler = filler(names, |name| std::env::var(name).ok());
         self
     }
 
@@ -186,11 +216,11 @@ impl Conversation<'_> {
         match Frame::parse(line) {
             Frame::Request { id, method, params } => {
                 if std::mem::take(&mut self.preamble) {
-                    for (source, action) in &self.mock.recorded.preamble {
+                    for (_, action) in &self.mock.recorded.preamble {
                         let (Action::Notify(message) | Action::Ask(message)) = action else {
                             continue;
                         };
-                        self.send(*source, message, transport)?;
+                        self.send(message, transport)?;
                     }
                 }
                 self.request(id, &method, params.as_ref(), transport)
@@ -202,6 +232,15 @@ impl Conversation<'_> {
                 }
                 Ok(())
             }
+            // JSON-RPC 2.0 §4: only a missing id makes a notification, and
+            // MCP allows no null id; the answer carries the request's id,
+            // null, as the core library writes it.
+            Frame::NullId { .. } => transport.write_line(&error_line(
+                &Id::Null,
+                ErrorCode::INVALID_REQUEST,
+                crate::jsonrpc::NULL_ID_MESSAGE,
+                None,
+            )),
             // Notifications are never answered; a response to nothing the
             // mock asked answers nothing.
             Frame::Notification { .. } | Frame::Response { .. } => Ok(()),
@@ -469,11 +508,7 @@ impl Conversation<'_> {
                         (Some(recorded), Some(live)) => retoken(message, recorded, live),
                         _ => None,
                     };
-                    self.send(
-                        call.source,
-                        retokened.as_deref().unwrap_or(message),
-                        transport,
-                    )?;
+                    self.send(retokened.as_deref().unwrap_or(message), transport)?;
                 }
                 Action::Ask(message) => {
                     if !wait {
@@ -494,7 +529,7 @@ impl Conversation<'_> {
                             (id, text)
                         }
                     };
-                    self.send(call.source, fresh.as_deref().unwrap_or(message), transport)?;
+                    self.send(fresh.as_deref().unwrap_or(message), transport)?;
                     self.parked.push(Parked { waiting, run });
                     return Ok(());
                 }
@@ -507,7 +542,7 @@ impl Conversation<'_> {
                     {
                         message = rewritten;
                     }
-                    self.send(call.source, &message, transport)?;
+                    self.send(&message, transport)?;
                     run.responded = true;
                 }
             }
@@ -522,15 +557,10 @@ impl Conversation<'_> {
         Ok(())
     }
 
-    /// Sends a recorded line of transcript `source`, its secrets put back.
-    fn send(
-        &self,
-        source: usize,
-        line: &str,
-        transport: &mut impl Transport,
-    ) -> Result<(), TransportError> {
-        let redactor = &self.mock.recorded.sources[source].redactor;
-        transport.write_line(&redactor.restore(line.as_bytes()))
+    /// Sends a recorded line, the secrets of the variables named for the
+    /// run put back.
+    fn send(&self, line: &str, transport: &mut impl Transport) -> Result<(), TransportError> {
+        transport.write_line(&self.mock.filler.restore(line.as_bytes()))
     }
 }
 

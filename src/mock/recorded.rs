@@ -30,8 +30,7 @@ pub(crate) struct Source {
     /// Its header's ignore rules, then those of the nearest `mcp-replay.json`.
     pub rules: IgnoreRules,
     /// Its redactions, with the values of the current environment: a live
-    /// line is redacted before it is compared, and a recorded line gets its
-    /// secrets back before it is sent.
+    /// line is redacted before it is compared with the recorded ones.
     pub redactor: Redactor,
 }
 
@@ -143,6 +142,24 @@ impl Recorded {
             let EventKind::Line { dir, payload, .. } = &event.kind else {
                 continue;
             };
+            // A line that is JSON beyond what mcp-replay reads as a message
+            // was a request or an answer the mock can neither match nor
+            // send: leaving it out would answer its request with "the
+            // recording has no answer", which the recording has.
+            if *dir != Direction::Stderr
+                && let Some(why) = payload.beyond_limits()
+            {
+                return Err(MockError::Unreadable {
+                    path: path.to_owned(),
+                    line: event.line,
+                    side: if *dir == Direction::ClientToServer {
+                        "client"
+                    } else {
+                        "server"
+                    },
+                    why,
+                });
+            }
             let Some(Value::Object(object)) = payload.to_json() else {
                 continue;
             };

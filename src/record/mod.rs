@@ -54,6 +54,12 @@ use crate::transcript::{
 /// directory.
 pub const DEFAULT_DIR: &str = "transcripts";
 
+/// The exit status of a recording whose server exited 0 but whose
+/// transcript stopped early (a full disk, a quota): `EX_IOERR` of
+/// sysexits.h, "an error occurred while doing I/O on some file". A server
+/// that exited otherwise keeps its own status.
+pub const EXIT_INCOMPLETE: u8 = 74;
+
 /// A replaced transcript shorter than this is closed (and its blocks freed)
 /// on the session's own thread.
 const REPLACED_INLINE: u64 = 1 << 20;

@@ -162,7 +162,7 @@ impl Draft {
                 Err(err) => Err(write_error(&path, err.error)),
             },
             Naming::Fresh => {
-                let path = persist_first_free(temp, &path)?;
+                let path = persist_first_free(temp, &path, 1)?;
                 let _ = writeln!(notes, "mcp-replay: recording to {}", path.display());
                 Ok(Published {
                     path,
@@ -193,7 +193,7 @@ impl Draft {
                 if flock(&old, FlockOperation::NonBlockingLockExclusive)
                     == Err(rustix::io::Errno::WOULDBLOCK)
                 {
-                    let beside = persist_first_free(temp, &numbered(&path, 2))?;
+                    let beside = persist_first_free(temp, &path, 2)?;
                     let _ = writeln!(
                         notes,
                         "mcp-replay: {} is being recorded by another session; recording to {}",
@@ -223,17 +223,23 @@ impl Draft {
     }
 }
 
-/// Gives `temp` the name `first`, or the first of `first-2`, `first-3`, …
-/// that is free.
-fn persist_first_free(mut temp: TempPath, first: &Path) -> Result<PathBuf, TranscriptError> {
-    let mut path = first.to_owned();
-    for n in 2.. {
+/// Gives `temp` the first free name of the series `base`, `base-2`,
+/// `base-3`, … from its `from`-th (1 for `base` itself): every name of the
+/// series is numbered from `base`, however many recordings take one at
+/// once (never `base-2-2`).
+fn persist_first_free(
+    mut temp: TempPath,
+    base: &Path,
+    from: usize,
+) -> Result<PathBuf, TranscriptError> {
+    for n in from.max(1).. {
+        let path = match n {
+            1 => base.to_owned(),
+            n => numbered(base, n),
+        };
         match temp.persist_noclobber(&path) {
             Ok(()) => return Ok(path),
-            Err(err) if err.error.kind() == io::ErrorKind::AlreadyExists => {
-                temp = err.path;
-                path = numbered(first, n);
-            }
+            Err(err) if err.error.kind() == io::ErrorKind::AlreadyExists => temp = err.path,
             Err(err) => {
                 return Err(TranscriptError::Write {
                     path,

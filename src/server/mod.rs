@@ -62,7 +62,7 @@ use self::capture::ProtectedStdio;
 use self::era::Session;
 use self::methods::Hooks;
 pub(crate) use self::transport::StdioTransport;
-use self::wire::{Answer, parse_error};
+use self::wire::{Answer, null_id, parse_error};
 use crate::jsonrpc::{Inbound, read_object};
 use crate::revision::{Revision, meta};
 
@@ -440,6 +440,10 @@ impl Server {
                 }
                 None
             }
+            // JSON-RPC 2.0 §4 makes only a missing id a notification, and MCP
+            // allows no null id: an invalid request, whose host waits for an
+            // answer carrying its id, null.
+            Inbound::NullId { .. } => Some(null_id(buf)),
             // This server sends no requests, so a response answers nothing it
             // asked; replying to it would start a conversation about nothing.
             Inbound::Response { .. } => None,

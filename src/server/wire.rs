@@ -104,6 +104,19 @@ pub(super) fn parse_error(
     Answer::line(error_line(id, ErrorCode::PARSE_ERROR, &message, None, buf))
 }
 
+/// The invalid request (-32600) that answers a request whose id is `null`
+/// (see [`Frame::NullId`](crate::Frame::NullId)): with `"id": null`, the
+/// request's own id, in every revision (JSON-RPC 2.0 §5.1).
+pub(super) fn null_id(buf: Vec<u8>) -> Answer<'static> {
+    Answer::line(error_line(
+        WireId::Null,
+        ErrorCode::INVALID_REQUEST,
+        crate::jsonrpc::NULL_ID_MESSAGE,
+        None,
+        buf,
+    ))
+}
+
 /// -32601 for `method`.
 pub(super) fn method_not_found(id: &RequestId, method: &str, buf: Vec<u8>) -> Vec<u8> {
     let message = format!("method not found: {method}");

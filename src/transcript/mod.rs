@@ -14,6 +14,7 @@
 
 mod base64;
 mod classify;
+mod fill;
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod input;
 mod read;
@@ -29,9 +30,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 pub(crate) use self::classify::{LineKind, beyond_limits};
-pub use self::read::{TranscriptError, TranscriptWarning};
+pub use self::fill::{FILL_ENV, fill_names, fill_names_from_env, with_fill_names};
+pub(crate) use self::fill::{Unfilled, filler};
 #[cfg_attr(not(feature = "cli"), allow(unused_imports))]
-pub(crate) use self::read::{line_too_long, read_line};
+pub(crate) use self::read::{BOM_FOUND, bom_at, line_too_long, read_line};
+pub use self::read::{TranscriptError, TranscriptWarning};
 pub(crate) use self::redact::MIN_SECRET_LEN;
 pub use self::redact::{RedactError, Redactor};
 pub use self::replay::ReplayTransport;
@@ -211,6 +214,19 @@ impl Payload {
             Payload::Text(text) => serde_json::from_str(text).ok(),
             Payload::Bytes(_) => None,
         }
+    }
+
+    /// Why a line that is JSON cannot be read as a message, when that is
+    /// so: it is beyond the limits of the grammar the checker reads
+    /// (nesting, a number's range, a lone surrogate; see `classify.rs`).
+    /// `None` for a line that reads, and for one that is no JSON at all.
+    pub(crate) fn beyond_limits(&self) -> Option<&'static str> {
+        let text = match self {
+            Payload::Json(raw) => raw.get(),
+            Payload::Text(text) => text.trim_matches(['\t', '\n', '\r', ' ']),
+            Payload::Bytes(_) => return None,
+        };
+        beyond_limits(text.as_bytes())
     }
 }
 

@@ -309,12 +309,22 @@ fn json_error(
     // ours, and counts characters where serde_json counts bytes.
     let message = err.to_string();
     let message = message.split(" at line ").next().unwrap_or(&message);
-    invalid(
-        path,
-        line,
-        column(text, err.column().saturating_sub(1)),
-        format!("expected {what}: {message}"),
-    )
+    let at = err.column().saturating_sub(1);
+    let message = match bom_at(text, at) {
+        true => format!("expected {what}, found {BOM_FOUND}"),
+        false => format!("expected {what}: {message}"),
+    };
+    invalid(path, line, column(text, at), message)
+}
+
+/// What a reader says of a UTF-8 byte order mark where JSON has none.
+pub(crate) const BOM_FOUND: &str = "a UTF-8 byte order mark (U+FEFF), which is no JSON whitespace (RFC 8259 §2) and which JSON text is not to begin with (§8.1); save the file as UTF-8 without a BOM";
+
+/// Whether a byte order mark starts at byte `at` of `text`, where a JSON
+/// reader stopped: it reads the mark as a character no JSON text has there.
+pub(crate) fn bom_at(text: &[u8], at: usize) -> bool {
+    text.get(at..)
+        .is_some_and(|rest| rest.starts_with(b"\xEF\xBB\xBF"))
 }
 
 /// The line as UTF-8, or an error at the first byte that is not.

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Direction, Redaction, Redactor, Transcript};
+use super::{Direction, Transcript, fill_names_from_env, filler, with_fill_names};
 use crate::server::{Transport, TransportError};
 
 /// A [`Transport`] that feeds a server the client side of a transcript and
@@ -20,18 +20,24 @@ pub struct ReplayTransport {
 impl ReplayTransport {
     /// A transport that will read the client side of `transcript`.
     ///
-    /// Placeholders of redacted environment variables get the variables'
-    /// current values back, where they are set, so that a redacted
-    /// transcript replays.
+    /// The placeholders of the variables [`FILL_ENV`](super::FILL_ENV)
+    /// names get the variables' current values back, where they are set,
+    /// so that a redacted transcript replays; the names the transcript
+    /// lists fill nothing ([`ReplayTransport::filling`] names more).
     pub fn from_transcript(transcript: &Transcript) -> ReplayTransport {
-        let restorer = Redactor::new(
-            &Redaction {
-                env: transcript.header.redact.env.clone(),
-                patterns: Vec::new(),
-            },
-            |name| std::env::var(name).ok(),
-        )
-        .unwrap_or_default();
+        ReplayTransport::filling(transcript, &[])
+    }
+
+    /// A transport that will read the client side of `transcript`, the
+    /// placeholders of the variables `names` and of those
+    /// [`FILL_ENV`](super::FILL_ENV) names filled with their current
+    /// values, and every other placeholder left as it stands.
+    pub fn filling(transcript: &Transcript, names: &[&str]) -> ReplayTransport {
+        let names = with_fill_names(
+            names.iter().map(|name| (*name).to_owned()).collect(),
+            fill_names_from_env(),
+        );
+        let restorer = filler(&names, |name| std::env::var(name).ok());
         ReplayTransport::from_lines(
             transcript
                 .lines(Direction::ClientToServer)
@@ -84,8 +90,10 @@ impl Transport for ReplayTransport {
 mod tests {
     use super::*;
 
+    /// The placeholders of the variables named for the run are filled; the
+    /// names the header lists fill nothing.
     #[test]
-    fn redacted_client_lines_get_the_current_values_back() {
+    fn only_the_variables_named_for_the_run_fill_client_lines() {
         // PATH stands in for a secret: it is set wherever tests run.
         let path_value = std::env::var("PATH").unwrap();
         let text = concat!(
@@ -95,11 +103,22 @@ mod tests {
             "\n",
         );
         let transcript = Transcript::from_reader(text.as_bytes(), "t.jsonl").unwrap();
-        let mut transport = ReplayTransport::from_transcript(&transcript);
-        let mut line = Vec::new();
-        assert!(transport.read_line(&mut line).unwrap());
-        let value: serde_json::Value = serde_json::from_slice(&line).unwrap();
-        assert_eq!(value["params"]["p"], path_value.as_str());
-        assert!(!transport.read_line(&mut line).unwrap());
+        let first = |mut transport: ReplayTransport| {
+            let mut line = Vec::new();
+            assert!(transport.read_line(&mut line).unwrap());
+            let value: serde_json::Value = serde_json::from_slice(&line).unwrap();
+            assert!(!transport.read_line(&mut line).unwrap());
+            value["params"]["p"].as_str().unwrap().to_owned()
+        };
+        assert_eq!(
+            first(ReplayTransport::filling(&transcript, &["PATH"])),
+            path_value
+        );
+        if !fill_names_from_env().iter().any(|name| name == "PATH") {
+            assert_eq!(
+                first(ReplayTransport::from_transcript(&transcript)),
+                "[REDACTED:PATH]"
+            );
+        }
     }
 }

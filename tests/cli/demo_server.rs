@@ -148,17 +148,21 @@ fn initialize_answers_the_requested_legacy_revision() {
 
 /// Laws `notification-unanswered` and `cancel-tolerated` (MCP-CORE r1
 /// §1¶09): no answer to any notification; the next line is the answer to
-/// the request sent right behind them.
+/// the request sent right behind them. A null id makes no notification
+/// (JSON-RPC 2.0 §4; MCP allows no null id): it gets -32600 with id null.
 #[test]
 fn notifications_are_never_answered() {
     let mut demo = Demo::spawn();
     demo.initialize();
     demo.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42,"reason":"gone"}}"#);
     demo.send(r#"{"jsonrpc":"2.0","method":"notifications/unknown"}"#);
-    demo.send(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#);
     demo.send(r#"{"jsonrpc":"2.0","method":"ping","params":"odd"}"#);
     let answer = demo.request(json!(1), "ping", json!({}));
     assert_eq!(answer["result"], json!({}));
+    demo.send(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#);
+    let answer = demo.recv();
+    assert_eq!(code(&answer), Some(-32600), "{answer}");
+    assert_eq!(answer["id"], Value::Null, "{answer}");
     assert_eq!(demo.close_and_wait(), 0);
 }
 

@@ -12,5 +12,6 @@ mod output;
 mod record;
 mod serve;
 mod transcript;
+mod untrusted;
 mod util;
 mod version;

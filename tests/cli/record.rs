@@ -449,19 +449,33 @@ fn secrets_in_the_server_command_are_redacted_and_restored_on_replay() {
         ["[REDACTED:MY_TOKEN]", "[REDACTED:pattern-1]"]
     );
 
-    // The replay starts the server with the value back in its place.
-    let output = cargo_bin_cmd!("mcp-replay")
-        .args(["check", "--no-probes", "t.jsonl"])
-        .current_dir(dir.path())
-        .env("MY_TOKEN", secret)
-        .timeout(STEP)
-        .output()
-        .unwrap();
+    // The replay starts the server with the value back in its place, once
+    // the run names the variable: the transcript's list fills nothing.
+    let replay = |fill: &[&str]| {
+        cargo_bin_cmd!("mcp-replay")
+            .args(["check", "--no-probes"])
+            .args(fill)
+            .arg("t.jsonl")
+            .current_dir(dir.path())
+            .env("MY_TOKEN", secret)
+            .env_remove("MCP_REPLAY_FILL_ENV")
+            .timeout(STEP)
+            .output()
+            .unwrap()
+    };
+    let output = replay(&["--fill-env", "MY_TOKEN"]);
     assert_eq!(
         output.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&output.stdout)
+    );
+    let output = replay(&[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("`[REDACTED:MY_TOKEN]` in the recorded command (line 1) was passed to the server as it stands"),
+        "{stdout}"
     );
 }
 
@@ -509,10 +523,38 @@ for n in range(200):
 sys.stdout.flush()
 "#;
 
+/// What a recording whose transcript stopped taking writes must show: the
+/// session whole on the host's side, the transcript's start readable, and
+/// an exit that says it is incomplete (74, the server having exited 0).
+fn assert_incomplete_but_the_session_whole(output: &std::process::Output, transcript: &Path) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(74), "{stderr}");
+    let expected: String = (0..200)
+        .map(|n| format!("{n:03} {}\n", "x".repeat(95)))
+        .collect();
+    assert!(
+        output.stdout == expected.as_bytes(),
+        "the session was cut short"
+    );
+    assert!(
+        stderr.contains("mcp-replay: error: the transcript `")
+            && stderr.contains("` is incomplete: writing it failed ("),
+        "{stderr}"
+    );
+    let transcript = Transcript::read(transcript).unwrap();
+    let recorded = stream(&transcript, Direction::ServerToClient);
+    assert!(
+        !recorded.is_empty() && recorded.len() < 200,
+        "{}",
+        recorded.len()
+    );
+    assert_eq!(transcript.exit(), None);
+}
+
 #[test]
 fn a_transcript_that_stops_taking_writes_never_stops_the_session() {
-    // A file size limit makes writes past it fail (as a full disk does),
-    // and would send SIGXFSZ to a recorder that let it.
+    // A file size limit makes writes past it fail (as a quota does), and
+    // would send SIGXFSZ to a recorder that let it.
     let dir = tempfile::tempdir().unwrap();
     let output = assert_cmd::Command::new("sh")
         .args(["-c", "ulimit -f 8 && exec \"$0\" \"$@\""])
@@ -523,27 +565,56 @@ fn a_transcript_that_stops_taking_writes_never_stops_the_session() {
         .timeout(STEP)
         .output()
         .unwrap();
+    assert_incomplete_but_the_session_whole(&output, &dir.path().join("t.jsonl"));
+}
+
+/// A full disk exactly: the transcript's directory is a 16 KiB tmpfs, whose
+/// writes fail with ENOSPC once it is full, mounted in a user and mount
+/// namespace of the recorder's own. The recorder exits 74 and says the
+/// transcript is incomplete; the host's session is whole. (Where the
+/// machine allows no user namespace, the file size limit above stands in.)
+#[test]
+fn a_full_disk_makes_the_transcript_incomplete_and_the_exit_say_so() {
+    let usable = Command::new("unshare")
+        .args(["--user", "--map-root-user", "--mount", "true"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !usable {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full");
+    std::fs::create_dir(&full).unwrap();
+    // The mount ends with the namespace: the transcript is copied out.
+    let script = r#"mount -t tmpfs -o size=16k tmpfs "$1" || exit 99
+"$2" record -o "$1/t.jsonl" -- "$3" -c "$4"
+status=$?
+df -k "$1" >&2
+cp "$1/t.jsonl" "$5"
+exit $status"#;
+    let output = assert_cmd::Command::new("unshare")
+        .args([
+            "--user",
+            "--map-root-user",
+            "--mount",
+            "sh",
+            "-c",
+            script,
+            "sh",
+        ])
+        .arg(&full)
+        .arg(crate::util::bin())
+        .args(["python3", CHATTY])
+        .arg(dir.path().join("t.jsonl"))
+        .timeout(STEP)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
-    let expected: String = (0..200)
-        .map(|n| format!("{n:03} {}\n", "x".repeat(95)))
-        .collect();
-    assert!(
-        output.stdout == expected.as_bytes(),
-        "the session was cut short"
-    );
-    assert!(
-        stderr.starts_with("mcp-replay: warning: the transcript `t.jsonl` stopped early: "),
-        "{stderr}"
-    );
-    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
-    let recorded = stream(&transcript, Direction::ServerToClient);
-    assert!(
-        !recorded.is_empty() && recorded.len() < 200,
-        "{}",
-        recorded.len()
-    );
-    assert_eq!(transcript.exit(), None);
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert_incomplete_but_the_session_whole(&output, &dir.path().join("t.jsonl"));
 }
 
 #[test]
@@ -605,6 +676,54 @@ fn force_never_replaces_a_transcript_still_being_recorded() {
         );
         assert_eq!(transcript.exit(), Some(Exit::Code(0)));
     }
+}
+
+/// However many `--force` recordings of one name run at once, each gets a
+/// name of one series, numbered from the name given (`t.jsonl`,
+/// `t-2.jsonl`, `t-3.jsonl`, …, never `t-2-2.jsonl`), says which, and
+/// records its own session whole.
+#[test]
+fn concurrent_force_recorders_of_one_name_take_the_names_of_one_series() {
+    const N: usize = 5;
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["-o", "t.jsonl", "--force"];
+    let mut hosts: Vec<Host> = (0..N)
+        .map(|_| Host::record(dir.path(), &args, &python(ECHO, &[]), &[]))
+        .collect();
+    // All of them are recording before any ends.
+    for (n, host) in hosts.iter_mut().enumerate() {
+        host.send(format!("session {n}\n").as_bytes());
+        assert_eq!(host.line(), format!("session {n}\n").as_bytes());
+    }
+    let mut names = Vec::new();
+    for (n, host) in hosts.iter_mut().enumerate() {
+        host.close_stdin();
+        assert_eq!(shell_status(host.wait()), 0, "{}", host.stderr());
+        let stderr = host.stderr();
+        let name = match stderr.split("recording to ").nth(1) {
+            Some(rest) => rest.lines().next().unwrap_or_default().to_owned(),
+            None => "t.jsonl".to_owned(),
+        };
+        let transcript = Transcript::read(dir.path().join(&name)).unwrap();
+        assert_eq!(
+            stream(&transcript, Direction::ClientToServer),
+            [format!("session {n}").as_bytes()],
+            "{name}"
+        );
+        assert_eq!(transcript.exit(), Some(Exit::Code(0)), "{name}");
+        names.push(name);
+    }
+    names.sort();
+    let mut expected: Vec<String> = (2..=N).map(|n| format!("t-{n}.jsonl")).collect();
+    expected.push("t.jsonl".to_owned());
+    expected.sort();
+    assert_eq!(names, expected);
+    let mut files: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, expected, "nothing else is left behind");
 }
 
 #[test]

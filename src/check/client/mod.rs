@@ -572,7 +572,11 @@ impl<C: Channel> Client<C> {
                 let reply = self.route(id.as_ref());
                 Kind::Response { id, reply }
             }
-            Some(Inbound::Notification { method, .. }) => {
+            // A server's message with a method and a null id is matched as
+            // the notification the official schemas read it as (their
+            // `JSONRPCNotification` does not forbid the member); it is no
+            // request, since no answer can carry a null id back.
+            Some(Inbound::Notification { method, .. } | Inbound::NullId { method, .. }) => {
                 let method = method.into_owned();
                 *self.notifications.entry(method.clone()).or_default() += 1;
                 Kind::Notification { method }

@@ -246,7 +246,9 @@ impl<'a> Session<'a> {
             // the lines without an id sent before it.
             match Frame::parse(line.as_bytes()) {
                 Frame::Notification { method, .. } => self.client.sent_notification(&method),
-                Frame::Malformed { .. } => self.client.sent_malformed(),
+                // A null id is no notification (JSON-RPC 2.0 §4): its answer,
+                // if any, carries no id a request was sent with.
+                Frame::Malformed { .. } | Frame::NullId { .. } => self.client.sent_malformed(),
                 _ => {}
             }
             bytes.extend_from_slice(line.as_bytes());

@@ -50,7 +50,7 @@ use crate::process::SpawnError;
 use crate::report::{Exchange, ExchangeStatus, Finding, Location};
 use crate::revision::Revision;
 use crate::transcript::{
-    Direction, RedactError, Redaction, Redactor, Transcript, env_secret_names,
+    Direction, RedactError, Redaction, Redactor, Transcript, Unfilled, env_secret_names, filler,
 };
 
 /// How a replay runs.
@@ -74,8 +74,17 @@ pub(crate) struct ReplayOptions {
     /// The exact command that accepts this transcript's mismatches.
     pub bless_hint: String,
     /// More variables and patterns to redact (`redactEnv` and `redact` in
-    /// `mcp-replay.json`), after the header's.
+    /// `mcp-replay.json`, and the variables of `fill`), after the header's.
     pub redaction: Redaction,
+    /// The variables whose values fill the placeholders of the client's
+    /// lines: those the person running the replay named, never those the
+    /// transcript lists.
+    pub fill: Vec<String>,
+    /// How a note words the way to name a variable for `fill`.
+    pub fill_hint: fn(&str) -> String,
+    /// The arguments of the recorded command that still hold a placeholder
+    /// once filled: it was passed to the server as it stands.
+    pub command_left: Vec<String>,
 }
 
 /// What a replay found.
@@ -171,6 +180,21 @@ pub(crate) enum ReplayError {
         /// The bytes of it that were not recorded.
         cut: u64,
     },
+    /// A recorded server line is JSON beyond the limits of what the
+    /// checker reads as a message: nothing the live server writes can be
+    /// compared with it, so the transcript cannot be checked.
+    #[error(
+        "{}:{line}: the recorded server line cannot be read as a message ({why}): no live line can be compared with it; re-record the session, or edit the line to what the server should write",
+        .path.display()
+    )]
+    UnreadableServerLine {
+        /// The transcript.
+        path: std::path::PathBuf,
+        /// The line of the event.
+        line: usize,
+        /// What is beyond the limits.
+        why: &'static str,
+    },
     /// The server could not be started.
     #[cfg(feature = "cli")]
     #[error(transparent)]
@@ -218,10 +242,19 @@ pub(crate) fn replay_on<C: Channel>(
             redaction.patterns.push(pattern.clone());
         }
     }
+    for name in &options.fill {
+        if !redaction.env.contains(name) {
+            redaction.env.push(name.clone());
+        }
+    }
     let redactor = Redactor::from_env(&redaction).map_err(|source| ReplayError::Redact {
         path: transcript.path.clone(),
         source,
     })?;
+    let mut unfilled = Unfilled::default();
+    for arg in &options.command_left {
+        unfilled.saw(1, arg.as_bytes());
+    }
     // The command as the report shows it: the values put back into a
     // recorded command are secrets too.
     let command = String::from_utf8_lossy(&redactor.redact(command.as_bytes())).into_owned();
@@ -236,6 +269,13 @@ pub(crate) fn replay_on<C: Channel>(
             cut,
         });
     }
+    if let Some((line, why)) = script.unreadable_server {
+        return Err(ReplayError::UnreadableServerLine {
+            path: transcript.path.clone(),
+            line,
+            why,
+        });
+    }
     let mut client = Client::new(server, redactor, MAX_SCHEMA_FINDINGS);
     if let Some(revision) = recorded_revision(transcript) {
         client.speak(revision);
@@ -244,6 +284,8 @@ pub(crate) fn replay_on<C: Channel>(
         path: &transcript.path,
         command,
         options,
+        filler: filler(&options.fill, |name| std::env::var(name).ok()),
+        unfilled,
         client,
         slots: script.slots,
         expects: script.expects,
@@ -274,6 +316,7 @@ pub(crate) fn replay_on<C: Channel>(
     // Once the replay stopped early, what did not come might have come
     // later: only a whole session notes what never came.
     let mut notes = std::mem::take(&mut script.notes);
+    notes.extend(run.unfilled.notes(&options.fill, options.fill_hint));
     if complete {
         notes.extend(run.missing_notifications());
     }
@@ -329,6 +372,10 @@ struct Run<'a, C> {
     /// See [`ReplayOutcome::command`].
     command: String,
     options: &'a ReplayOptions,
+    /// Fills the placeholders of the variables named for the run.
+    filler: Redactor,
+    /// The placeholders sent as they stand.
+    unfilled: Unfilled,
     /// The client the server is spoken to through. It holds messages to
     /// the recorded revision (the transcript's protocol event, or a modern
     /// request's `_meta`), else to the one the live `initialize` answer
@@ -608,7 +655,8 @@ impl<C: Channel> Run<'_, C> {
         self.sends += 1;
         self.last_line = send.line;
         self.client.at(send.line);
-        let restored = self.client.redactor().restore(&send.bytes);
+        let restored = self.filler.restore(&send.bytes);
+        self.unfilled.saw(send.line, &restored);
         let mut bytes = restored.into_owned();
         match &send.kind {
             SendKind::Request(slot) => {
@@ -822,6 +870,9 @@ mod tests {
             keep_live: true,
             bless_hint: "mcp-replay check --bless t.jsonl".into(),
             redaction: Redaction::default(),
+            fill: Vec::new(),
+            fill_hint: |name| format!("`--fill-env {name}`"),
+            command_left: Vec::new(),
         }
     }
 
@@ -1388,20 +1439,48 @@ mod tests {
         let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"[REDACTED:PATH]"}}}"#;
         let answer = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"[REDACTED:PATH]"}]}}"#;
         let header = r#","redact":{"env":["PATH"]}"#;
+        let mut filling = options(Duration::from_secs(20));
+        filling.fill = vec!["PATH".to_owned()];
         let outcome = replay(
             &transcript(header, &[("c2s", call), ("s2c", answer)]),
             &sh(&format!(
                 r#"read a; case "$a" in *'"text":"{home}"'*) echo '{}';; esac; cat >/dev/null"#,
                 answer.replace("[REDACTED:PATH]", &home)
             )),
-            &options(Duration::from_secs(20)),
+            &filling,
         )
         .unwrap();
         assert_eq!(laws(&outcome), vec![]);
+        assert_eq!(outcome.notes, Vec::<String>::new());
         // The line is kept as the server wrote it, but for the secret.
         assert_eq!(
             String::from_utf8(outcome.live[0].bytes.clone()).unwrap(),
             answer
+        );
+    }
+
+    /// A variable the transcript lists but the run does not name fills
+    /// nothing: the placeholder is sent as it stands, with a note saying
+    /// how to allow it.
+    #[test]
+    fn a_placeholder_the_run_does_not_name_is_sent_as_it_stands() {
+        let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"[REDACTED:PATH]"}}}"#;
+        let answer = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"[REDACTED:PATH]"}]}}"#;
+        let header = r#","redact":{"env":["PATH"]}"#;
+        let outcome = replay(
+            &transcript(header, &[("c2s", call), ("s2c", answer)]),
+            &sh(&format!(
+                r#"read a; case "$a" in *'"text":"[REDACTED:PATH]"'*) echo '{answer}';; esac; cat >/dev/null"#
+            )),
+            &options(Duration::from_secs(20)),
+        )
+        .unwrap();
+        assert_eq!(laws(&outcome), vec![]);
+        assert_eq!(
+            outcome.notes,
+            [
+                "`[REDACTED:PATH]` (line 2) was sent as it stands: a placeholder is filled only from a variable named for the run, never from the names a transcript lists; `--fill-env PATH` fills it with the value of `PATH`"
+            ]
         );
     }
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::check::diff::{Expected, IgnoreRules};
-use crate::jsonrpc::{Frame, RequestId, method};
+use crate::jsonrpc::{Frame, Inbound, RequestId, method};
 use crate::report::ExchangeStatus;
 use crate::transcript::{Direction, EventKind, Payload, Redactor, Transcript};
 
@@ -23,6 +23,10 @@ pub(super) struct Script {
     pub(super) cut_client: Option<(usize, usize, u64)>,
     /// What the script leaves out, for the report's notes.
     pub(super) notes: Vec<String>,
+    /// The first recorded server line that is JSON beyond the limits of
+    /// what the checker reads as a message (its transcript line, and why):
+    /// no live line can be compared with it.
+    pub(super) unreadable_server: Option<(usize, &'static str)>,
 }
 
 #[derive(Debug)]
@@ -198,6 +202,14 @@ impl Script {
                         .map(|text| text.trim_matches(['\t', '\n', '\r', ' ']))
                         .filter(|text| serde_json::from_str::<Value>(text).is_ok())
                     else {
+                        // A line that is no JSON was no message when it was
+                        // recorded either: the live laws judge what the
+                        // server writes now. A line that is JSON the
+                        // checker cannot read is another matter: whatever
+                        // it answered, nothing can be compared with it.
+                        if let Some(why) = payload.beyond_limits() {
+                            script.unreadable_server.get_or_insert((event.line, why));
+                        }
                         continue;
                     };
                     // A batch is one message per element, each kept as its
@@ -268,6 +280,10 @@ impl Script {
                 Frame::Response { id: Some(id), .. } => {
                     SendKind::Answer(server_requests.get(&id).copied())
                 }
+                // A null id is no notification (JSON-RPC 2.0 §4), and no
+                // request either (MCP allows no null id): a server may
+                // answer it (-32600, id null) as it answers a malformed
+                // line, and `notification-unanswered` has nothing to say.
                 _ => SendKind::Other,
             },
             Some(Value::Array(items)) => {
@@ -281,7 +297,42 @@ impl Script {
                 }
                 SendKind::Batch(slots)
             }
-            _ => SendKind::Other,
+            Some(_) => SendKind::Other,
+            // JSON beyond the limits of what the checker reads as a
+            // message (a number past an f64, deep nesting, a lone
+            // surrogate) is still what the host sent, and a server may read
+            // it, as JSON-RPC sets no such limits: it is read by its
+            // members, as the core library reads a line, so that a request
+            // among them is paired with its answer.
+            None if payload.beyond_limits().is_some() => {
+                let bytes = payload.as_bytes().trim_ascii();
+                if bytes.starts_with(b"[") {
+                    let items = serde_json::from_slice::<Vec<&RawValue>>(bytes).unwrap_or_default();
+                    let mut slots = Vec::new();
+                    for item in items {
+                        if let Some(Inbound::Request { id, method, .. }) =
+                            Inbound::parse(item.get().as_bytes())
+                        {
+                            slots.push(slot_of(&mut self.slots, id, method.into_owned()));
+                        }
+                    }
+                    return SendKind::Batch(slots);
+                }
+                match Inbound::parse(bytes) {
+                    Some(Inbound::Request { id, method, .. }) => {
+                        SendKind::Request(slot_of(&mut self.slots, id, method.into_owned()))
+                    }
+                    Some(Inbound::Notification { method, .. }) => SendKind::Notification {
+                        method: method.into_owned(),
+                        cancels: None,
+                    },
+                    Some(Inbound::Response { id: Some(id), .. }) => {
+                        SendKind::Answer(server_requests.get(&id).copied())
+                    }
+                    _ => SendKind::Other,
+                }
+            }
+            None => SendKind::Other,
         }
     }
 

@@ -66,7 +66,7 @@ fn initialize_answers_2024_11_05_unless_asked_for_a_known_legacy_revision() {
 }
 
 /// MCP-CORE r1 §1¶08 and §1¶09: an id present and non-null makes a request,
-/// answered exactly once; an absent or null id makes a notification, never
+/// answered exactly once; an absent id makes a notification, never
 /// answered, whatever its method.
 #[test]
 fn requests_are_answered_once_and_notifications_never() {
@@ -75,7 +75,6 @@ fn requests_are_answered_once_and_notifications_never() {
         &[
             r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
-            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
             r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}"#,
             r#"{"jsonrpc":"2.0","method":"no/such/notification","params":"odd"}"#,
             r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"fail"}}"#,
@@ -84,6 +83,51 @@ fn requests_are_answered_once_and_notifications_never() {
     );
     let ids: Vec<&Value> = answers.iter().map(|answer| &answer["id"]).collect();
     assert_eq!(ids, [&json!(1), &json!(2)]);
+}
+
+/// MCP-CORE r1 §1¶09 reads a null id as a notification; JSON-RPC 2.0 §4
+/// makes only a missing id one, and MCP allows no null id, so the library
+/// answers a request with a null id -32600, with the request's id (null),
+/// in every era and inside a 2025-03-26 batch, and goes on serving.
+#[test]
+fn a_null_id_is_an_invalid_request_answered_with_id_null() {
+    let null_ping = r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#;
+    let initialize = |revision: &str| {
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": revision}})
+            .to_string()
+    };
+    let discover = r#"{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    for first in [
+        None,
+        Some(initialize("2024-11-05")),
+        Some(initialize("2025-11-25")),
+        Some(discover.to_owned()),
+    ] {
+        let mut lines: Vec<&str> = first.iter().map(String::as_str).collect();
+        lines.extend([
+            null_ping,
+            r#"{"jsonrpc":"2.0","id":null,"method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+        ]);
+        let answers = serve(&server(), &lines);
+        let answers = &answers[usize::from(first.is_some())..];
+        assert_eq!(answers.len(), 3, "{first:?}: {answers:?}");
+        for answer in &answers[..2] {
+            assert_eq!(answer["id"], Value::Null, "{first:?}: {answer}");
+            assert_eq!(error_code(answer), Some(-32600), "{first:?}: {answer}");
+        }
+        assert_eq!(answers[2]["id"], json!(1), "{first:?}");
+    }
+    let batch = serve(
+        &server(),
+        &[
+            &initialize("2025-03-26"),
+            &format!(r#"[{null_ping},{{"jsonrpc":"2.0","id":2,"method":"ping"}}]"#),
+        ],
+    );
+    assert_eq!(batch[1][0]["id"], Value::Null, "{batch:?}");
+    assert_eq!(error_code(&batch[1][0]), Some(-32600), "{batch:?}");
+    assert_eq!(batch[1][1]["id"], json!(2), "{batch:?}");
 }
 
 /// MCP-CORE r1 §1¶09: the answer echoes the id with its JSON type, so `7`

@@ -14,6 +14,8 @@ enum Line {
     Request(Vec<u8>, Value),
     /// A notification: never answered.
     Notification(Vec<u8>),
+    /// A request whose id is null: answered once, with -32600 and id null.
+    NullId(Vec<u8>),
     /// Anything that is no frame: answered once, with -32700.
     Garbage(Vec<u8>),
 }
@@ -22,7 +24,10 @@ impl Line {
     /// The line as it goes to the loop.
     fn bytes(&self) -> &[u8] {
         match self {
-            Line::Request(bytes, _) | Line::Notification(bytes) | Line::Garbage(bytes) => bytes,
+            Line::Request(bytes, _)
+            | Line::Notification(bytes)
+            | Line::NullId(bytes)
+            | Line::Garbage(bytes) => bytes,
         }
     }
 }
@@ -124,6 +129,7 @@ fn arb_line(index: usize) -> impl Strategy<Value = Line> {
                 }
                 if null_id {
                     object["id"] = Value::Null;
+                    return Line::NullId(object.to_string().into_bytes());
                 }
                 Line::Notification(object.to_string().into_bytes())
             }),
@@ -214,6 +220,10 @@ fn served_by_the_contract(server: &Server, lines: &[Line]) -> Result<(), TestCas
                 *seen.entry(id.to_string()).or_default() += 1;
             }
             Line::Garbage(_) => prop_assert_eq!(error_code(answer), Some(-32700)),
+            Line::NullId(_) => {
+                prop_assert_eq!(&answer["id"], &Value::Null);
+                prop_assert_eq!(error_code(answer), Some(-32600));
+            }
             Line::Notification(_) => unreachable!("filtered out"),
         }
     }
@@ -286,6 +296,10 @@ proptest! {
                     if !renegotiated {
                         prop_assert!(answer.get("id").is_none_or(|id| !id.is_null()), "{}", answer);
                     }
+                }
+                Line::NullId(_) => {
+                    prop_assert_eq!(&answer["id"], &Value::Null);
+                    prop_assert_eq!(error_code(answer), Some(-32600));
                 }
                 Line::Notification(_) => unreachable!("filtered out"),
             }
