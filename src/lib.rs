@@ -72,6 +72,8 @@
 #![deny(unsafe_code)]
 
 pub mod check;
+#[cfg(feature = "cli")]
+pub mod fuzz;
 mod jsonrpc;
 pub mod laws;
 #[cfg(feature = "cli")]

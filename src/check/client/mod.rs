@@ -746,7 +746,10 @@ impl<C: Channel> Client<C> {
             self.calls.remove(sent);
             return;
         };
-        let Some(revision) = self.revision.filter(|revision| revision.structured_output()) else {
+        let Some(revision) = self
+            .revision
+            .filter(|revision| revision.structured_output())
+        else {
             self.calls.remove(sent);
             return;
         };
@@ -773,7 +776,10 @@ impl<C: Channel> Client<C> {
                     return;
                 };
                 if result.get("isError") == Some(&Value::Bool(true))
-                    || result.get("resultType").and_then(Value::as_str).is_some_and(|kind| kind != "complete")
+                    || result
+                        .get("resultType")
+                        .and_then(Value::as_str)
+                        .is_some_and(|kind| kind != "complete")
                 {
                     return;
                 }
