@@ -816,6 +816,9 @@ impl Fixture {
             .and_then(|p| p.get("protocolVersion"))
             .and_then(Value::as_str);
         let version = match (self.flags.like, requested) {
+            (None, _) if self.flags.fuzz.revision().is_some() => {
+                self.flags.fuzz.revision().unwrap_or_default()
+            }
             // The fuzz tools declare annotations and an outputSchema: the
             // revision asked for, as the SDKs answer it.
             (None, Some(requested))
@@ -1080,6 +1083,9 @@ mod fuzz_tools {
         /// Take this long over every tool call, as a slow tool does.
         #[arg(long, value_name = "MS", default_value_t = 0)]
         slow_call: u64,
+        /// Answer this revision to `initialize`, whatever is asked.
+        #[arg(long, value_name = "REVISION")]
+        fuzz_revision: Option<String>,
     }
 
     impl FuzzFlags {
@@ -1090,6 +1096,11 @@ mod fuzz_tools {
         fn has(&self, bug: Bug) -> bool {
             self.bugs.contains(&bug)
         }
+
+        /// The revision `initialize` answers, when one is set.
+        pub(super) fn revision(&self) -> Option<&str> {
+            self.fuzz_revision.as_deref()
+        }
     }
 
     /// One bug of the fuzz tools.
@@ -1098,7 +1109,8 @@ mod fuzz_tools {
         /// `search` with non-ASCII text in `query` ends the process (a
         /// panic's message on stderr, status 101).
         Crash,
-        /// `convert` with `precision` 0 never answers.
+        /// `convert` with `precision` 0 never answers (it writes
+        /// `hung-by-fixture` in its working directory first).
         Hang,
         /// `search` with `limit` 50 writes a debug line on stdout first.
         Stdout,
@@ -1112,6 +1124,10 @@ mod fuzz_tools {
         /// `describe` with `item.nested.flag` true answers, then answers
         /// nothing more.
         StopsAnswering,
+        /// Arguments that break a tool's inputSchema get error -32602 (as
+        /// the revisions before 2025-11-25 documented), not an `isError`
+        /// result.
+        InvalidParams,
     }
 
     /// What a call left for the loop to do.
@@ -1178,6 +1194,9 @@ mod fuzz_tools {
                     "structuredContent": value,
                 })),
                 Ok(Answer::Error(code, message)) => Err((code, message)),
+                Err(why) if flags.has(Bug::InvalidParams) => {
+                    Err((ErrorCode::INVALID_PARAMS, format!("{name}: {why}")))
+                }
                 Err(why) => Ok(json!({
                     "content": [{"type": "text", "text": format!("{name}: {why}")}],
                     "isError": true,
@@ -1328,6 +1347,7 @@ mod fuzz_tools {
             }
         };
         if flags.has(Bug::Hang) && precision == 0 {
+            let _ = std::fs::write("hung-by-fixture", b"hung\n");
             // The bug: a loop that never ends.
             loop {
                 std::thread::park();

@@ -78,12 +78,29 @@ struct Found {
     count: usize,
     /// The session it happened in, up to it, for a failure that does not
     /// come back alone: the log, its last line, and the failing call's id.
-    session: Option<(Log, Option<usize>, RequestId)>,
+    session: Option<Session>,
     /// The arguments first sent, when shrinking made them smaller.
     shrunk_from: Option<Option<Value>>,
     /// The transcript written, and remarks.
     transcript: Option<PathBuf>,
     notes: Vec<String>,
+}
+
+/// Lines that are no message are put down to a call this many times; the
+/// rest are counted (a server that writes one per call would otherwise
+/// have every call run again alone).
+const MAX_NOISE_EVENTS: usize = 16;
+
+/// A finding about the session rather than one call: the law, the step,
+/// what happened, and, for one no call shows alone, the session that
+/// showed it and the transcript written from it.
+struct SessionFinding {
+    law: LawId,
+    step: String,
+    message: String,
+    kind: Option<Kind>,
+    session: Option<Session>,
+    transcript: Option<PathBuf>,
 }
 
 /// The verdict and words a shrunk case is reported with.
@@ -124,7 +141,11 @@ struct Runner<'a> {
     found: Vec<Found>,
     keys: HashMap<(usize, Kind, String), usize>,
     /// Findings about the session rather than a call.
-    session: Vec<(LawId, String, String)>,
+    session: Vec<SessionFinding>,
+    /// Lines that were no message and were not put down to a call, past
+    /// the first [`MAX_NOISE_EVENTS`].
+    noise_uncounted: usize,
+    noise_events: usize,
     /// The process isolated calls run on, while it lives.
     isolator: Option<Conn<'a>>,
     /// What each case did alone, once run alone.
@@ -250,6 +271,8 @@ pub(super) fn run(
         found: Vec::new(),
         keys: HashMap::new(),
         session: Vec::new(),
+        noise_uncounted: 0,
+        noise_events: 0,
         isolator: None,
         alone: HashMap::new(),
         done: 0,
@@ -261,7 +284,7 @@ pub(super) fn run(
         calls_end,
         shrink_end: calls_end,
     };
-    runner.session_observations(first.take_observations(), "opening", &[]);
+    runner.session_observations(first.take_observations(), "opening");
     let queue: Vec<Work> = runner
         .tools
         .iter()
@@ -275,6 +298,12 @@ pub(super) fn run(
     }
     if let Some(isolator) = runner.isolator.take() {
         isolator.close();
+    }
+    if runner.noise_uncounted > 0 {
+        runner.notes.push(format!(
+            "{} more stdout lines that are no message were not put down to a call",
+            runner.noise_uncounted
+        ));
     }
     notes.append(&mut runner.notes);
     if runner.restarts > 0 {
@@ -470,8 +499,8 @@ impl<'a> Runner<'a> {
                         noise: Vec::new(),
                         observations: own,
                     };
-                    let session = self.snapshot(live, &id);
-                    self.record(call.work, &observed, session);
+                    let failing = id.clone();
+                    self.record(call.work, &observed, || snapshot(live, &failing));
                     recent.push_back(call.work);
                     if recent.len() > window {
                         recent.pop_front();
@@ -481,12 +510,17 @@ impl<'a> Runner<'a> {
                     if self.stopped() {
                         return;
                     }
+                    if self.noise_events >= MAX_NOISE_EVENTS {
+                        self.noise_uncounted += 1;
+                        continue;
+                    }
+                    self.noise_events += 1;
                     let failing = flight
                         .first()
                         .map_or_else(|| RequestId::number(0), |call| call.id.clone());
                     let mut suspects: Vec<Work> = flight.iter().map(|call| call.work).collect();
                     suspects.extend(recent.iter().rev().take(1));
-                    let session = self.snapshot(live, &failing);
+                    let session = snapshot(live, &failing);
                     self.event(Event::Noise { line }, &suspects, &[], session);
                 }
                 Got::Closed => {
@@ -498,7 +532,7 @@ impl<'a> Runner<'a> {
                     let failing = flight
                         .first()
                         .map_or_else(|| RequestId::number(0), |call| call.id.clone());
-                    let session = self.snapshot(live, &failing);
+                    let session = snapshot(live, &failing);
                     conn = None;
                     flight.clear();
                     let mut suspects = unfinished.clone();
@@ -517,7 +551,7 @@ impl<'a> Runner<'a> {
                         .map_or(0, |(at, _)| at);
                     let hung = flight[at].work;
                     let unfinished: Vec<Work> = flight.iter().map(|call| call.work).collect();
-                    let session = self.snapshot(live, &flight[at].id);
+                    let session = snapshot(live, &flight[at].id);
                     live.kill();
                     conn = None;
                     flight.clear();
@@ -544,16 +578,16 @@ impl<'a> Runner<'a> {
                 Ok(_) => {
                     for line in noise {
                         let suspects: Vec<Work> = recent.iter().rev().take(1).copied().collect();
-                        let session = self.snapshot(&live, &id);
+                        let session = snapshot(&live, &id);
                         self.event(Event::Noise { line }, &suspects, &[], session);
                     }
                     let observations = live.take_observations();
-                    self.session_observations(observations, "the request after the last call", &[]);
+                    self.session_observations(observations, "the request after the last call");
                     live.close();
                 }
                 Err(lost) if !self.stopped() => {
                     let exit = matches!(lost, Lost::Closed).then(|| live.exit_words());
-                    let session = self.snapshot(&live, &id);
+                    let session = snapshot(&live, &id);
                     live.kill();
                     let suspects: Vec<Work> = recent.iter().rev().copied().collect();
                     let _ = name;
@@ -584,50 +618,55 @@ impl<'a> Runner<'a> {
                 _ => rest.push(observation),
             }
         }
-        self.session_observations(rest, "while the calls were in flight", &[]);
+        self.session_observations(rest, "while the calls were in flight");
         own
     }
 
     /// Observations about the session rather than one call: findings of
     /// their own, once each. `stdout-is-protocol` is fuzz's own to make.
-    fn session_observations(&mut self, observations: Vec<Observation>, step: &str, _: &[Work]) {
+    fn session_observations(&mut self, observations: Vec<Observation>, step: &str) {
         for observation in observations {
             if observation.law == LawId::StdoutIsProtocol {
                 continue;
             }
-            let known = self.session.iter().any(|(law, _, message)| {
-                *law == observation.law && *message == observation.message
-            });
+            let known = self
+                .session
+                .iter()
+                .any(|known| known.law == observation.law && known.message == observation.message);
             if !known {
-                self.session
-                    .push((observation.law, step.to_owned(), observation.message));
+                self.session.push(SessionFinding {
+                    law: observation.law,
+                    step: step.to_owned(),
+                    message: observation.message,
+                    kind: None,
+                    session: None,
+                    transcript: None,
+                });
             }
         }
     }
 
-    /// The session of `conn` so far, for a failure that may not come back
-    /// alone (kept only while it is small).
-    fn snapshot(
-        &self,
-        conn: &Conn<'_>,
-        failing: &RequestId,
-    ) -> Option<(Log, Option<usize>, RequestId)> {
-        if conn.log.overflowed || conn.log.lines.len() > 20_000 {
-            return None;
-        }
-        Some((conn.log.clone(), None, failing.clone()))
-    }
-
-    /// Classifies one call of `work` and counts it.
+    /// Classifies one call of `work` and counts it; `session` keeps the
+    /// session for a failure not seen before.
     fn record(
         &mut self,
         work: Work,
         observed: &Observed,
-        session: Option<(Log, Option<usize>, RequestId)>,
+        session: impl FnOnce() -> Option<Session>,
     ) {
-        let case = self.tools[work.tool].cases[work.case].clone();
+        let case = &self.tools[work.tool].cases[work.case];
         let (failures, valid_is_error) = checks::classify(observed, &case.verdict, &self.rules);
         self.count(work, valid_is_error);
+        if failures.is_empty() {
+            return;
+        }
+        let case = self.tools[work.tool].cases[work.case].clone();
+        let fresh = failures.iter().any(|failure| {
+            !self
+                .keys
+                .contains_key(&(work.tool, failure.kind, failure.detail.clone()))
+        });
+        let session = if fresh { session() } else { None };
         for failure in failures {
             self.found(
                 work.tool,
@@ -666,7 +705,7 @@ impl<'a> Runner<'a> {
         arguments: Option<Value>,
         verdict: Verdict,
         what: String,
-        session: Option<(Log, Option<usize>, RequestId)>,
+        session: Option<Session>,
     ) {
         match failure.kind {
             Kind::Crashed => self.tools[tool].crashes += 1,
@@ -702,7 +741,7 @@ impl<'a> Runner<'a> {
         event: Event,
         suspects: &[Work],
         unfinished: &[Work],
-        session: Option<(Log, Option<usize>, RequestId)>,
+        session: Option<Session>,
     ) {
         let wanted: &[Kind] = match &event {
             Event::Closed { .. } => &[Kind::Crashed, Kind::StoppedAnswering],
@@ -763,16 +802,16 @@ impl<'a> Runner<'a> {
         }
         // No call shows it alone: the session's finding, kept with the
         // session that showed it.
-        let (law, step, message) = match event {
+        let (kind, step, message) = match event {
             Event::Closed { exit } => (
-                LawId::RequestAnsweredOnce,
+                Kind::Crashed,
                 "while calls were in flight",
                 format!(
                     "the server {exit} with calls unanswered; no call ends it alone, so it depends on the calls before it"
                 ),
             ),
             Event::Hung { hung } => (
-                LawId::RequestAnsweredOnce,
+                Kind::Hung,
                 "while calls were in flight",
                 format!(
                     "a call of `{}` got no answer within {}; alone it is answered, so it depends on the calls before it",
@@ -781,7 +820,7 @@ impl<'a> Runner<'a> {
                 ),
             ),
             Event::Stopped { lost, exit } => (
-                LawId::RequestAnsweredOnce,
+                Kind::StoppedAnswering,
                 "the request after the last call",
                 match lost {
                     Lost::Closed => format!(
@@ -795,24 +834,24 @@ impl<'a> Runner<'a> {
                 },
             ),
             Event::Noise { line } => (
-                LawId::StdoutIsProtocol,
+                Kind::Noise,
                 "while calls were in flight",
                 format!(
                     "a stdout line that is no JSON-RPC message: `{line}`; no call writes it alone"
                 ),
             ),
         };
-        let _ = session;
-        self.session_observations(
-            vec![Observation {
-                law,
-                at: 0,
-                request: None,
-                message,
-            }],
-            step,
-            suspects,
-        );
+        if self.session.iter().any(|known| known.kind == Some(kind)) {
+            return;
+        }
+        self.session.push(SessionFinding {
+            law: kind.law(),
+            step: step.to_owned(),
+            message,
+            kind: Some(kind),
+            session,
+            transcript: None,
+        });
     }
 
     /// What `work` does alone, run once.
@@ -855,6 +894,31 @@ impl<'a> Runner<'a> {
     /// Shrinks, confirms and writes each failure found.
     fn finish_findings(&mut self, redaction: &Redaction, redactor: &Redactor) {
         let cwd = self.options.cwd.clone();
+        if let Some(dir) = self.options.findings.clone() {
+            let writer = Writer {
+                dir: &dir,
+                argv: &self.options.command,
+                cwd: cwd.as_deref(),
+                redaction,
+                redactor,
+            };
+            for found in &mut self.session {
+                let (Some(kind), Some((log, end, failing))) = (found.kind, found.session.take())
+                else {
+                    continue;
+                };
+                if let Ok(path) = writer.write(
+                    "session",
+                    kind,
+                    &log,
+                    end,
+                    &failing,
+                    &findings::Answer::Omitted,
+                ) {
+                    found.transcript = Some(path);
+                }
+            }
+        }
         for index in 0..self.found.len() {
             if self.stopped() {
                 return;
@@ -1027,17 +1091,24 @@ impl<'a> Runner<'a> {
     fn report(&mut self, seed: u64, notes: Vec<String>, started: Instant) -> FuzzResult {
         let profile = self.options.profile;
         let mut findings: Vec<Graded> = Vec::new();
-        for (law, step, message) in &self.session {
+        for found in &self.session {
             let finding = Finding::new(
-                *law,
+                found.law,
                 profile,
                 Location::Probe {
                     command: self.display.clone(),
-                    step: (*step).clone(),
+                    step: found.step.clone(),
                 },
-                message.clone(),
+                found.message.clone(),
             )
             .with_era(Some(self.era));
+            let finding = match &found.transcript {
+                Some(path) => finding.with_hint(format!(
+                    "`mcp-replay check {}` replays the session that showed it, calls before it included",
+                    crate::process::shell_quote(&path.display().to_string())
+                )),
+                None => finding,
+            };
             findings.push(self.grade(finding));
         }
         for found in &self.found {
@@ -1155,6 +1226,18 @@ fn shorten(text: &str) -> String {
     }
     let start: String = text.chars().take(157).collect();
     format!("{start}…")
+}
+
+/// The session of a process so far, for a failure that may not come back
+/// alone: its log, the last line kept (all), and the failing call's id.
+type Session = (Log, Option<usize>, RequestId);
+
+/// The session of `conn` so far, kept only while it is small.
+fn snapshot(conn: &Conn<'_>, failing: &RequestId) -> Option<Session> {
+    if conn.log.overflowed || conn.log.lines.len() > 20_000 {
+        return None;
+    }
+    Some((conn.log.clone(), None, failing.clone()))
 }
 
 /// The id of the `tools/call` of `tool` in `log`.

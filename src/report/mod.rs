@@ -746,11 +746,13 @@ impl FuzzResult {
         }
     }
 
-    /// The status of a tool: skipped, or the worst of its findings.
+    /// The status of a tool: skipped (not called, or no case of it sent),
+    /// or the worst of its findings.
     pub fn tool_status(&self, tool: &FuzzedTool) -> Status {
-        if tool.skipped.is_some() {
+        let status = Status::of(self.findings_of_tool(&tool.name));
+        if status == Status::Pass && (tool.skipped.is_some() || tool.sent == 0) {
             return Status::Skip;
         }
-        Status::of(self.findings_of_tool(&tool.name))
+        status
     }
 }
