@@ -625,3 +625,49 @@ fn a_signal_ends_the_run_and_takes_every_server_with_it() {
     // A finding the stop made is none of the server's.
     assert!(!stdout.contains("error["), "{stdout}");
 }
+
+/// The worked example of docs/fuzz.md: each command it shows prints what
+/// the page says (timings aside), in the order shown, in one directory.
+#[test]
+fn the_worked_example_of_the_docs_is_what_fuzz_prints() {
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/fuzz.md"))
+        .unwrap();
+    let example = page
+        .split("<!-- fuzz worked example: docs test -->")
+        .nth(1)
+        .expect("docs/fuzz.md marks its worked example");
+    let example = example.split("\n## ").next().unwrap();
+    let mut blocks = Vec::new();
+    let mut rest = example;
+    while let Some(start) = rest.find("```") {
+        let after = &rest[start + 3..];
+        let (kind, body) = after.split_once('\n').unwrap();
+        let end = body.find("```").unwrap();
+        blocks.push((kind.to_owned(), body[..end].to_owned()));
+        rest = &body[end + 3..];
+    }
+    assert_eq!(blocks.len(), 6, "three commands, each with its output");
+    let dir = tempfile::tempdir().unwrap();
+    let bins = Path::new(bin()).parent().unwrap().to_owned();
+    let path = format!(
+        "{}:{}",
+        bins.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let timings = regex::Regex::new(r"\d+\.\d{3}s").unwrap();
+    for pair in blocks.chunks(2) {
+        let (command, expected) = (&pair[0], &pair[1]);
+        assert_eq!((command.0.as_str(), expected.0.as_str()), ("sh", "text"));
+        let words: Vec<&str> = command.1.split_whitespace().collect();
+        let mut cmd = Command::new(bins.join(words[0]));
+        cmd.current_dir(dir.path())
+            .args(&words[1..])
+            .env("PATH", &path);
+        let output = run(cmd);
+        let actual = timings
+            .replace_all(&text(&output.stdout), "[T]")
+            .into_owned();
+        let expected = timings.replace_all(&expected.1, "[T]").into_owned();
+        assert_eq!(actual, expected, "`{}`", command.1.trim());
+    }
+}
