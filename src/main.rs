@@ -288,6 +288,9 @@ struct FuzzArgs {
     /// Call every tool, whatever its annotations say.
     #[arg(long)]
     all_tools: bool,
+    /// Never call this tool (repeatable).
+    #[arg(long = "skip-tool", value_name = "NAME")]
+    skip_tools: Vec<String>,
     /// The era to speak: as `server/discover` decides, the legacy handshake,
     /// or 2026-07-28.
     #[arg(long, value_enum, default_value_t = FuzzEra::Auto)]
@@ -670,6 +673,7 @@ fn run_fuzz(args: FuzzArgs) -> Result<ExitCode, Failure> {
     }
     options.tools = args.tools;
     options.all_tools = args.all_tools;
+    options.skip_tools = args.skip_tools;
     options.era = match args.era {
         FuzzEra::Auto => EraChoice::Auto,
         FuzzEra::Legacy => EraChoice::Legacy,

@@ -948,7 +948,10 @@ impl Fixture {
             Some(_) => return Err((bad_params, "arguments must be an object".to_owned())),
         };
         if self.flags.fuzz.enabled() {
-            return self.fuzz.call(&self.flags.fuzz, &name, &arguments);
+            let token = params
+                .get("_meta")
+                .and_then(|meta| meta.get("progressToken"));
+            return self.fuzz.call(&self.flags.fuzz, &name, &arguments, token);
         }
         let invalid = |message: String| {
             if self.broken(Break::ToolErrorIsResult) {
@@ -1083,6 +1086,10 @@ mod fuzz_tools {
         /// Take this long over every tool call, as a slow tool does.
         #[arg(long, value_name = "MS", default_value_t = 0)]
         slow_call: u64,
+        /// With `--slow-call`: report progress four times over the wait, to
+        /// a call that gave a `progressToken`.
+        #[arg(long)]
+        progress: bool,
         /// Answer this revision to `initialize`, whatever is asked.
         #[arg(long, value_name = "REVISION")]
         fuzz_revision: Option<String>,
@@ -1162,10 +1169,37 @@ mod fuzz_tools {
             flags: &FuzzFlags,
             name: &str,
             arguments: &Map<String, Value>,
+            token: Option<&Value>,
         ) -> Result<Value, (ErrorCode, String)> {
-            if flags.slow_call > 0 {
+            match token.filter(|_| flags.progress) {
+                Some(token) if flags.slow_call > 0 => {
+                    // The loop holds stdout's lock: progress goes out
+                    // through a handle of its own, as it goes.
+                    use std::io::Write as _;
+                    use std::os::fd::AsFd as _;
+                    let mut out = std::io::stdout()
+                        .as_fd()
+                        .try_clone_to_owned()
+                        .map(std::fs::File::from)
+                        .ok();
+                    for step in 1..=4 {
+                        // A fixed wait is the point: a slow tool.
+                        std::thread::sleep(Duration::from_millis(flags.slow_call / 4));
+                        let line = json!({
+                            "jsonrpc": "2.0",
+                            "method": "notifications/progress",
+                            "params": {"progressToken": token, "progress": step, "total": 4},
+                        });
+                        if let Some(out) = &mut out {
+                            let _ = writeln!(out, "{line}");
+                        }
+                    }
+                }
                 // A fixed wait is the point: a slow tool.
-                std::thread::sleep(Duration::from_millis(flags.slow_call));
+                _ if flags.slow_call > 0 => {
+                    std::thread::sleep(Duration::from_millis(flags.slow_call))
+                }
+                _ => {}
             }
             let checked = match name {
                 "search" => self.search(flags, arguments),

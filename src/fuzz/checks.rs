@@ -122,8 +122,6 @@ pub(super) struct Rules {
     /// result: neither the profile (`core` asks a result in every revision)
     /// nor the revision (2025-11-25 on) makes them a result.
     pub invalid_may_be_error: bool,
-    /// The call deadline, for messages.
-    pub timeout: std::time::Duration,
 }
 
 /// What one call came to: its failures, and whether it was a valid case
@@ -253,7 +251,6 @@ pub(super) fn classify(
             _ => {}
         }
     }
-    let _ = rules.timeout;
     (failures, valid_is_error)
 }
 
@@ -307,7 +304,6 @@ mod tests {
     fn kinds(observed: &Observed, verdict: &Verdict, may_be_error: bool) -> Vec<Kind> {
         let rules = Rules {
             invalid_may_be_error: may_be_error,
-            timeout: Duration::from_secs(5),
         };
         classify(observed, verdict, &rules)
             .0
@@ -332,7 +328,6 @@ mod tests {
         // A valid case a tool refuses is counted, not a finding.
         let rules = Rules {
             invalid_may_be_error: false,
-            timeout: Duration::from_secs(5),
         };
         assert_eq!(
             classify(&refused, &Verdict::Valid, &rules),

@@ -42,8 +42,11 @@ const MAX_PAGES: usize = 64;
 pub(super) struct Setup {
     /// The command, with its working directory.
     pub command: ServerCommand,
-    /// The deadline of one call, and of each step after the opening.
+    /// The deadline of one call, and of each step after the opening; a
+    /// progress notification of a call starts its clock again.
     pub call_timeout: Duration,
+    /// The most a call may take, whatever progress it reports.
+    pub call_limit: Duration,
     /// The least a fresh process has for its first answer.
     pub startup_timeout: Duration,
     /// How long a process may take to exit once it closed stdout.
@@ -112,6 +115,8 @@ pub(super) enum Got {
     Answer(RequestId, Answer),
     /// A stdout line that is no JSON-RPC message, quoted.
     Noise(String),
+    /// A progress notification for the request sent with this id.
+    Progress(RequestId),
     /// The server closed stdout.
     Closed,
     /// The deadline passed.
@@ -206,23 +211,47 @@ impl<'a> Conn<'a> {
 
     /// Sends a request; returns its id.
     pub fn request(&mut self, name: &str, params: Option<Value>) -> RequestId {
+        self.request_with_token(name, params, false)
+    }
+
+    /// Sends a request, with its id as its `progressToken` when `progress`;
+    /// returns its id.
+    fn request_with_token(
+        &mut self,
+        name: &str,
+        params: Option<Value>,
+        progress: bool,
+    ) -> RequestId {
         self.next_id += 1;
         let id = RequestId::number(self.next_id);
-        let params = self.params(params);
+        let mut params = self.params(params);
+        if progress {
+            let object = params.get_or_insert_with(|| Value::Object(Map::new()));
+            if let Some(object) = object.as_object_mut() {
+                let meta = object
+                    .entry("_meta")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if let Some(meta) = meta.as_object_mut() {
+                    meta.insert(meta::PROGRESS_TOKEN.to_owned(), id.to_value());
+                }
+            }
+        }
         let line = request_line(&id, name, params.as_ref());
         self.client.expect_line(id.clone(), name, line.as_bytes());
         self.send_line(line.into_bytes(), Some(id.clone()));
         id
     }
 
-    /// Sends a `tools/call` of `tool` with `arguments` (none when `None`).
+    /// Sends a `tools/call` of `tool` with `arguments` (none when `None`),
+    /// its id as its `progressToken`, so that a tool that reports progress
+    /// gets more time (MCP 2025-11-25 basic/lifecycle#timeouts).
     pub fn call(&mut self, tool: &str, arguments: Option<&Value>) -> RequestId {
         let mut params = Map::new();
         params.insert("name".to_owned(), Value::from(tool));
         if let Some(arguments) = arguments {
             params.insert("arguments".to_owned(), arguments.clone());
         }
-        self.request(method::TOOLS_CALL, Some(Value::Object(params)))
+        self.request_with_token(method::TOOLS_CALL, Some(Value::Object(params)), true)
     }
 
     /// The request that shows the server still serves after a call: `ping`
@@ -298,6 +327,15 @@ impl<'a> Conn<'a> {
             }
             // A second answer or one to no request: the client observed it.
             Kind::Response { .. } => {}
+            Kind::Notification { method } if method == method::PROGRESS => {
+                if let Some(token) = message
+                    .value
+                    .pointer("/params/progressToken")
+                    .and_then(RequestId::from_value)
+                {
+                    self.queue.push_back(Got::Progress(token));
+                }
+            }
             Kind::Notification { .. } => {}
             Kind::Request { id, method } => {
                 self.log.push(Logged::Got {
@@ -329,12 +367,19 @@ impl<'a> Conn<'a> {
         wait: Duration,
         noise: &mut Vec<String>,
     ) -> Result<Answer, Lost> {
-        let deadline = after(Instant::now(), wait);
+        let start = Instant::now();
+        let limit = after(start, self.setup.call_limit.max(wait));
+        let mut deadline = after(start, wait);
         loop {
             if let Some(answer) = self.early.remove(id) {
                 return Ok(answer);
             }
             match self.next(deadline) {
+                // Work is under way: the clock starts again, up to the limit.
+                Got::Progress(token) if token == *id => {
+                    deadline = after(Instant::now(), wait).min(limit);
+                }
+                Got::Progress(_) => {}
                 Got::Answer(sent, answer) if sent == *id => return Ok(answer),
                 Got::Answer(sent, answer) => {
                     self.early.insert(sent, answer);
@@ -401,6 +446,14 @@ impl<'a> Conn<'a> {
         conn.client.send(bytes);
         let mut noise = Vec::new();
         match conn.answer_to(&id, setup.startup_wait(), &mut noise) {
+            // A modern server that does not serve 2026-07-28 itself (its
+            // versions are older drafts) is spoken to as a legacy one.
+            Ok(Ok(result)) if !serves_modern(&result) => {
+                drop(conn);
+                let mut fresh = Conn::spawn(setup)?;
+                let opened = fresh.handshake()?;
+                Ok((fresh, opened))
+            }
             Ok(Ok(_)) => {
                 conn.take_observations();
                 conn.speak(MODERN);
@@ -575,6 +628,15 @@ pub(super) fn modern_meta() -> Value {
         meta::CLIENT_CAPABILITIES: {},
         meta::CLIENT_INFO: {"name": "mcp-replay-fuzz", "version": env!("CARGO_PKG_VERSION")},
     })
+}
+
+/// Whether a `DiscoverResult` names 2026-07-28 among its versions (one
+/// that names none is taken at its word too).
+fn serves_modern(result: &Value) -> bool {
+    match result.get("supportedVersions").and_then(Value::as_array) {
+        Some(versions) => versions.iter().any(|v| v.as_str() == Some(MODERN.as_str())),
+        None => true,
+    }
 }
 
 /// Whether an error to `server/discover` is one only a modern server gives.

@@ -95,6 +95,8 @@ pub struct FuzzOptions {
     pub tools: Vec<String>,
     /// Call every tool, whatever its annotations say.
     pub all_tools: bool,
+    /// Tools never to call, whatever else says so.
+    pub skip_tools: Vec<String>,
     /// The era to speak.
     pub era: EraChoice,
     /// How many calls are in flight at once; 1 sends each after the
@@ -122,6 +124,7 @@ impl Default for FuzzOptions {
             grace: Duration::from_secs(2),
             tools: Vec::new(),
             all_tools: false,
+            skip_tools: Vec::new(),
             era: EraChoice::Auto,
             pipeline: DEFAULT_PIPELINE,
             findings: Some(PathBuf::from(DEFAULT_FINDINGS)),

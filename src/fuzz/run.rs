@@ -35,6 +35,12 @@ pub(super) const LAWS: &[LawId] = &[
     LawId::ToolErrorIsResult,
 ];
 
+/// A call that reports progress may take this many call deadlines at most
+/// (MCP 2025-11-25 basic/lifecycle#timeouts: a sender may restart the
+/// clock on each progress notification, and should still enforce a hard
+/// maximum).
+const CALL_LIMIT: u32 = 12;
+
 /// A tool's cases stop being sent once calls of it ended the process this
 /// many times (the rest would restart it for nothing)...
 const CRASH_REPEATS: usize = 10;
@@ -110,6 +116,7 @@ type Relabel = Option<(Verdict, String)>;
 struct InFlight {
     id: RequestId,
     work: Work,
+    sent: Instant,
     /// When the server could start on it: when it was sent, or when the
     /// call sent before it was answered, whichever is later. A server that
     /// answers in order is not charged for the time a call waited behind
@@ -209,6 +216,7 @@ pub(super) fn run(
     let setup = Setup {
         command: ServerCommand::new(argv).in_dir(&cwd),
         call_timeout: options.call_timeout,
+        call_limit: options.call_timeout.saturating_mul(CALL_LIMIT),
         startup_timeout: options.startup_timeout,
         grace: options.grace,
         redactor: redactor.clone(),
@@ -250,7 +258,7 @@ pub(super) fn run(
     for name in unknown {
         report.errors.push(InputError {
             path: None,
-            message: format!("`{display}`: --tool {name}: the server lists no tool of that name"),
+            message: format!("`{display}`: {name}: the server lists no tool of that name"),
         });
     }
     let invalid_may_be_error =
@@ -265,7 +273,6 @@ pub(super) fn run(
         revision,
         rules: Rules {
             invalid_may_be_error,
-            timeout: options.call_timeout,
         },
         tools,
         found: Vec::new(),
@@ -355,7 +362,9 @@ fn plan_tools(listed: &[Value], options: &FuzzOptions, seed: u64) -> (Vec<Planne
             .and_then(Value::as_bool)
             == Some(true);
         let mut cases = Vec::new();
-        if !schema.is_object() {
+        if options.skip_tools.iter().any(|tool| tool == name) {
+            summary.skipped = Some("left out with --skip-tool".to_owned());
+        } else if !schema.is_object() {
             summary.skipped = Some("its inputSchema is no object schema".to_owned());
         } else if !options.tools.is_empty() && !named && !options.all_tools {
             summary.skipped = Some("not named with --tool".to_owned());
@@ -377,12 +386,15 @@ fn plan_tools(listed: &[Value], options: &FuzzOptions, seed: u64) -> (Vec<Planne
         });
     }
     tools.sort_by(|a, b| a.name.cmp(&b.name));
-    let unknown = options
-        .tools
-        .iter()
-        .filter(|name| !tools.iter().any(|tool| tool.name == **name))
-        .cloned()
-        .collect();
+    let flagged = |flag: &'static str, names: &[String]| {
+        names
+            .iter()
+            .filter(|name| !tools.iter().any(|tool| tool.name == **name))
+            .map(move |name| format!("{flag} {name}"))
+            .collect::<Vec<_>>()
+    };
+    let mut unknown = flagged("--tool", &options.tools);
+    unknown.extend(flagged("--skip-tool", &options.skip_tools));
     (tools, unknown)
 }
 
@@ -467,6 +479,7 @@ impl<'a> Runner<'a> {
                 flight.push(InFlight {
                     id,
                     work,
+                    sent: Instant::now(),
                     ready: Instant::now(),
                 });
             }
@@ -482,6 +495,19 @@ impl<'a> Runner<'a> {
                 .min()
                 .expect("a call is in flight");
             match live.next(deadline) {
+                Got::Progress(token) => {
+                    // Work is under way: the clock of the call starts again,
+                    // up to the limit, and so do those sent after it, which
+                    // may wait behind it.
+                    let limit = self.setup.call_limit;
+                    if let Some(at) = flight.iter().position(|call| call.id == token) {
+                        let now = Instant::now();
+                        for call in &mut flight[at..] {
+                            let latest = after(call.sent, limit.saturating_sub(timeout));
+                            call.ready = call.ready.max(now.min(latest));
+                        }
+                    }
+                }
                 Got::Answer(id, answer) => {
                     let Some(at) = flight.iter().position(|call| call.id == id) else {
                         continue;
@@ -758,6 +784,11 @@ impl<'a> Runner<'a> {
             seen.push(work);
             let needed = unfinished.contains(&work);
             if shown && !needed {
+                continue;
+            }
+            // A tool given up on is not run again to tell its calls apart:
+            // each would cost what the last did.
+            if needed && self.tools[work.tool].given_up() {
                 continue;
             }
             if self.stopped() {
@@ -1051,10 +1082,11 @@ impl<'a> Runner<'a> {
         let mut smaller = false;
         'rounds: loop {
             for candidate in shrink::candidates(&current) {
-                if attempts >= shrink::MAX_ATTEMPTS
-                    || Instant::now() >= self.shrink_end
-                    || self.stopped()
-                {
+                let most = match kind {
+                    Kind::Hung | Kind::StoppedAnswering => shrink::MAX_SLOW_ATTEMPTS,
+                    _ => shrink::MAX_ATTEMPTS,
+                };
+                if attempts >= most || Instant::now() >= self.shrink_end || self.stopped() {
                     break 'rounds;
                 }
                 let judged = candidate.clone().unwrap_or_else(|| serde_json::json!({}));

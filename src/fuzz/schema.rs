@@ -177,6 +177,13 @@ pub(crate) const FORMATS: &[(&str, &[&str])] = &[
     ("regex", &["^a+$"]),
 ];
 
+/// The formats schema generators put on numbers (schemars, OpenAPI): they
+/// say how wide the number is, and assert nothing a validator checks.
+pub(crate) const NUMBER_FORMATS: &[&str] = &[
+    "int8", "int16", "int32", "int64", "int128", "uint", "uint8", "uint16", "uint32", "uint64",
+    "uint128", "float", "double",
+];
+
 /// The known values of `format`, if fuzz knows it.
 pub(crate) fn format_values(format: &str) -> Option<&'static [&'static str]> {
     FORMATS
@@ -1100,7 +1107,9 @@ fn walk_features(
             },
             "format" => argument
                 .as_str()
-                .filter(|format| format_values(format).is_none())
+                .filter(|format| {
+                    format_values(format).is_none() && !NUMBER_FORMATS.contains(format)
+                })
                 .map(|format| format!("format {format:?} at {}", place(at))),
             "pattern" => argument
                 .as_str()

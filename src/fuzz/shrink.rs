@@ -15,6 +15,10 @@ use super::schema::Verdict;
 /// How many candidates one failure's shrinking tries at most.
 pub(super) const MAX_ATTEMPTS: usize = 200;
 
+/// ...and one that costs a deadline each time it comes back (a hang, no
+/// answer after the call).
+pub(super) const MAX_SLOW_ATTEMPTS: usize = 12;
+
 /// How many candidates one round offers at most.
 const MAX_CANDIDATES: usize = 256;
 

@@ -423,6 +423,11 @@ fn fuzz() -> CommandEntry {
     );
     flag(
         &mut entry,
+        "skip-tool",
+        Flag::new(Array, "Never call this tool (repeatable)"),
+    );
+    flag(
+        &mut entry,
         "era",
         Flag::new(Enum, "The era to speak")
             .values(&["auto", "legacy", "modern"])

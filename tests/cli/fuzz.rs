@@ -351,6 +351,45 @@ fn correct_servers_pass_in_both_eras_slow_out_of_order_and_with_many_tools() {
     assert!(!dir.path().join("fuzz-findings").exists());
 }
 
+/// A call that takes longer than the deadline but reports progress is no
+/// hang (MCP 2025-11-25 basic/lifecycle#timeouts: the clock may start again
+/// on each progress notification); the same call silent is one.
+#[test]
+fn progress_gives_a_slow_call_more_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--seed",
+        "2",
+        "--tool",
+        "lookup",
+        "--cases",
+        "2",
+        "--timeout",
+        "1s",
+        "--format",
+        "json",
+        "--no-findings",
+    ];
+    let reported = fuzz(
+        dir.path(),
+        &args,
+        &["--fuzz-tools", "--slow-call", "2400", "--progress"],
+    );
+    assert_eq!(
+        reported.status.code(),
+        Some(0),
+        "{}",
+        text(&reported.stdout)
+    );
+    let silent = fuzz(dir.path(), &args, &["--fuzz-tools", "--slow-call", "2400"]);
+    assert_eq!(silent.status.code(), Some(1), "{}", text(&silent.stdout));
+    let lines = json_lines(&silent.stdout);
+    assert_eq!(
+        law_and_tool(&findings(&lines).into_iter().cloned().collect::<Vec<_>>()).0,
+        "request-answered-once"
+    );
+}
+
 #[test]
 fn a_modern_only_server_is_caught_in_2026_07_28_and_its_transcript_replays() {
     let dir = tempfile::tempdir().unwrap();
