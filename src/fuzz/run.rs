@@ -1229,8 +1229,15 @@ impl<'a> Runner<'a> {
     }
 
     /// A finding's disposition: waived, or failing by its severity (and
-    /// `--deny-warnings`), as `check` grades one.
-    fn grade(&self, finding: Finding) -> Graded {
+    /// `--deny-warnings`), as `check` grades one. What the server said
+    /// (an error's message, a line of stderr) may quote a secret of this
+    /// environment: the message is redacted first.
+    fn grade(&self, mut finding: Finding) -> Graded {
+        if let std::borrow::Cow::Owned(redacted) =
+            self.setup.redactor.redact(finding.message.as_bytes())
+        {
+            finding.message = String::from_utf8_lossy(&redacted).into_owned();
+        }
         let disposition = if self.options.waive.contains(&finding.law) {
             Disposition::Waived
         } else if finding.severity == Severity::Error || self.options.deny_warnings {

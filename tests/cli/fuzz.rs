@@ -347,6 +347,18 @@ fn correct_servers_pass_in_both_eras_slow_out_of_order_and_with_many_tools() {
         assert_eq!(laws.len(), 4);
         assert!(laws.iter().all(|law| law["status"] == "pass"), "{laws:#?}");
     }
+    // A dual-era server, spoken to in the era asked for.
+    let output = fuzz(
+        dir.path(),
+        &[
+            "--seed", "4", "--cases", "5", "--format", "json", "--era", "legacy",
+        ],
+        &["--fuzz-tools", "--modern"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    let lines = json_lines(&output.stdout);
+    let header = lines.iter().find(|l| l["type"] == "fuzz").unwrap();
+    assert_eq!(header["era"], "legacy");
     // Nothing was written: no finding, no directory.
     assert!(!dir.path().join("fuzz-findings").exists());
 }
