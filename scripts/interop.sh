@@ -21,7 +21,11 @@
 #   3. checks each server's transcripts against it under `--profile core` and
 #      `--profile spec`, RUNS times (default 10), and compares every verdict
 #      (exit status, the laws with findings, the replay) with
-#      scripts/interop-expected.txt.
+#      scripts/interop-expected.txt;
+#   4. fuzzes each server's tools that change nothing (`mcp-replay fuzz
+#      --seed 1`) under both profiles, once, and compares each verdict (exit
+#      status, the laws with findings, the tools called) with
+#      scripts/fuzz-expected.txt (FUZZ=0 leaves this out).
 # It exits 1 on any unexpected verdict, any verdict that differs between runs
 # (a flaky replay or law), or any answer the recorder changed; 2 when an
 # install or a recording fails.
@@ -354,10 +358,60 @@ done
 checked=$(date +%s)
 log "load average after the checks: $(cut -d' ' -f1-3 /proc/loadavg)"
 
+# --- Fuzz: each server's tools that change nothing, once per profile -------------
+
+# The tools fuzz leaves out or names, per server (docs/real-servers.md,
+# "Fuzzing their tools", says why): server-everything's long-running tool
+# waits as long as it is asked to, with no bound in its schema; the FastMCP
+# and rmcp tools change nothing but carry no annotations to say so.
+declare -A fuzz_args
+fuzz_args[everything]="--skip-tool trigger-long-running-operation"
+fuzz_args[fastmcp-v1]="--tool add --tool greet"
+fuzz_args[rmcp]="--tool sum"
+fuzz_status=0
+if [ "${FUZZ:-1}" = 1 ]; then
+    log "fuzzing each server's tools (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    for server in "${servers[@]}"; do
+        for profile in core spec; do
+            status=0
+            # shellcheck disable=SC2086 # the commands and flags are word lists
+            (cd "$work" && mcp-replay fuzz --seed 1 --format json --profile "$profile" \
+                --startup-timeout 60s --findings "$results/fuzz-findings/$server-$profile" \
+                ${fuzz_args[$server]:-} -- ${server_cmd[$server]}) \
+                >"$results/$server.$profile.fuzz.jsonl" 2>>"$results/stderr.log" || status=$?
+            echo "$status" >"$results/$server.$profile.fuzz.exit"
+        done
+    done
+    cmp -s "$memory" "$memory.orig" || { echo "the memory server changed $memory on fuzzed read-only calls" >&2; exit 2; }
+    python3 - scripts/fuzz-expected.txt "$results" "${servers[*]}" <<'EOF' || fuzz_status=1
+import json, sys
+expected_file, results, servers = sys.argv[1], sys.argv[2], sys.argv[3].split()
+expected = {}
+for line in open(expected_file):
+    line = line.split("#")[0].split()
+    if line:
+        expected[(line[0], line[1])] = (line[2], line[3], line[4])
+bad = 0
+for server in servers:
+    for profile in ("core", "spec"):
+        lines = [json.loads(l) for l in open(f"{results}/{server}.{profile}.fuzz.jsonl") if l.strip()]
+        exit_status = open(f"{results}/{server}.{profile}.fuzz.exit").read().strip()
+        laws = sorted({l["law"] for l in lines if l["type"] == "finding"})
+        called = sum(1 for l in lines if l["type"] == "tool" and l["sent"] > 0)
+        got = (exit_status, ",".join(laws) or "-", str(called))
+        want = expected.get((server, profile))
+        bad += got != want
+        note = "" if got == want else f"  (expected {want})"
+        print(f"{'ok ' if got == want else 'BAD'} fuzz {server:<11} {profile}  exit {got[0]}  laws {got[1]}  tools called {got[2]}{note}")
+sys.exit(1 if bad else 0)
+EOF
+fi
+
 # --- Verdicts -----------------------------------------------------------------------
 
 status=0
 python3 scripts/interop-verdicts.py --expected scripts/interop-expected.txt \
     --scratch "$scratch" --runs "$runs" --servers "${servers[*]}" --hosts "${hosts[*]}" || status=$?
+[ "$fuzz_status" = 0 ] || status=1
 echo "wall time: $((checked - started)) s (installs and recording $((recorded - started)) s, $runs check runs $((checked - recorded)) s); scratch: $scratch"
 exit "$status"

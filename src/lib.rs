@@ -18,8 +18,9 @@
 //!   `Deserialize` type. [`testing`] drives a server in-process with a
 //!   recorded transcript.
 //! - the `mcp-replay` command and the library under it: [`transcript`]
-//!   (the recorded-session format), `record` (the recording proxy) and
-//!   [`check`] (replay, diff and the law catalog).
+//!   (the recorded-session format), `record` (the recording proxy),
+//!   [`check`] (replay, diff and the law catalog) and `fuzz` (a server's
+//!   tools called with arguments drawn from their schemas).
 //!
 //! Both halves share [`revision`] (what differs between the MCP revisions)
 //! and [`model`] (the crate's own model of each revision's message
@@ -72,6 +73,8 @@
 #![deny(unsafe_code)]
 
 pub mod check;
+#[cfg(feature = "cli")]
+pub mod fuzz;
 mod jsonrpc;
 pub mod laws;
 #[cfg(feature = "cli")]

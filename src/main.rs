@@ -41,6 +41,8 @@ enum Command {
     Record(RecordArgs),
     /// Replay transcripts against a server and check the laws.
     Check(Box<CheckArgs>),
+    /// Call a server's tools with arguments drawn from their schemas; keep each bug as a transcript.
+    Fuzz(Box<FuzzArgs>),
     /// List the laws: id, severity per profile, implemented or reserved, citations.
     Laws(LawsArgs),
     /// Print the command manifest as JSON: every command, its flags and exit codes.
@@ -261,6 +263,110 @@ struct CheckArgs {
     command: Vec<String>,
 }
 
+/// Arguments of `mcp-replay fuzz`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Only tools whose annotations say they change nothing (readOnlyHint: true) are called, \
+unless --tool names them or --all-tools is given; the server runs in a scratch directory \
+(removed after the run) unless --cwd says where. Each distinct failure is shrunk, \
+confirmed alone on a fresh process and written to --findings as a transcript that \
+`mcp-replay check` replays. The seed is printed; --seed replays the same calls in the \
+same order. See docs/fuzz.md.
+
+Exit status: 0 all held, 1 a finding fails the run, 2 usage error or a server that \
+cannot be started or opened (2 wins over 1), 128 + N when signal N ends the run.")]
+struct FuzzArgs {
+    /// The seed of the run's cases [default: a fresh one, printed].
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// How many cases to draw for each tool.
+    #[arg(long, value_name = "N", default_value_t = mcp_replay::fuzz::DEFAULT_CASES)]
+    cases: usize,
+    /// How long to send cases for; shrinking gets half as long again at
+    /// most [default: 60s].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    budget: Option<Duration>,
+    /// The deadline of each call [default: 5s].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    timeout: Option<Duration>,
+    /// The deadline of a fresh server's first answer, for servers slow to
+    /// start (npx, uv) [default: 20s].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    startup_timeout: Option<Duration>,
+    /// How long a server may take to exit after stdin closes [default: 2s].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    grace: Option<Duration>,
+    /// Call this tool whatever its annotations say; only the tools named
+    /// are called (repeatable).
+    #[arg(long = "tool", value_name = "NAME")]
+    tools: Vec<String>,
+    /// Call every tool, whatever its annotations say.
+    #[arg(long)]
+    all_tools: bool,
+    /// Never call this tool (repeatable).
+    #[arg(long = "skip-tool", value_name = "NAME")]
+    skip_tools: Vec<String>,
+    /// The era to speak: as `server/discover` decides, the legacy handshake,
+    /// or 2026-07-28.
+    #[arg(long, value_enum, default_value_t = FuzzEra::Auto)]
+    era: FuzzEra,
+    /// How many calls may be in flight at once (1: each after the previous
+    /// answer).
+    #[arg(long, value_name = "N", default_value_t = mcp_replay::fuzz::DEFAULT_PIPELINE as u16,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pipeline: u16,
+    /// The directory finding transcripts are written to.
+    #[arg(long, value_name = "DIR", default_value = mcp_replay::fuzz::DEFAULT_FINDINGS)]
+    findings: PathBuf,
+    /// Write no finding transcripts.
+    #[arg(long, conflicts_with = "findings")]
+    no_findings: bool,
+    /// Report failing cases as first sent, unshrunk.
+    #[arg(long)]
+    no_shrink: bool,
+    /// Run the server in DIR instead of a scratch directory.
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// The contract to hold the server to: `core` or `spec`.
+    #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
+    profile: Option<Profile>,
+    /// Do not fail on this law (repeatable).
+    #[arg(long, value_name = "LAW", value_parser = parse_law)]
+    waive: Vec<LawId>,
+    /// Fail on warnings too.
+    #[arg(long)]
+    deny_warnings: bool,
+    /// The report format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Also write a JUnit XML report to FILE.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Also append a Markdown summary to FILE (e.g. "$GITHUB_STEP_SUMMARY").
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
+    /// List every tool and law of the human report, those that held too.
+    #[arg(short, long)]
+    verbose: bool,
+    /// When to colour the human report.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    color: ColorChoice,
+    /// The server command and its arguments.
+    #[arg(last = true, required = true, value_name = "SERVER CMD")]
+    command: Vec<String>,
+}
+
+/// The eras `mcp-replay fuzz --era` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FuzzEra {
+    /// As era detection decides.
+    Auto,
+    /// The legacy handshake.
+    Legacy,
+    /// 2026-07-28, statelessly.
+    Modern,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     /// Lines for people.
@@ -313,6 +419,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Record(args) => run_record(args),
         Command::Check(args) => run_check(*args),
+        Command::Fuzz(args) => run_fuzz(*args),
         Command::Laws(args) => run_laws(&args),
         Command::Manifest => run_manifest(),
         Command::Serve(args) if args.schema.schema => run_schema("serve"),
@@ -573,6 +680,90 @@ fn run_check(args: CheckArgs) -> Result<ExitCode, Failure> {
     }
 }
 
+fn run_fuzz(args: FuzzArgs) -> Result<ExitCode, Failure> {
+    use mcp_replay::fuzz::{EraChoice, FuzzOptions};
+    let mut options = FuzzOptions::new(args.command);
+    options.seed = args.seed;
+    options.cases = args.cases;
+    if let Some(budget) = args.budget {
+        options.budget = budget;
+    }
+    if let Some(timeout) = args.timeout {
+        options.call_timeout = timeout;
+    }
+    if let Some(startup) = args.startup_timeout {
+        options.startup_timeout = startup;
+    }
+    if let Some(grace) = args.grace {
+        options.grace = grace;
+    }
+    options.tools = args.tools;
+    options.all_tools = args.all_tools;
+    options.skip_tools = args.skip_tools;
+    options.era = match args.era {
+        FuzzEra::Auto => EraChoice::Auto,
+        FuzzEra::Legacy => EraChoice::Legacy,
+        FuzzEra::Modern => EraChoice::Modern,
+    };
+    options.pipeline = usize::from(args.pipeline);
+    options.findings = (!args.no_findings).then_some(args.findings);
+    options.shrink = !args.no_shrink;
+    options.cwd = args.cwd;
+    options.profile = args.profile.unwrap_or_default();
+    options.waive = args.waive;
+    options.deny_warnings = args.deny_warnings;
+
+    let junit = args.junit.as_deref().map(JunitFile::open).transpose()?;
+    // As `check`: a signal kills every server and ends the run at once,
+    // with what finished reported.
+    mcp_replay::process::stop_on_signals(&[
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ]);
+    mcp_replay::process::adopt_orphans();
+    let progress = Progress::new(io::stderr().is_terminal() && args.format == Format::Human)
+        .with_label("Fuzzing", "calls");
+    let result = mcp_replay::fuzz::run(&options, &|done, total| progress.update(done, total));
+    progress.clear();
+    let report = match result {
+        Ok(report) => report,
+        Err(err) => {
+            if let Some(junit) = junit {
+                junit.discard();
+            }
+            return Err(err.into());
+        }
+    };
+    let junit = junit.and_then(|junit| junit.write(&report).err());
+    let summary = match &args.summary {
+        Some(path) => write_summary(&report, path).err(),
+        None => None,
+    };
+    let stdout = io::stdout();
+    let palette = Palette::choose(args.color, stdout.is_terminal());
+    let mut out = io::BufWriter::new(stdout.lock());
+    let written = match args.format {
+        Format::Human => report::human::render(&report, &palette, args.verbose, &mut out),
+        Format::Json => report::json::render(&report, &mut out),
+    }
+    .and_then(|()| out.flush());
+    drop(out);
+    if let Some(failure) = junit.or(summary) {
+        return Err(failure);
+    }
+    match written {
+        Ok(()) => Ok(ExitCode::from(report.exit_code())),
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::from(
+            report
+                .interrupted
+                .as_ref()
+                .map_or(0, report::Interruption::exit_code),
+        )),
+        Err(err) => Err(err.into()),
+    }
+}
+
 /// The `--junit` file, opened before the run so that a path that cannot be
 /// written stops the run before it starts.
 struct JunitFile {
@@ -668,6 +859,8 @@ struct Progress {
     enabled: bool,
     started: Instant,
     shown: Mutex<bool>,
+    /// What is under way, and what is counted.
+    label: (&'static str, &'static str),
 }
 
 impl Progress {
@@ -679,7 +872,14 @@ impl Progress {
             enabled,
             started: Instant::now(),
             shown: Mutex::new(false),
+            label: ("Checking", "done"),
         }
+    }
+
+    /// The same line for another run: `Fuzzing: 12/500 calls`.
+    fn with_label(mut self, doing: &'static str, counted: &'static str) -> Progress {
+        self.label = (doing, counted);
+        self
     }
 
     fn update(&self, done: usize, total: usize) {
@@ -691,7 +891,7 @@ impl Progress {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         *shown = true;
-        eprint!("\r\x1b[2KChecking: {done}/{total} done");
+        eprint!("\r\x1b[2K{}: {done}/{total} {}", self.label.0, self.label.1);
         let _ = io::stderr().flush();
     }
 

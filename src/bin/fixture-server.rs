@@ -111,6 +111,9 @@ struct Flags {
     /// line written to stdout, to show how a client staggers its servers.
     #[arg(long, value_name = "FILE")]
     start_log: Option<std::path::PathBuf>,
+    /// The tools of `mcp-replay fuzz`'s tests (`--fuzz-tools`, `--fuzz-bug`).
+    #[command(flatten)]
+    fuzz: fuzz_tools::FuzzFlags,
 }
 
 /// The official SDKs whose stdio behaviour can be imitated
@@ -285,6 +288,7 @@ fn main() -> ExitCode {
         listed: false,
         out: io::stdout().lock(),
         wrote: false,
+        fuzz: fuzz_tools::State::default(),
     };
     let served = fixture.serve(BufReader::new(io::stdin().lock()));
     // A fixed wait is the point: a server slow to stop.
@@ -417,6 +421,8 @@ struct Fixture {
     out: io::StdoutLock<'static>,
     /// Whether a line has been written to stdout yet.
     wrote: bool,
+    /// What the fuzz tools left to do (`--fuzz-bug`).
+    fuzz: fuzz_tools::State,
 }
 
 impl Fixture {
@@ -458,6 +464,8 @@ impl Fixture {
     /// behind it.
     fn handle(&mut self, line: &[u8], more: bool) -> Result<(), Stop> {
         match Frame::parse(line) {
+            // `--fuzz-bug stops-answering`: nothing is answered any more.
+            Frame::Request { .. } if self.fuzz.deaf() => Ok(()),
             Frame::Request { id, method, params } => {
                 let held = Held { id, method, params };
                 if self.broken(Break::EofDrains) {
@@ -503,6 +511,11 @@ impl Fixture {
     }
 
     fn write(&mut self, line: &str) -> Result<(), Stop> {
+        // A fuzz bug's stray line goes out before the answer it belongs to.
+        for noise in self.fuzz.take_noise() {
+            self.out.write_all(noise.as_bytes())?;
+            self.out.write_all(b"\n")?;
+        }
         if !self.wrote {
             // Before the line goes out, so that nothing its reader does
             // next can be logged before it.
@@ -512,6 +525,7 @@ impl Fixture {
         self.out.write_all(line.as_bytes())?;
         self.out.write_all(b"\n")?;
         self.out.flush()?;
+        self.fuzz.answered();
         Ok(())
     }
 
@@ -812,6 +826,17 @@ impl Fixture {
             .and_then(|p| p.get("protocolVersion"))
             .and_then(Value::as_str);
         let version = match (self.flags.like, requested) {
+            (None, _) if self.flags.fuzz.revision().is_some() => {
+                self.flags.fuzz.revision().unwrap_or_default()
+            }
+            // The fuzz tools declare annotations and an outputSchema: the
+            // revision asked for, as the SDKs answer it.
+            (None, Some(requested))
+                if self.flags.fuzz.enabled() && SDK_REVISIONS.contains(&requested) =>
+            {
+                requested
+            }
+            (None, _) if self.flags.fuzz.enabled() => SDK_REVISIONS[SDK_REVISIONS.len() - 1],
             (None, _) => PROTOCOL_2024_11_05,
             // The SDKs echo a revision they know, and otherwise answer their
             // latest.
@@ -845,6 +870,9 @@ impl Fixture {
     }
 
     fn tools(&self) -> Vec<Value> {
+        if self.flags.fuzz.enabled() {
+            return fuzz_tools::tools(&self.flags.fuzz);
+        }
         let fail_schema = if self.broken(Break::ToolsListValid) {
             json!({})
         } else {
@@ -929,6 +957,12 @@ impl Fixture {
             Some(Value::Object(arguments)) => arguments,
             Some(_) => return Err((bad_params, "arguments must be an object".to_owned())),
         };
+        if self.flags.fuzz.enabled() {
+            let token = params
+                .get("_meta")
+                .and_then(|meta| meta.get("progressToken"));
+            return self.fuzz.call(&self.flags.fuzz, &name, &arguments, token);
+        }
         let invalid = |message: String| {
             if self.broken(Break::ToolErrorIsResult) {
                 Err((ErrorCode::INVALID_PARAMS, message))
@@ -1025,4 +1059,533 @@ fn tool_result(text: &str, is_error: bool) -> Value {
 fn trim_line(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// The tools `mcp-replay fuzz` is tested against: five that say they change
+/// nothing, with the schema features tools use, two that do not say so,
+/// and on request many more, or exactly one bug each (`--fuzz-bug`).
+///
+/// Every tool checks its arguments against its inputSchema by hand and
+/// answers an `isError` result for arguments that break it, so that a
+/// clean fuzz run finds nothing; each bug breaks exactly one check.
+mod fuzz_tools {
+    use std::cell::{Cell, RefCell};
+    use std::time::Duration;
+
+    use clap::ValueEnum;
+    use mcp_replay::ErrorCode;
+    use serde_json::{Map, Value, json};
+
+    /// The fuzz tools' flags.
+    #[derive(Debug, Clone, clap::Args)]
+    pub(super) struct FuzzFlags {
+        /// Serve the fuzz tools (`search`, `convert`, `lookup`, `describe`,
+        /// `when`, which say they change nothing, and `touch` and
+        /// `delete_all`, which do not) instead of `add`, `echo` and `fail`,
+        /// and answer the revision asked for in `initialize`.
+        #[arg(long)]
+        fuzz_tools: bool,
+        /// Give the fuzz tools exactly this bug (repeatable; implies
+        /// `--fuzz-tools`).
+        #[arg(long = "fuzz-bug", value_name = "BUG")]
+        bugs: Vec<Bug>,
+        /// Serve N more tools that change nothing, `tool_001` and on (implies
+        /// `--fuzz-tools`).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        many_tools: usize,
+        /// Take this long over every tool call, as a slow tool does.
+        #[arg(long, value_name = "MS", default_value_t = 0)]
+        slow_call: u64,
+        /// With `--slow-call`: report progress four times over the wait, to
+        /// a call that gave a `progressToken`.
+        #[arg(long)]
+        progress: bool,
+        /// Answer this revision to `initialize`, whatever is asked.
+        #[arg(long, value_name = "REVISION")]
+        fuzz_revision: Option<String>,
+    }
+
+    impl FuzzFlags {
+        pub(super) fn enabled(&self) -> bool {
+            self.fuzz_tools || !self.bugs.is_empty() || self.many_tools > 0
+        }
+
+        fn has(&self, bug: Bug) -> bool {
+            self.bugs.contains(&bug)
+        }
+
+        /// The revision `initialize` answers, when one is set.
+        pub(super) fn revision(&self) -> Option<&str> {
+            self.fuzz_revision.as_deref()
+        }
+    }
+
+    /// One bug of the fuzz tools.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+    pub(super) enum Bug {
+        /// `search` with non-ASCII text in `query` ends the process (a
+        /// panic's message on stderr, status 101).
+        Crash,
+        /// `convert` with `precision` 0 never answers (it writes
+        /// `hung-by-fixture` in its working directory first).
+        Hang,
+        /// `search` with `limit` 50 writes a debug line on stdout first.
+        Stdout,
+        /// `lookup` of an id that starts with `aa` answers error -32603.
+        ProtocolError,
+        /// `convert` to `ft` answers its `result` as a string, which its
+        /// outputSchema says is a number.
+        OutputSchema,
+        /// `search` takes any `limit`, even outside 1..=50.
+        AcceptsInvalid,
+        /// `describe` with `item.nested.flag` true answers, then answers
+        /// nothing more.
+        StopsAnswering,
+        /// Arguments that break a tool's inputSchema get error -32602 (as
+        /// the revisions before 2025-11-25 documented), not an `isError`
+        /// result.
+        InvalidParams,
+    }
+
+    /// What a call left for the loop to do.
+    #[derive(Debug, Default)]
+    pub(super) struct State {
+        noise: RefCell<Vec<String>>,
+        deafen: Cell<bool>,
+        deaf: Cell<bool>,
+    }
+
+    impl State {
+        /// Lines to write before the next answer.
+        pub(super) fn take_noise(&self) -> Vec<String> {
+            std::mem::take(&mut self.noise.borrow_mut())
+        }
+
+        /// An answer went out: a deafening call's takes effect.
+        pub(super) fn answered(&self) {
+            if self.deafen.get() {
+                self.deaf.set(true);
+            }
+        }
+
+        /// Whether requests go unanswered from now on.
+        pub(super) fn deaf(&self) -> bool {
+            self.deaf.get()
+        }
+
+        /// A call of the fuzz tool `name`.
+        pub(super) fn call(
+            &self,
+            flags: &FuzzFlags,
+            name: &str,
+            arguments: &Map<String, Value>,
+            token: Option<&Value>,
+        ) -> Result<Value, (ErrorCode, String)> {
+            match token.filter(|_| flags.progress) {
+                Some(token) if flags.slow_call > 0 => {
+                    // The loop holds stdout's lock: progress goes out
+                    // through a handle of its own, as it goes.
+                    use std::io::Write as _;
+                    use std::os::fd::AsFd as _;
+                    let mut out = std::io::stdout()
+                        .as_fd()
+                        .try_clone_to_owned()
+                        .map(std::fs::File::from)
+                        .ok();
+                    for step in 1..=4 {
+                        // A fixed wait is the point: a slow tool.
+                        std::thread::sleep(Duration::from_millis(flags.slow_call / 4));
+                        let line = json!({
+                            "jsonrpc": "2.0",
+                            "method": "notifications/progress",
+                            "params": {"progressToken": token, "progress": step, "total": 4},
+                        });
+                        if let Some(out) = &mut out {
+                            let _ = writeln!(out, "{line}");
+                        }
+                    }
+                }
+                // A fixed wait is the point: a slow tool.
+                _ if flags.slow_call > 0 => {
+                    std::thread::sleep(Duration::from_millis(flags.slow_call))
+                }
+                _ => {}
+            }
+            let checked = match name {
+                "search" => self.search(flags, arguments),
+                "convert" => convert(flags, arguments),
+                "lookup" => lookup(flags, arguments),
+                "describe" => self.describe(flags, arguments),
+                "when" => when(arguments),
+                "touch" => mark("touched-by-fixture", arguments),
+                "delete_all" => mark("deleted-by-fixture", arguments),
+                many if many.starts_with("tool_")
+                    && tools(flags).iter().any(|t| t["name"] == many) =>
+                {
+                    numbered(arguments)
+                }
+                unknown => {
+                    return Err((
+                        ErrorCode::METHOD_NOT_FOUND,
+                        format!("Unknown tool: {unknown}"),
+                    ));
+                }
+            };
+            match checked {
+                Ok(Answer::Text(text)) => Ok(json!({"content": [{"type": "text", "text": text}]})),
+                Ok(Answer::Structured(value)) => Ok(json!({
+                    "content": [{"type": "text", "text": value.to_string()}],
+                    "structuredContent": value,
+                })),
+                Ok(Answer::Error(code, message)) => Err((code, message)),
+                Err(why) if flags.has(Bug::InvalidParams) => {
+                    Err((ErrorCode::INVALID_PARAMS, format!("{name}: {why}")))
+                }
+                Err(why) => Ok(json!({
+                    "content": [{"type": "text", "text": format!("{name}: {why}")}],
+                    "isError": true,
+                })),
+            }
+        }
+
+        fn search(&self, flags: &FuzzFlags, arguments: &Map<String, Value>) -> Checked {
+            only(arguments, &["query", "limit", "tags", "mode"])?;
+            let query = string(arguments, "query")?.ok_or("`query` is required")?;
+            let length = query.chars().count();
+            if !(1..=200).contains(&length) {
+                return Err(format!("`query` must be 1 to 200 characters, not {length}"));
+            }
+            if flags.has(Bug::Crash) && !query.is_ascii() {
+                eprintln!(
+                    "thread 'main' panicked at src/search.rs:12:5:\nbyte index 1 is not a char boundary"
+                );
+                std::process::exit(101);
+            }
+            let limit = match arguments.get("limit") {
+                None => 10,
+                Some(limit) => {
+                    let limit = integer(limit).ok_or("`limit` must be an integer")?;
+                    if !flags.has(Bug::AcceptsInvalid) && !(1..=50).contains(&limit) {
+                        return Err(format!("`limit` must be 1 to 50, not {limit}"));
+                    }
+                    limit
+                }
+            };
+            if let Some(tags) = arguments.get("tags") {
+                let tags = tags.as_array().ok_or("`tags` must be an array")?;
+                if tags.len() > 5 {
+                    return Err("at most 5 `tags`".to_owned());
+                }
+                if !tags.iter().all(Value::is_string) {
+                    return Err("each tag must be a string".to_owned());
+                }
+            }
+            if let Some(mode) = arguments.get("mode")
+                && mode != "fast"
+                && mode != "exact"
+            {
+                return Err("`mode` is `fast` or `exact`".to_owned());
+            }
+            if flags.has(Bug::Stdout) && limit == 50 {
+                self.noise
+                    .borrow_mut()
+                    .push(format!("debug: search limit={limit}"));
+            }
+            Ok(Answer::Text(format!(
+                "{} results for {query:?}",
+                limit.min(3)
+            )))
+        }
+
+        fn describe(&self, flags: &FuzzFlags, arguments: &Map<String, Value>) -> Checked {
+            only(arguments, &["item"])?;
+            let item = arguments.get("item").ok_or("`item` is required")?;
+            let item = item.as_object().ok_or("`item` must be an object")?;
+            only(item, &["name", "nested"]).map_err(|why| format!("item: {why}"))?;
+            let name = string(item, "name")?.ok_or("`item.name` is required")?;
+            let mut flag = false;
+            if let Some(nested) = item.get("nested") {
+                let nested = nested
+                    .as_object()
+                    .ok_or("`item.nested` must be an object")?;
+                only(nested, &["depth", "flag"]).map_err(|why| format!("item.nested: {why}"))?;
+                let depth = nested
+                    .get("depth")
+                    .ok_or("`item.nested.depth` is required")?;
+                let depth = integer(depth).ok_or("`item.nested.depth` must be an integer")?;
+                if depth < 0 {
+                    return Err("`item.nested.depth` must be at least 0".to_owned());
+                }
+                if let Some(value) = nested.get("flag") {
+                    flag = value
+                        .as_bool()
+                        .ok_or("`item.nested.flag` must be a boolean")?;
+                }
+            }
+            if flags.has(Bug::StopsAnswering) && flag {
+                self.deafen.set(true);
+            }
+            Ok(Answer::Text(format!("an item named {name:?}")))
+        }
+    }
+
+    /// A tool's answer, before it becomes a result.
+    enum Answer {
+        Text(String),
+        Structured(Value),
+        Error(ErrorCode, String),
+    }
+
+    /// An answer, or why the arguments are refused.
+    type Checked = Result<Answer, String>;
+
+    /// Refuses members not named in `allowed` (`additionalProperties:
+    /// false`).
+    fn only(object: &Map<String, Value>, allowed: &[&str]) -> Result<(), String> {
+        match object.keys().find(|key| !allowed.contains(&key.as_str())) {
+            Some(extra) => Err(format!("unexpected argument `{extra}`")),
+            None => Ok(()),
+        }
+    }
+
+    fn string<'a>(object: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>, String> {
+        match object.get(key) {
+            None => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text)),
+            Some(_) => Err(format!("`{key}` must be a string")),
+        }
+    }
+
+    /// A JSON Schema integer: a number without a fraction (`2.0` too).
+    fn integer(value: &Value) -> Option<i64> {
+        let number = value.as_number()?;
+        if let Some(n) = number.as_i64() {
+            return Some(n);
+        }
+        if number.as_u64().is_some() {
+            return Some(i64::MAX);
+        }
+        let f = number.as_f64()?;
+        (f.fract() == 0.0).then(|| f.clamp(i64::MIN as f64, i64::MAX as f64) as i64)
+    }
+
+    fn convert(flags: &FuzzFlags, arguments: &Map<String, Value>) -> Checked {
+        only(arguments, &["value", "unit", "precision"])?;
+        let value = arguments.get("value").ok_or("`value` is required")?;
+        let value = value.as_f64().ok_or("`value` must be a number")?;
+        let unit = string(arguments, "unit")?.ok_or("`unit` is required")?;
+        let factor = match unit {
+            "m" => 1.0,
+            "ft" => 3.28084,
+            "in" => 39.3701,
+            _ => return Err("`unit` is `m`, `ft` or `in`".to_owned()),
+        };
+        let precision = match arguments.get("precision") {
+            None => 2,
+            Some(precision) => {
+                let precision = integer(precision).ok_or("`precision` must be an integer")?;
+                if !(0..=10).contains(&precision) {
+                    return Err(format!("`precision` must be 0 to 10, not {precision}"));
+                }
+                precision
+            }
+        };
+        if flags.has(Bug::Hang) && precision == 0 {
+            let _ = std::fs::write("hung-by-fixture", b"hung\n");
+            // The bug: a loop that never ends.
+            loop {
+                std::thread::park();
+            }
+        }
+        let scale = 10f64.powi(precision as i32);
+        let result = (value * factor * scale).round() / scale;
+        let result = if result.is_finite() {
+            json!(result)
+        } else {
+            json!(0)
+        };
+        if flags.has(Bug::OutputSchema) && unit == "ft" {
+            return Ok(Answer::Structured(
+                json!({"result": result.to_string(), "unit": unit}),
+            ));
+        }
+        Ok(Answer::Structured(json!({"result": result, "unit": unit})))
+    }
+
+    fn lookup(flags: &FuzzFlags, arguments: &Map<String, Value>) -> Checked {
+        only(arguments, &["id"])?;
+        let id = string(arguments, "id")?.ok_or("`id` is required")?;
+        // ^[a-z]{2}-[0-9]{3}$
+        let chars: Vec<char> = id.chars().collect();
+        let shaped = chars.len() == 6
+            && chars[..2].iter().all(char::is_ascii_lowercase)
+            && chars[2] == '-'
+            && chars[3..].iter().all(char::is_ascii_digit);
+        if !shaped {
+            return Err(format!(
+                "`id` {id:?} is not two letters, a dash and three digits"
+            ));
+        }
+        if flags.has(Bug::ProtocolError) && id.starts_with("aa") {
+            return Ok(Answer::Error(
+                ErrorCode::INTERNAL_ERROR,
+                "internal error: index out of range".to_owned(),
+            ));
+        }
+        Ok(Answer::Text(format!("record {id}")))
+    }
+
+    fn when(arguments: &Map<String, Value>) -> Checked {
+        only(arguments, &["date"])?;
+        match arguments.get("date").ok_or("`date` is required")? {
+            // A date (its format is the tool's to hold to), or a day count.
+            Value::String(text) => Ok(Answer::Text(format!("on {text}"))),
+            other => match integer(other) {
+                Some(days) if days >= 0 => Ok(Answer::Text(format!("in {days} days"))),
+                _ => Err("`date` is a date or a day count of 0 or more".to_owned()),
+            },
+        }
+    }
+
+    /// `touch` and `delete_all`: they leave a file in the working
+    /// directory, to show whether they were called and where.
+    fn mark(file: &str, arguments: &Map<String, Value>) -> Checked {
+        only(arguments, &[])?;
+        std::fs::write(file, b"called\n").map_err(|err| format!("cannot write {file}: {err}"))?;
+        Ok(Answer::Text(format!("wrote {file}")))
+    }
+
+    fn numbered(arguments: &Map<String, Value>) -> Checked {
+        only(arguments, &["text", "count"])?;
+        let text = string(arguments, "text")?.ok_or("`text` is required")?;
+        if let Some(count) = arguments.get("count") {
+            let count = integer(count).ok_or("`count` must be an integer")?;
+            if !(0..=100).contains(&count) {
+                return Err("`count` must be 0 to 100".to_owned());
+            }
+        }
+        Ok(Answer::Text(text.to_owned()))
+    }
+
+    /// The fuzz tools' descriptors, sorted by name.
+    pub(super) fn tools(flags: &FuzzFlags) -> Vec<Value> {
+        let read_only = json!({"readOnlyHint": true});
+        let mut tools = vec![
+            json!({
+                "name": "convert",
+                "description": "Converts a length in metres.",
+                "annotations": read_only,
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "value": {"type": "number"},
+                        "unit": {"enum": ["m", "ft", "in"]},
+                        "precision": {"type": "integer", "minimum": 0, "maximum": 10}
+                    },
+                    "required": ["value", "unit"],
+                    "additionalProperties": false
+                },
+                "outputSchema": {
+                    "type": "object",
+                    "properties": {"result": {"type": "number"}, "unit": {"type": "string"}},
+                    "required": ["result", "unit"]
+                }
+            }),
+            json!({
+                "name": "delete_all",
+                "description": "Deletes everything.",
+                "annotations": {"readOnlyHint": false, "destructiveHint": true},
+                "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+            }),
+            json!({
+                "name": "describe",
+                "description": "Describes an item.",
+                "annotations": read_only,
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "item": {
+                            "type": "object",
+                            "properties": {
+                                "name": {"type": "string"},
+                                "nested": {
+                                    "type": "object",
+                                    "properties": {"depth": {"type": "integer", "minimum": 0}, "flag": {"type": "boolean"}},
+                                    "required": ["depth"],
+                                    "additionalProperties": false
+                                }
+                            },
+                            "required": ["name"],
+                            "additionalProperties": false
+                        }
+                    },
+                    "required": ["item"],
+                    "additionalProperties": false
+                }
+            }),
+            json!({
+                "name": "lookup",
+                "description": "Looks a record up by id.",
+                "annotations": read_only,
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"id": {"type": "string", "pattern": "^[a-z]{2}-[0-9]{3}$"}},
+                    "required": ["id"],
+                    "additionalProperties": false
+                }
+            }),
+            json!({
+                "name": "search",
+                "description": "Searches.",
+                "annotations": read_only,
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "query": {"type": "string", "minLength": 1, "maxLength": 200},
+                        "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+                        "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 5},
+                        "mode": {"enum": ["fast", "exact"]}
+                    },
+                    "required": ["query"],
+                    "additionalProperties": false
+                }
+            }),
+            json!({
+                "name": "touch",
+                "description": "Leaves a file behind.",
+                "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+            }),
+            json!({
+                "name": "when",
+                "description": "Says when.",
+                "annotations": read_only,
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "date": {"anyOf": [{"type": "string", "format": "date"}, {"type": "integer", "minimum": 0}]}
+                    },
+                    "required": ["date"],
+                    "additionalProperties": false
+                }
+            }),
+        ];
+        for n in 1..=flags.many_tools {
+            tools.push(json!({
+                "name": format!("tool_{n:03}"),
+                "description": "One of many.",
+                "annotations": read_only,
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "text": {"type": "string"},
+                        "count": {"type": "integer", "minimum": 0, "maximum": 100}
+                    },
+                    "required": ["text"],
+                    "additionalProperties": false
+                }
+            }));
+        }
+        tools.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+        tools
+    }
 }

@@ -56,6 +56,7 @@ pub fn mcp_replay(version: &str) -> Result<Manifest, RegistrationError> {
     let mut manifest = Manifest::new(version);
     manifest.register("record", record())?;
     manifest.register("check", check())?;
+    manifest.register("fuzz", fuzz())?;
     manifest.register("laws", laws())?;
     manifest.register("manifest", manifest_command())?;
     manifest.register("serve", serve())?;
@@ -382,6 +383,195 @@ fn check() -> CommandEntry {
     entry
 }
 
+fn fuzz() -> CommandEntry {
+    let mut entry = command(
+        "Call a server's tools with arguments drawn from their schemas; keep each bug as a transcript",
+        // It runs the server's tools and writes finding transcripts.
+        DangerLevel::Mutating,
+    );
+    // Not a tool of `serve` yet: it starts servers and runs their tools,
+    // for longer than a tool call of `serve` should block its loop.
+    entry.mcp = Some(false);
+    entry.arguments = Some("passthrough".to_owned());
+    entry.output_formats = vec!["human".to_owned(), "json".to_owned()];
+    use FlagType::{Array, Boolean, Duration, Enum, Integer, Path};
+    flag(
+        &mut entry,
+        "seed",
+        Flag::new(
+            Integer,
+            "The seed of the run's cases [default: a fresh one, printed]",
+        ),
+    );
+    flag(
+        &mut entry,
+        "cases",
+        Flag::new(Integer, "How many cases to draw for each tool").default(100),
+    );
+    flag(
+        &mut entry,
+        "budget",
+        Flag::new(Duration, "How long to send cases for").default("60s"),
+    );
+    flag(
+        &mut entry,
+        "timeout",
+        Flag::new(Duration, "The deadline of each call").default("5s"),
+    );
+    flag(
+        &mut entry,
+        "startup-timeout",
+        Flag::new(Duration, "The deadline of a fresh server's first answer").default("20s"),
+    );
+    flag(
+        &mut entry,
+        "grace",
+        Flag::new(
+            Duration,
+            "How long a server may take to exit after stdin closes",
+        )
+        .default("2s"),
+    );
+    // Naming a tool, or all of them, calls what may change things.
+    flag(
+        &mut entry,
+        "tool",
+        Flag::new(
+            Array,
+            "Call this tool whatever its annotations say; only the tools named are called (repeatable)",
+        )
+        .off_mcp(),
+    );
+    flag(
+        &mut entry,
+        "all-tools",
+        Flag::new(Boolean, "Call every tool, whatever its annotations say")
+            .default(false)
+            .off_mcp(),
+    );
+    flag(
+        &mut entry,
+        "skip-tool",
+        Flag::new(Array, "Never call this tool (repeatable)"),
+    );
+    flag(
+        &mut entry,
+        "era",
+        Flag::new(Enum, "The era to speak")
+            .values(&["auto", "legacy", "modern"])
+            .default("auto"),
+    );
+    flag(
+        &mut entry,
+        "pipeline",
+        Flag::new(Integer, "How many calls may be in flight at once").default(8),
+    );
+    flag(
+        &mut entry,
+        "findings",
+        Flag::new(Path, "The directory finding transcripts are written to")
+            .default("fuzz-findings")
+            .off_mcp(),
+    );
+    flag(
+        &mut entry,
+        "no-findings",
+        Flag::new(Boolean, "Write no finding transcripts").default(false),
+    );
+    flag(
+        &mut entry,
+        "no-shrink",
+        Flag::new(Boolean, "Report failing cases as first sent, unshrunk").default(false),
+    );
+    flag(
+        &mut entry,
+        "cwd",
+        Flag::new(Path, "Run the server in DIR instead of a scratch directory").off_mcp(),
+    );
+    flag(
+        &mut entry,
+        "profile",
+        Flag::new(Enum, "The contract to hold the server to")
+            .values(&["core", "spec"])
+            .default("core"),
+    );
+    flag(
+        &mut entry,
+        "waive",
+        Flag::new(Array, "Do not fail on this law (repeatable)"),
+    );
+    flag(
+        &mut entry,
+        "deny-warnings",
+        Flag::new(Boolean, "Fail on warnings too").default(false),
+    );
+    flag(
+        &mut entry,
+        "format",
+        Flag::new(Enum, "The report format on stdout")
+            .values(&["human", "json"])
+            .default("human"),
+    );
+    flag(
+        &mut entry,
+        "junit",
+        Flag::new(Path, "Also write a JUnit XML report to FILE").off_mcp(),
+    );
+    flag(
+        &mut entry,
+        "summary",
+        Flag::new(Path, "Also append a Markdown summary to FILE").off_mcp(),
+    );
+    flag(
+        &mut entry,
+        "verbose",
+        Flag::new(Boolean, "List every tool and law of the human report").default(false),
+    );
+    flag(
+        &mut entry,
+        "color",
+        Flag::new(Enum, "When to colour the human report")
+            .values(&["auto", "always", "never"])
+            .default("auto"),
+    );
+    flag(
+        &mut entry,
+        "command",
+        Flag::new(Array, "The server command and its arguments")
+            .required()
+            .positional("after_separator"),
+    );
+    code(
+        &mut entry,
+        0,
+        "SUCCESS",
+        "Every call held to every law",
+        false,
+        "complete",
+    );
+    code(
+        &mut entry,
+        1,
+        "FINDINGS",
+        "A finding fails the run; its transcript is written",
+        false,
+        "complete",
+    );
+    code(
+        &mut entry,
+        2,
+        "ARG_ERROR",
+        "A usage error, or a server that cannot be started or opened",
+        false,
+        "none",
+    );
+    signal_codes(
+        &mut entry,
+        "A signal ended the run; every server still running was killed first",
+    );
+    entry
+}
+
 fn laws() -> CommandEntry {
     let mut entry = command(
         "List the laws: id, severity per profile, implemented or reserved, citations",
@@ -580,7 +770,7 @@ mod tests {
     #[test]
     fn every_entry_registers() {
         let manifest = mcp_replay("0.0.0").unwrap();
-        assert_eq!(manifest.commands.len(), 7);
+        assert_eq!(manifest.commands.len(), 8);
     }
 
     // REQ-C-032: manifest shows stdout "protocol" and a protocol name on

@@ -20,7 +20,7 @@
 //! status: its code, or 128 + N when it died of signal N (the command line
 //! then ends itself by that signal).
 
-mod clock;
+pub(crate) mod clock;
 mod line;
 mod output;
 mod pump;

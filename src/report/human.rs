@@ -10,7 +10,8 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use super::{
-    Disposition, Graded, Location, Palette, ProbeResult, Report, Status, Summary, TranscriptResult,
+    Disposition, FuzzResult, Graded, Location, Palette, ProbeResult, Report, Status, Summary,
+    TranscriptResult,
 };
 use crate::laws::LawId;
 use crate::report::{LawStatus, plural};
@@ -50,6 +51,9 @@ fn render_dyn(
     }
     for probe in &report.probes {
         render_probe(out, palette, probe, verbose)?;
+    }
+    for run in &report.fuzz {
+        render_fuzz(out, palette, run, verbose)?;
     }
     for stale in &report.stale {
         status_line(
@@ -252,4 +256,126 @@ pub(crate) fn summary_line(summary: &Summary, elapsed: Duration) -> String {
 
 fn seconds(elapsed: Duration) -> String {
     format!("{:.3}s", elapsed.as_secs_f64())
+}
+
+/// The word of a fuzzed server's header line, in the status column.
+const FUZZ: &str = "FUZZ";
+
+/// A fuzz run: the header naming the server, its seed and era; one line
+/// per tool with its cases, the findings of its calls beneath; then the
+/// laws as under a `PROBES` header.
+fn render_fuzz(
+    out: &mut dyn Write,
+    palette: &Palette,
+    run: &FuzzResult,
+    verbose: bool,
+) -> io::Result<()> {
+    let era = match (&run.revision, run.era) {
+        (Some(revision), Some(era)) => format!(", {revision} ({} era)", era.as_str()),
+        _ => String::new(),
+    };
+    let calls: usize = run.tools.iter().map(|tool| tool.sent).sum();
+    writeln!(
+        out,
+        "{} {}  seed {}{era}, {calls} call{}  {}",
+        palette.emphasis(FUZZ),
+        run.command,
+        run.seed,
+        plural(calls),
+        palette.quiet(&seconds(run.elapsed))
+    )?;
+    let indent = " ".repeat(STATUS_WIDTH);
+    for tool in &run.tools {
+        let status = run.tool_status(tool);
+        let rest = match &tool.skipped {
+            Some(reason) => format!("{}  ({reason})", tool.name),
+            None => {
+                let mut words = format!(
+                    "{}  {} case{} ({} valid, {} invalid, {} unjudged)",
+                    tool.name,
+                    tool.sent,
+                    plural(tool.sent),
+                    tool.valid,
+                    tool.invalid,
+                    tool.unjudged
+                );
+                if tool.valid_is_error > 0 {
+                    words.push_str(&format!("; {} valid answered isError", tool.valid_is_error));
+                }
+                words
+            }
+        };
+        status_line(out, palette, status, &rest)?;
+        for graded in run.findings_of_tool(&tool.name) {
+            // The case comes before the hint that replays it.
+            let mut shown = graded.clone();
+            let hint = shown.finding.hint.take();
+            render_finding(out, palette, &shown)?;
+            if let Some(case) = &graded.finding.fuzz {
+                let mut words = format!("{indent} case: {}", case.label);
+                match (&case.shrunk_from, case.what.is_empty()) {
+                    (Some(from), false) => {
+                        words.push_str(&format!(" (shrunk from {from}: {})", case.what));
+                    }
+                    (Some(from), true) => words.push_str(&format!(" (shrunk from {from})")),
+                    (None, false) => words.push_str(&format!(" ({})", case.what)),
+                    (None, true) => {}
+                }
+                if case.count > 1 {
+                    words.push_str(&format!("; {} cases failed this way", case.count));
+                }
+                writeln!(out, "{words}")?;
+                for note in &case.notes {
+                    writeln!(out, "{indent} note: {note}")?;
+                }
+            }
+            if let Some(hint) = hint {
+                writeln!(out, "{} {hint}", palette.emphasis("hint:"))?;
+            }
+        }
+        if let Some(note) = &tool.note {
+            writeln!(out, "{indent} note: {note}")?;
+        }
+        if tool.skipped.is_none() || verbose {
+            for feature in &tool.not_generated_for {
+                writeln!(out, "{indent} not generated for: {feature}")?;
+            }
+        }
+    }
+    let mut held = 0;
+    for outcome in &run.outcomes {
+        let status = run.status(outcome);
+        if status == Status::Pass && !verbose {
+            held += 1;
+            continue;
+        }
+        let mut rest = outcome.law.as_str().to_owned();
+        if let LawStatus::Skipped(reason) = &outcome.status {
+            rest.push_str(&format!("  ({reason})"));
+        }
+        status_line(out, palette, status, &rest)?;
+        for graded in run
+            .session_findings()
+            .filter(|graded| graded.finding.law == outcome.law)
+        {
+            render_finding(out, palette, graded)?;
+        }
+    }
+    if held > 0 {
+        let others = if held < run.outcomes.len() {
+            " other"
+        } else {
+            ""
+        };
+        status_line(
+            out,
+            palette,
+            Status::Pass,
+            &format!("{held}{others} law{} held", plural(held)),
+        )?;
+    }
+    for note in &run.notes {
+        writeln!(out, "{indent} note: {note}")?;
+    }
+    Ok(())
 }

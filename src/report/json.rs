@@ -1,6 +1,6 @@
 //! The report for programs: JSON Lines, one object per line, each with a
-//! `type` first (`error`, `transcript`, `finding`, `law`, `stale`,
-//! `interrupted`, `summary`).
+//! `type` first (`error`, `transcript`, `finding`, `law`, `fuzz`, `tool`,
+//! `stale`, `interrupted`, `summary`).
 //!
 //! `docs/output-formats.md` describes every field. The structs below are the
 //! wire format: their field order is the order on the line.
@@ -52,6 +52,32 @@ enum Line<'a> {
         /// Probe findings only: the era the session spoke.
         #[serde(skip_serializing_if = "Option::is_none")]
         era: Option<&'static str>,
+        /// Fuzz findings only: the call that makes it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fuzz: Option<FuzzCaseLine<'a>>,
+    },
+    Fuzz {
+        command: &'a str,
+        seed: u64,
+        era: Option<&'static str>,
+        revision: Option<&'a str>,
+        calls: usize,
+        notes: &'a [String],
+        elapsed_ms: u64,
+    },
+    Tool {
+        command: &'a str,
+        tool: &'a str,
+        status: String,
+        reason: Option<&'a str>,
+        cases: usize,
+        sent: usize,
+        valid: usize,
+        invalid: usize,
+        unjudged: usize,
+        valid_is_error: usize,
+        not_generated_for: &'a [String],
+        note: Option<&'a str>,
     },
     Law {
         law: &'a str,
@@ -82,6 +108,18 @@ enum Line<'a> {
         exit: u8,
         elapsed_ms: u64,
     },
+}
+
+#[derive(Serialize)]
+struct FuzzCaseLine<'a> {
+    tool: &'a str,
+    arguments: Option<&'a Value>,
+    label: &'a str,
+    what: &'a str,
+    shrunk_from: Option<&'a Value>,
+    count: usize,
+    transcript: Option<String>,
+    notes: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -159,6 +197,63 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             }
         }
     }
+    for run in &report.fuzz {
+        line(
+            out,
+            &Line::Fuzz {
+                command: &run.command,
+                seed: run.seed,
+                era: run.era.map(crate::revision::Era::as_str),
+                revision: run.revision.as_deref(),
+                calls: run.tools.iter().map(|tool| tool.sent).sum(),
+                notes: &run.notes,
+                elapsed_ms: millis(run.elapsed),
+            },
+        )?;
+        for tool in &run.tools {
+            line(
+                out,
+                &Line::Tool {
+                    command: &run.command,
+                    tool: &tool.name,
+                    status: status(run.tool_status(tool)),
+                    reason: tool.skipped.as_deref(),
+                    cases: tool.cases,
+                    sent: tool.sent,
+                    valid: tool.valid,
+                    invalid: tool.invalid,
+                    unjudged: tool.unjudged,
+                    valid_is_error: tool.valid_is_error,
+                    not_generated_for: &tool.not_generated_for,
+                    note: tool.note.as_deref(),
+                },
+            )?;
+            for graded in run.findings_of_tool(&tool.name) {
+                line(out, &finding(graded))?;
+            }
+        }
+        for outcome in &run.outcomes {
+            let reason = match &outcome.status {
+                LawStatus::Skipped(reason) => Some(reason.as_str()),
+                _ => None,
+            };
+            line(
+                out,
+                &Line::Law {
+                    law: outcome.law.as_str(),
+                    command: &run.command,
+                    status: status(run.status(outcome)),
+                    reason,
+                },
+            )?;
+            for graded in run
+                .session_findings()
+                .filter(|graded| graded.finding.law == outcome.law)
+            {
+                line(out, &finding(graded))?;
+            }
+        }
+    }
     for stale in &report.stale {
         line(
             out,
@@ -222,6 +317,19 @@ fn finding(graded: &Graded) -> Line<'_> {
         diff: finding.diff.as_deref(),
         hint: finding.hint.as_deref(),
         era: finding.era.map(crate::revision::Era::as_str),
+        fuzz: finding.fuzz.as_deref().map(|case| FuzzCaseLine {
+            tool: &case.tool,
+            arguments: case.arguments.as_ref(),
+            label: &case.label,
+            what: &case.what,
+            shrunk_from: case.shrunk_from.as_ref(),
+            count: case.count,
+            transcript: case
+                .transcript
+                .as_ref()
+                .map(|path| path.display().to_string()),
+            notes: &case.notes,
+        }),
     }
 }
 

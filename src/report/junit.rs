@@ -2,7 +2,9 @@
 //!
 //! A `<testsuite>` per transcript, with a `<testcase>` per exchange (and one
 //! per finding that belongs to no exchange); a `<testsuite>` per probed
-//! server command, with a `<testcase>` per law. Failures carry the finding's
+//! server command, with a `<testcase>` per law; a `<testsuite>` per fuzzed
+//! server command, with a `<testcase>` per tool (skipped for a tool not
+//! called) and one for the session's own findings. Failures carry the finding's
 //! message, citation and plain diff; warnings go to `<system-out>`. Input
 //! that could not be checked (a malformed transcript, a server that cannot
 //! start) is an `<error>`: no law was judged, so nothing failed. A run a
@@ -67,6 +69,13 @@ fn finding_text(graded: &Graded) -> String {
         finding.message,
         finding.cites
     );
+    if let Some(case) = &finding.fuzz {
+        text.push_str(&format!(
+            "arguments: {} ({})\n",
+            case.arguments_text(),
+            case.label
+        ));
+    }
     if let Some(diff) = &finding.diff {
         text.push_str(diff);
     }
@@ -172,6 +181,35 @@ fn to_xml(report: &Report) -> String {
             })
             .collect();
         suites.push((suite, Some(probe.elapsed), cases));
+    }
+    for run in &report.fuzz {
+        let suite = format!("fuzz: {} (seed {})", run.command, run.seed);
+        let mut cases: Vec<Case> = run
+            .tools
+            .iter()
+            .map(|tool| {
+                let mut case = Case::new(tool.name.clone(), &suite);
+                match &tool.skipped {
+                    Some(reason) => case.skipped = Some(reason.clone()),
+                    None => case.output.push(format!(
+                        "{} cases: {} valid, {} invalid, {} unjudged; {} valid answered isError\n",
+                        tool.sent, tool.valid, tool.invalid, tool.unjudged, tool.valid_is_error
+                    )),
+                }
+                for graded in run.findings_of_tool(&tool.name) {
+                    case.add(graded);
+                }
+                case
+            })
+            .collect();
+        let mut session = Case::new("session".to_owned(), &suite);
+        for graded in run.session_findings() {
+            session.add(graded);
+        }
+        if !(session.failures.is_empty() && session.output.is_empty()) {
+            cases.push(session);
+        }
+        suites.push((suite, Some(run.elapsed), cases));
     }
     if !report.stale.is_empty() {
         let cases = report

@@ -33,7 +33,14 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         super::EXIT_FINDINGS => "failed",
         _ => "input not checked",
     };
-    writeln!(out, "## mcp-replay check: {verdict}")?;
+    let command = match (
+        report.fuzz.is_empty(),
+        report.transcripts.is_empty() && report.probes.is_empty(),
+    ) {
+        (false, true) => "fuzz",
+        _ => "check",
+    };
+    writeln!(out, "## mcp-replay {command}: {verdict}")?;
     writeln!(out)?;
     writeln!(
         out,
@@ -85,6 +92,41 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             )?;
         }
     }
+    for run in &report.fuzz {
+        for tool in &run.tools {
+            let result = match &tool.skipped {
+                Some(reason) => format!("not called: {}", text(reason)),
+                None => {
+                    let n = run.findings_of_tool(&tool.name).count();
+                    let mut words = format!("{} case{}", tool.sent, plural(tool.sent));
+                    if n > 0 {
+                        words.push_str(&format!(", {n} finding{}", plural(n)));
+                    }
+                    words
+                }
+            };
+            row(
+                out,
+                run.tool_status(tool),
+                &format!("fuzz {}", code(&tool.name)),
+                &code(&run.command),
+                &result,
+            )?;
+        }
+        for outcome in &run.outcomes {
+            let result = match &outcome.status {
+                LawStatus::Skipped(reason) => text(reason),
+                _ => format!("seed {}", run.seed),
+            };
+            row(
+                out,
+                run.status(outcome),
+                &code(outcome.law.as_str()),
+                &code(&run.command),
+                &result,
+            )?;
+        }
+    }
     for stale in &report.stale {
         row(
             out,
@@ -107,6 +149,12 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 .probes
                 .iter()
                 .flat_map(|p| p.findings.iter().map(|g| (p.command.as_str(), g))),
+        )
+        .chain(
+            report
+                .fuzz
+                .iter()
+                .flat_map(|run| run.findings.iter().map(|g| (run.command.as_str(), g))),
         )
         .collect();
     if !findings.is_empty() {
@@ -161,6 +209,20 @@ fn render_finding(out: &mut dyn Write, command: &str, graded: &Graded) -> io::Re
     writeln!(out)?;
     if finding.law != LawId::TranscriptMatch {
         writeln!(out, "cites: {}", text(&finding.cites))?;
+        writeln!(out)?;
+    }
+    if let Some(case) = &finding.fuzz {
+        writeln!(
+            out,
+            "arguments of {}: {} ({}{})",
+            code(&case.tool),
+            code(&case.arguments_text()),
+            text(&case.label),
+            match case.count {
+                1 => String::new(),
+                n => format!("; {n} cases failed this way"),
+            }
+        )?;
         writeln!(out)?;
     }
     if let Some(diff) = &finding.diff {

@@ -63,6 +63,8 @@ pub struct Finding {
     /// finding (a server that speaks both is probed in both); `None` for
     /// replay findings and for what comes before any era is spoken.
     pub era: Option<crate::revision::Era>,
+    /// For a finding of `mcp-replay fuzz`: the call that makes it.
+    pub fuzz: Option<Box<FuzzCase>>,
 }
 
 impl Finding {
@@ -86,6 +88,7 @@ impl Finding {
             diff: None,
             hint: None,
             era: None,
+            fuzz: None,
         }
     }
 
@@ -104,6 +107,12 @@ impl Finding {
     /// The same finding with a diff.
     pub fn with_diff(mut self, diff: String) -> Finding {
         self.diff = Some(diff);
+        self
+    }
+
+    /// The same finding, made by the fuzz call `case`.
+    pub fn with_fuzz(mut self, case: FuzzCase) -> Finding {
+        self.fuzz = Some(Box::new(case));
         self
     }
 
@@ -478,6 +487,8 @@ pub struct Report {
     pub stale: Vec<StaleEntry>,
     /// Set when a signal stopped the run: what did not run.
     pub interrupted: Option<Interruption>,
+    /// The fuzz runs (`mcp-replay fuzz`), one per server command.
+    pub fuzz: Vec<FuzzResult>,
     /// How long the run took.
     pub elapsed: Duration,
 }
@@ -526,14 +537,27 @@ impl Report {
             .probes
             .iter()
             .flat_map(|probe| probe.outcomes.iter().map(|outcome| probe.status(outcome)));
-        transcripts.chain(laws)
+        let fuzzed = self
+            .fuzz
+            .iter()
+            .flat_map(|run| run.outcomes.iter().map(|outcome| run.status(outcome)));
+        transcripts.chain(laws).chain(fuzzed)
     }
 
     /// The counts of the summary line.
     pub fn summary(&self) -> Summary {
         let mut summary = Summary {
             transcripts: self.transcripts.len(),
-            laws: self.probes.iter().map(|probe| probe.outcomes.len()).sum(),
+            laws: self
+                .probes
+                .iter()
+                .map(|probe| probe.outcomes.len())
+                .sum::<usize>()
+                + self
+                    .fuzz
+                    .iter()
+                    .map(|run| run.outcomes.len())
+                    .sum::<usize>(),
             stale: self.stale.len(),
             errors: self.errors.len(),
             not_run: self
@@ -581,5 +605,154 @@ impl Location {
             Location::Transcript { path, line } => format!("{}:{line}", path.display()),
             Location::Probe { command, step } => format!("{command}, step `{step}`"),
         }
+    }
+}
+
+/// The call of `mcp-replay fuzz` that makes a finding: the tool, the
+/// arguments (shrunk), what the schema says of them, and the transcript
+/// that replays it.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct FuzzCase {
+    /// The tool called.
+    pub tool: String,
+    /// The `arguments` sent; `None` when the call sent none.
+    pub arguments: Option<serde_json::Value>,
+    /// What the tool's inputSchema says of them: `valid`, `invalid: …`
+    /// with the keyword broken, or `unjudged: …` with the reason.
+    pub label: String,
+    /// How the case was made (`/limit: one above `maximum` 50`).
+    pub what: String,
+    /// The arguments of the case as first sent, when shrinking made them
+    /// smaller.
+    pub shrunk_from: Option<serde_json::Value>,
+    /// How many cases failed this way.
+    pub count: usize,
+    /// The transcript that replays the failure, once written.
+    pub transcript: Option<PathBuf>,
+    /// Remarks: a failure that needs the calls before it, one that did not
+    /// come back alone.
+    pub notes: Vec<String>,
+}
+
+impl FuzzCase {
+    /// A case of `tool` with `arguments`.
+    pub fn new(tool: &str, arguments: Option<serde_json::Value>) -> FuzzCase {
+        FuzzCase {
+            tool: tool.to_owned(),
+            arguments,
+            label: String::new(),
+            what: String::new(),
+            shrunk_from: None,
+            count: 1,
+            transcript: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// The arguments as the report shows them: compact JSON, or `(no
+    /// arguments member)`.
+    pub fn arguments_text(&self) -> String {
+        match &self.arguments {
+            Some(arguments) => arguments.to_string(),
+            None => "(no `arguments` member)".to_owned(),
+        }
+    }
+}
+
+/// One tool of a fuzz run.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct FuzzedTool {
+    /// The tool's name.
+    pub name: String,
+    /// Why it was not called; `None` for a tool that was.
+    pub skipped: Option<String>,
+    /// The cases drawn for it.
+    pub cases: usize,
+    /// The cases sent (fewer than drawn when the budget ran out, or once a
+    /// failure repeated often enough).
+    pub sent: usize,
+    /// Of the cases sent: valid, invalid and unjudged by its inputSchema.
+    pub valid: usize,
+    /// See [`FuzzedTool::valid`].
+    pub invalid: usize,
+    /// See [`FuzzedTool::valid`].
+    pub unjudged: usize,
+    /// Valid cases answered with an `isError` result: no finding (a tool
+    /// fails for reasons of its own), but counted.
+    pub valid_is_error: usize,
+    /// What its inputSchema uses that fuzz does not generate for.
+    pub not_generated_for: Vec<String>,
+    /// Why fewer cases were sent than drawn, if they were.
+    pub note: Option<String>,
+}
+
+/// What `mcp-replay fuzz` found for one server command.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct FuzzResult {
+    /// The command, as a shell would show it.
+    pub command: String,
+    /// The seed that draws the run's cases (`--seed` replays it).
+    pub seed: u64,
+    /// The era the session spoke, and its revision.
+    pub era: Option<crate::revision::Era>,
+    /// See [`FuzzResult::era`].
+    pub revision: Option<String>,
+    /// Every tool the server lists, in name order.
+    pub tools: Vec<FuzzedTool>,
+    /// Each law fuzz checks, in catalog order.
+    pub outcomes: Vec<LawOutcome>,
+    /// The findings, graded, in the order they were first made.
+    pub findings: Vec<Graded>,
+    /// Remarks on the run as a whole (the budget spent, restarts).
+    pub notes: Vec<String>,
+    /// How long the run took.
+    pub elapsed: Duration,
+}
+
+impl FuzzResult {
+    /// The findings about `law`.
+    pub fn findings_of(&self, law: LawId) -> impl Iterator<Item = &Graded> {
+        self.findings.iter().filter(move |g| g.finding.law == law)
+    }
+
+    /// The findings made calling `tool`.
+    pub fn findings_of_tool<'a>(&'a self, tool: &'a str) -> impl Iterator<Item = &'a Graded> {
+        self.findings.iter().filter(move |g| {
+            g.finding
+                .fuzz
+                .as_ref()
+                .is_some_and(|case| case.tool == tool)
+        })
+    }
+
+    /// The findings made by no call in particular (the session's own).
+    pub fn session_findings(&self) -> impl Iterator<Item = &Graded> {
+        self.findings.iter().filter(|g| g.finding.fuzz.is_none())
+    }
+
+    /// The status of `outcome`, one of this run's outcomes.
+    pub fn status(&self, outcome: &LawOutcome) -> Status {
+        match &outcome.status {
+            LawStatus::Held => Status::Pass,
+            LawStatus::Skipped(_) => Status::Skip,
+            LawStatus::Waived => Status::Waived,
+            LawStatus::Failed => match Status::of(self.findings_of(outcome.law)) {
+                Status::Pass => Status::Fail,
+                status => status,
+            },
+        }
+    }
+
+    /// The status of a tool: skipped (not called, or no case of it sent),
+    /// or the worst of its findings.
+    pub fn tool_status(&self, tool: &FuzzedTool) -> Status {
+        let status = Status::of(self.findings_of_tool(&tool.name));
+        if status == Status::Pass && (tool.skipped.is_some() || tool.sent == 0) {
+            return Status::Skip;
+        }
+        status
     }
 }

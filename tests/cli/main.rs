@@ -3,6 +3,7 @@
 mod check;
 mod demo_server;
 mod fixture;
+mod fuzz;
 mod laws;
 mod limits;
 mod mock;

@@ -11,7 +11,9 @@
 //!   request it names, a second answer to one (`request-answered-once`), an
 //!   id whose JSON type changed, or nothing sent at all;
 //! - the revision in force and so the `schema` law for every message, and
-//!   whether batches are messages;
+//!   whether batches are messages; from 2025-06-18 on, the `outputSchema`
+//!   each tool of a `tools/list` answer declares, which the
+//!   `structuredContent` of every successful call of that tool must meet;
 //! - secrets of the checker's environment kept out of every quote.
 //!
 //! What a script makes of a response without an id (an answered
@@ -248,6 +250,11 @@ pub(crate) struct Client<C> {
     last_notification: Option<Idless>,
     last_malformed: Option<Idless>,
     n_idless: usize,
+    /// The `outputSchema` of each tool the latest `tools/list` answers
+    /// named, by tool.
+    output_schemas: HashMap<String, Value>,
+    /// The tool each `tools/call` sent names, by the id it was sent with.
+    calls: HashMap<RequestId, String>,
 }
 
 impl<C: Channel> Client<C> {
@@ -280,6 +287,8 @@ impl<C: Channel> Client<C> {
             last_notification: None,
             last_malformed: None,
             n_idless: 0,
+            output_schemas: HashMap::new(),
+            calls: HashMap::new(),
         }
     }
 
@@ -329,6 +338,25 @@ impl<C: Channel> Client<C> {
     pub fn expect_answer(&mut self, id: RequestId, method: &str) {
         self.methods.insert(id.clone(), method.to_owned());
         self.pending.push(id);
+    }
+
+    /// Counts a request sent with `id` as a `tools/call` of `tool`, so that
+    /// its answer is held to the tool's `outputSchema`.
+    pub fn calls_tool(&mut self, id: RequestId, tool: &str) {
+        self.calls.insert(id, tool.to_owned());
+    }
+
+    /// Counts a request line sent with `id` for `method` as
+    /// [`Client::expect_answer`] does, and, for a `tools/call`, as a call of
+    /// the tool its params name.
+    pub fn expect_line(&mut self, id: RequestId, method: &str, line: &[u8]) {
+        if method == method::TOOLS_CALL
+            && let Ok(request) = serde_json::from_slice::<Value>(line)
+            && let Some(tool) = request.pointer("/params/name").and_then(Value::as_str)
+        {
+            self.calls_tool(id.clone(), tool);
+        }
+        self.expect_answer(id, method);
     }
 
     /// Counts a notification as sent (at the position named last).
@@ -570,6 +598,9 @@ impl<C: Channel> Client<C> {
                     self.first_answer = Some(self.channel.started_at().elapsed());
                 }
                 let reply = self.route(id.as_ref());
+                if let Reply::Answers { sent, method } = &reply {
+                    self.judge_tool_answer(sent, method, &value);
+                }
                 Kind::Response { id, reply }
             }
             // A server's message with a method and a null id is matched as
@@ -706,6 +737,91 @@ impl<C: Channel> Client<C> {
             request,
             schema::describe(revision, &what, &violations),
         );
+    }
+
+    /// What the answer to a tool request says beyond its result type: a
+    /// `tools/list` page names the `outputSchema` of its tools, and the
+    /// `structuredContent` of a successful `tools/call` must meet its
+    /// tool's (MCP 2025-06-18 server/tools#output-schema, spec/README.md
+    /// §7 L25), under the `schema` law, in the revisions that have
+    /// structured output.
+    fn judge_tool_answer(&mut self, sent: &RequestId, method: &str, value: &Value) {
+        let Some(result) = value.get("result") else {
+            self.calls.remove(sent);
+            return;
+        };
+        let Some(revision) = self
+            .revision
+            .filter(|revision| revision.structured_output())
+        else {
+            self.calls.remove(sent);
+            return;
+        };
+        match method {
+            method::TOOLS_LIST => {
+                let Some(tools) = result.get("tools").and_then(Value::as_array) else {
+                    return;
+                };
+                // A first page starts the list again.
+                for tool in tools {
+                    if let (Some(name), Some(schema)) = (
+                        tool.get("name").and_then(Value::as_str),
+                        tool.get("outputSchema").filter(|schema| schema.is_object()),
+                    ) {
+                        self.output_schemas.insert(name.to_owned(), schema.clone());
+                    }
+                }
+            }
+            method::TOOLS_CALL => {
+                let Some(tool) = self.calls.remove(sent) else {
+                    return;
+                };
+                let Some(schema) = self.output_schemas.get(&tool) else {
+                    return;
+                };
+                if result.get("isError") == Some(&Value::Bool(true))
+                    || result
+                        .get("resultType")
+                        .and_then(Value::as_str)
+                        .is_some_and(|kind| kind != "complete")
+                {
+                    return;
+                }
+                let violations = match result.get("structuredContent") {
+                    None => vec![crate::model::SchemaViolation {
+                        pointer: "/result".to_owned(),
+                        message: "the tool declares an `outputSchema`, and the result has no `structuredContent`".to_owned(),
+                    }],
+                    Some(structured) => crate::model::validate_structured_content(schema, structured)
+                        .into_iter()
+                        .map(|violation| crate::model::SchemaViolation {
+                            pointer: format!("/result/structuredContent{}", violation.pointer),
+                            message: violation.message,
+                        })
+                        .collect(),
+                };
+                if violations.is_empty() {
+                    return;
+                }
+                self.schema_judged = true;
+                self.n_schema += 1;
+                if self.n_schema > self.max_schema {
+                    return;
+                }
+                let quoted: Vec<String> =
+                    violations.iter().take(3).map(ToString::to_string).collect();
+                let more = match violations.len().saturating_sub(3) {
+                    0 => String::new(),
+                    n => format!(" (and {n} more)"),
+                };
+                let message = format!(
+                    "the answer to `tools/call` of `{tool}` id={sent} breaks the tool's outputSchema ({revision} server/tools#output-schema): {}{more}",
+                    quoted.join("; ")
+                );
+                self.observe(LawId::Schema, Some(sent.clone()), message);
+            }
+            _ => {}
+        }
     }
 
     /// Holds `result`, the answer to `method` that showed the server speaks

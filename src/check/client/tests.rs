@@ -275,3 +275,61 @@ fn a_response_without_an_id_is_put_down_to_the_latest_line_without_one() {
         ]
     );
 }
+
+#[test]
+fn structured_content_is_held_to_the_output_schema_its_tool_declared() {
+    let list = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[
+        {"name":"sum","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}},
+        {"name":"free","inputSchema":{"type":"object"}}]}}"#
+        .replace('\n', "");
+    let lines = [
+        list.as_str(),
+        // A number: held.
+        r#"{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{"sum":3}}}"#,
+        // A string: broken.
+        r#"{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{"sum":"3"}}}"#,
+        // None at all: broken.
+        r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"3"}]}}"#,
+        // A failed run owes no structured content.
+        r#"{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"no"}],"isError":true}}"#,
+        // A tool without an outputSchema answers what it likes.
+        r#"{"jsonrpc":"2.0","id":6,"result":{"content":[],"structuredContent":{"sum":"x"}}}"#,
+    ];
+    let mut c = client(&lines);
+    c.speak(Revision::V2025_06_18);
+    c.expect_answer(RequestId::number(1), "tools/list");
+    for (id, tool) in [(2, "sum"), (3, "sum"), (4, "sum"), (5, "sum"), (6, "free")] {
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{{}}}}}}"#
+        );
+        c.expect_line(RequestId::number(id), "tools/call", line.as_bytes());
+    }
+    for _ in 0..lines.len() {
+        next(&mut c);
+    }
+    assert_eq!(
+        laws(&mut c),
+        [
+            (
+                LawId::Schema,
+                "the answer to `tools/call` of `sum` id=3 breaks the tool's outputSchema (2025-06-18 server/tools#output-schema): /result/structuredContent/sum: expected a number, found a string".to_owned()
+            ),
+            (
+                LawId::Schema,
+                "the answer to `tools/call` of `sum` id=4 breaks the tool's outputSchema (2025-06-18 server/tools#output-schema): /result: the tool declares an `outputSchema`, and the result has no `structuredContent`".to_owned()
+            ),
+        ]
+    );
+    // Revision 2025-03-26 has no structured output: nothing is held.
+    let mut old = client(&[lines[0], lines[2]]);
+    old.speak(Revision::V2025_03_26);
+    old.expect_answer(RequestId::number(1), "tools/list");
+    old.expect_line(
+        RequestId::number(3),
+        "tools/call",
+        br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sum"}}"#,
+    );
+    next(&mut old);
+    next(&mut old);
+    assert_eq!(laws(&mut old), []);
+}

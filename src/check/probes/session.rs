@@ -218,7 +218,7 @@ impl<'a> Session<'a> {
     /// The request line for `id`, counted as pending once sent.
     pub fn request_with(&mut self, id: RequestId, name: &str, params: Option<Value>) -> String {
         let line = request_line(&id, name, params.as_ref());
-        self.client.expect_answer(id, name);
+        self.client.expect_line(id, name, line.as_bytes());
         line
     }
 

@@ -677,12 +677,12 @@ impl<C: Channel> Run<'_, C> {
                         bytes = retokened;
                     }
                 }
-                self.open(*slot, live);
+                self.open(*slot, live, Some(&bytes));
             }
             SendKind::Batch(slots) => {
                 for &slot in slots {
                     let id = self.slots[slot].recorded.clone();
-                    self.open(slot, id);
+                    self.open(slot, id, None);
                 }
             }
             SendKind::Notification { method, cancels } => {
@@ -723,13 +723,21 @@ impl<C: Channel> Run<'_, C> {
         self.client.send(bytes);
     }
 
-    fn open(&mut self, slot: usize, live: RequestId) {
+    /// Counts the request of `slot` as sent with `live`; `line` is the
+    /// request line, for a `tools/call` to name its tool.
+    fn open(&mut self, slot: usize, live: RequestId, line: Option<&[u8]>) {
         if let Ok(n) = live.to_string().parse::<i64>() {
             self.max_number_id = self.max_number_id.max(n);
         }
         self.used_ids.insert(live.clone());
-        self.client
-            .expect_answer(live.clone(), &self.slots[slot].method);
+        match line {
+            Some(line) => self
+                .client
+                .expect_line(live.clone(), &self.slots[slot].method, line),
+            None => self
+                .client
+                .expect_answer(live.clone(), &self.slots[slot].method),
+        }
         self.live_ids.insert(live.clone(), slot);
         let slot = &mut self.slots[slot];
         slot.live = Some(live);
