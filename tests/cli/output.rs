@@ -5,11 +5,12 @@
 use std::time::Duration;
 
 use crate::check::{record, session};
-use crate::util::{assert_golden, fixture_server};
+use crate::util::{assert_golden, fixture_server, path_with_fixture_server};
 
 /// A directory with `transcripts/pass.jsonl` and `transcripts/fail.jsonl`,
 /// recorded against the fixture server and naming it by its bare name
-/// (found beside mcp-replay), with the server version ignored.
+/// (found on `PATH`, [`path_with_fixture_server`]), with the server version
+/// ignored.
 fn corpus() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("transcripts")).unwrap();
@@ -36,6 +37,7 @@ fn run(args: &[&str]) -> String {
     let dir = corpus();
     let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
         .current_dir(dir.path())
+        .env("PATH", path_with_fixture_server())
         .args(["check", "--jobs", "1", "--color", "never"])
         .args(args)
         .arg("transcripts")
@@ -72,6 +74,7 @@ fn the_verbose_human_report_lists_every_law() {
 #[test]
 fn a_failing_law_is_shown_in_full_under_its_server() {
     let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .env("PATH", path_with_fixture_server())
         .args(["check", "--jobs", "1", "--color", "never", "--no-replay"])
         .args(["--", "fixture-server", "--break", "ping"])
         .timeout(Duration::from_secs(120))
