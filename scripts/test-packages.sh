@@ -3,7 +3,9 @@
 # environment and gates the demo server and the bundled transcripts through
 # the command it installed:
 #
-#   wheel   a new venv, `pip install dist/*.whl`
+#   wheel   a new venv, `pip install dist/*.whl`; on Linux, the wheel's tag
+#           and the installed binary's glibc floor (manylinux_2_28 at most,
+#           and no symbol newer than the tag names)
 #   npm     a new global prefix, `npm install -g` of the launcher and the
 #           platform package; and a new project, `npx mcp-replay` in it
 #   uvx     `uvx --from dist/*.whl mcp-replay`, with uv from PyPI, the server
@@ -38,6 +40,42 @@ only() {
     echo "$root/$found"
 }
 
+# glibc_floor NAME BINARY GLIBC: on Linux, BINARY needs no glibc symbol
+# version newer than GLIBC (2.17 for manylinux_2_17), and GLIBC is at most
+# 2.28, so the binary runs on Debian 10, Ubuntu 20.04, RHEL 8 and newer.
+glibc_floor() {
+    local name=$1 binary=$2 floor=$3 versions highest
+    [ "$(uname -s)" = Linux ] || return 0
+    if command -v objdump >/dev/null; then
+        versions=$(objdump -T "$binary")
+    else
+        versions=$(readelf --wide -V "$binary")
+    fi
+    highest=$(printf '%s\n' "$versions" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/^GLIBC_//' | sort -uV | tail -1)
+    [ -n "$highest" ] || fail "$name: $binary names no glibc symbol version"
+    [ "$(printf '%s\n%s\n' "$floor" 2.28 | sort -V | tail -1)" = 2.28 ] \
+        || fail "$name: a glibc floor of $floor is newer than 2.28 (manylinux_2_28)"
+    [ "$(printf '%s\n%s\n' "$highest" "$floor" | sort -V | tail -1)" = "$floor" ] \
+        || fail "$name: $binary needs glibc $highest, newer than its floor $floor"
+    echo "--- $name: $binary needs glibc $highest at most (floor $floor)"
+}
+
+# documented_size NAME FILE WHAT: docs/packaging.md says "WHAT N.N MB" of
+# FILE's size on Linux x86_64, the platform it describes; it must be within
+# 10% of the artefact, or the page is stale.
+documented_size() {
+    local name=$1 file=$2 what=$3 documented actual
+    [ "$(uname -sm)" = "Linux x86_64" ] || return 0
+    documented=$(grep -o "$what [0-9.]* MB" docs/packaging.md | grep -o '[0-9.]*' | head -1)
+    [ -n "$documented" ] || fail "$name: docs/packaging.md gives no size as \`$what N MB\`"
+    actual=$(wc -c <"$file")
+    python3 - "$documented" "$actual" <<'PY' || fail "$name: docs/packaging.md says $what $documented MB; $file is $actual bytes"
+import sys
+documented, actual = float(sys.argv[1]) * 1e6, int(sys.argv[2])
+sys.exit(abs(documented - actual) > 0.1 * actual)
+PY
+}
+
 # gate NAME: runs the installed `mcp-replay`, which must be the first on
 # PATH and not the build tree's, against the demo server and transcripts/.
 gate() {
@@ -67,14 +105,28 @@ for half in "${halves[@]}"; do
             wheel=$(only 'mcp_replay-*.whl')
             python3 -m venv "$scratch/venv"
             "$scratch/venv/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
+            case "$(basename "$wheel")" in
+                *-linux_*) fail "wheel: $wheel has no manylinux tag, so PyPI would refuse it" ;;
+                *manylinux_2_*)
+                    # The oldest glibc any tag of the name claims.
+                    floor=$(basename "$wheel" | grep -o 'manylinux_2_[0-9]*' | sed 's/^manylinux_2_/2./' | sort -V | head -1)
+                    glibc_floor "wheel" "$scratch/venv/bin/mcp-replay" "$floor"
+                    ;;
+            esac
+            documented_size "wheel" "$wheel" "The wheel is"
             PATH="$scratch/venv/bin:$PATH" gate "wheel (venv)"
             ;;
         npm)
             launcher=$(only 'mcp-replay-[0-9]*.tgz')
             platform=$(only 'mcp-replay-*-*-[0-9]*.tgz')
             export npm_config_cache="$scratch/npm-cache" npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+            package=$(basename "$platform" | sed 's/^mcp-replay-\(.*\)-[0-9][^-]*\.tgz$/\1/')
             npm install --silent --global --prefix "$scratch/npm-global" "$launcher" "$platform"
             PATH="$scratch/npm-global/bin:$PATH" gate "npm (global prefix)"
+            installed="$scratch/npm-global/lib/node_modules/@mcp-replay/$package/bin/mcp-replay"
+            [ -x "$installed" ] || fail "npm: no binary at $installed"
+            case "$package" in linux-*) glibc_floor "npm" "$installed" 2.17 ;; esac
+            documented_size "npm" "$platform" "the npm platform package"
             mkdir "$scratch/project"
             (cd "$scratch/project" && npm init --yes >/dev/null && npm install --silent "$launcher" "$platform")
             # npx from the project, as a package.json script would run it.
