@@ -7,7 +7,10 @@
 #           and the installed binary's glibc floor (manylinux_2_28 at most,
 #           and no symbol newer than the tag names)
 #   npm     a new global prefix, `npm install -g` of the launcher and the
-#           platform package; and a new project, `npx mcp-replay` in it
+#           platform package; a new project, `npm install --no-save` and
+#           `npx mcp-replay` in it, its package.json left as it was; and the
+#           launcher's word when the platform package is missing, told
+#           apart: none to be found, or optional dependencies left out
 #   uvx     `uvx --from dist/*.whl mcp-replay`, with uv from PyPI, the server
 #           under test run through uvx too
 #   action  the GitHub Action's install and check steps (action/*.sh), as a
@@ -127,12 +130,44 @@ for half in "${halves[@]}"; do
             [ -x "$installed" ] || fail "npm: no binary at $installed"
             case "$package" in linux-*) glibc_floor "npm" "$installed" 2.17 ;; esac
             documented_size "npm" "$platform" "the npm platform package"
+            # A project tries the packages without recording them: --no-save
+            # leaves its package.json as it was, with no file: paths in it.
             mkdir "$scratch/project"
-            (cd "$scratch/project" && npm init --yes >/dev/null && npm install --silent "$launcher" "$platform")
+            (cd "$scratch/project" && npm init --yes >/dev/null && cp package.json package.json.before \
+                && npm install --silent --no-save "$launcher" "$platform")
+            cmp -s "$scratch/project/package.json" "$scratch/project/package.json.before" \
+                || fail "npm: \`npm install --no-save\` changed the project's package.json"
             # npx from the project, as a package.json script would run it.
             PATH="$scratch/project/node_modules/.bin:$PATH" gate "npm (project, npx)"
             npx --prefix "$scratch/project" --no-install mcp-replay --version >/dev/null \
                 || fail "npx mcp-replay --version"
+            # The launcher without its platform package, two ways: npm finds
+            # none (here the registry is a closed port on the loopback, as
+            # for a version with no build published), or optional
+            # dependencies were left out. It says which, exits 2 and runs
+            # nothing.
+            missing_binary() {
+                local dir=$1 status=0
+                "$dir/node_modules/.bin/mcp-replay" --version >"$dir.out" 2>"$dir.err" || status=$?
+                [ "$status" = 2 ] || fail "npm: the launcher without its binary exited $status, not 2"
+                [ ! -s "$dir.out" ] || fail "npm: the launcher without its binary wrote on stdout"
+                cat "$dir.err"
+            }
+            mkdir "$scratch/unpublished"
+            (cd "$scratch/unpublished" && npm init --yes >/dev/null \
+                && npm_config_registry=http://127.0.0.1:9/ npm_config_fetch_retries=0 npm install --silent "$launcher")
+            missing_binary "$scratch/unpublished"
+            grep -q "npm found no @mcp-replay/$package@" "$scratch/unpublished.err" \
+                || fail "npm: the launcher does not say that no platform package was found"
+            ! grep -q "left out" "$scratch/unpublished.err" \
+                || fail "npm: the launcher blames omitted optional dependencies for a package npm never found"
+            mkdir "$scratch/omitted"
+            printf '{"name":"omitted","version":"1.0.0","dependencies":{"mcp-replay":"file:%s"},"optionalDependencies":{"@mcp-replay/%s":"file:%s"}}\n' \
+                "$launcher" "$package" "$platform" >"$scratch/omitted/package.json"
+            (cd "$scratch/omitted" && npm install --silent --omit=optional)
+            missing_binary "$scratch/omitted"
+            grep -q "optional dependencies were left out" "$scratch/omitted.err" \
+                || fail "npm: the launcher does not say that optional dependencies were left out"
             ;;
         uvx)
             wheel=$(only 'mcp_replay-*.whl')
