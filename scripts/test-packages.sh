@@ -193,10 +193,32 @@ for half in "${halves[@]}"; do
             : >"$runner/summary.md"
             : >"$runner/output"
             PIP_NO_INDEX=1 PIP_FIND_LINKS="$root/dist" RUNNER_TEMP="$runner/temp" GITHUB_PATH="$runner/path" \
-                MCP_REPLAY_VERSION="$version" MCP_REPLAY_BUILD_FROM_SOURCE=false \
+                MCP_REPLAY_VERSION="$version" MCP_REPLAY_BUILD_FROM_SOURCE=false MCP_REPLAY_SOURCE="$root" \
                 bash action/install.sh
             action_path=$(cat "$runner/path")
             [ "$action_path" = "$runner/temp/mcp-replay/bin" ] || fail "action: GITHUB_PATH holds \`$action_path\`"
+            # No release on the index (an empty one here): the action builds
+            # from its own checkout instead (with the main job's target
+            # directory, so cargo finds the release build done).
+            echo "--- action: no release on PyPI, built from the checkout"
+            mkdir -p "$runner/empty-index" "$runner/fallback/temp"
+            : >"$runner/fallback/path"
+            PIP_NO_INDEX=1 PIP_FIND_LINKS="$runner/empty-index" RUNNER_TEMP="$runner/fallback/temp" \
+                GITHUB_PATH="$runner/fallback/path" CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}" \
+                MCP_REPLAY_VERSION=latest MCP_REPLAY_BUILD_FROM_SOURCE=false MCP_REPLAY_SOURCE="$root" \
+                bash action/install.sh >"$runner/fallback.out" 2>&1 || { cat "$runner/fallback.out"; fail "action: no fallback to a build from source"; }
+            grep -q '^::notice title=mcp-replay::PyPI has no release of mcp-replay: building mcp-replay from the action' "$runner/fallback.out" \
+                || fail "action: the fallback does not say why it builds"
+            "$(cat "$runner/fallback/path")/mcp-replay" --version | grep -q "^mcp-replay $version " \
+                || fail "action: the fallback installed no mcp-replay $version"
+            # A Windows runner is refused by name, before pip or cargo run.
+            local_status=0
+            RUNNER_OS=Windows RUNNER_TEMP="$runner/windows" GITHUB_PATH="$runner/windows-path" MCP_REPLAY_SOURCE="$root" \
+                bash action/install.sh >"$runner/windows.out" 2>&1 || local_status=$?
+            [ "$local_status" = 2 ] || fail "action: a Windows runner exited $local_status, not 2"
+            grep -q '^::error title=mcp-replay::mcp-replay runs on Linux and macOS runners only' "$runner/windows.out" \
+                || fail "action: a Windows runner is not told that there is no Windows build"
+            [ ! -e "$runner/windows" ] || fail "action: a Windows runner got an install"
             # The action's defaults for everything but the inputs given here.
             action_check() {
                 PATH="$action_path:$PATH" GITHUB_STEP_SUMMARY="$runner/summary.md" GITHUB_OUTPUT="$runner/output" \
