@@ -80,6 +80,8 @@ pub mod manifest;
 #[cfg(feature = "cli")]
 pub mod mock;
 pub mod model;
+#[cfg(test)]
+mod official_schemas;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod process;
