@@ -80,7 +80,7 @@ impl Finding {
             law,
             severity: entry.severity(profile).unwrap_or(Severity::Error),
             profile,
-            cites: entry.cites(profile).to_owned(),
+            cites: crate::laws::render_cites(entry.cites(profile)),
             message: message.into(),
             location,
             diff: None,

@@ -822,7 +822,11 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
     assert_eq!(replayed["severity"], "error");
     assert_eq!(replayed["disposition"], "error");
     assert_eq!(replayed["profile"], "core");
-    assert_eq!(replayed["cites"], "the transcript itself");
+    assert_eq!(
+        replayed["cites"],
+        "the transcript's recorded lines (docs/transcript-format.md#lines); \
+         its header's ignore rules (docs/transcript-format.md#the-header)"
+    );
     assert_eq!(replayed["location"]["kind"], "transcript");
     assert_eq!(replayed["location"]["path"], "transcripts/session.jsonl");
     assert!(replayed["location"]["line"].as_u64().unwrap() > 1);
@@ -838,7 +842,10 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
         .unwrap();
     assert_eq!(probed["location"]["kind"], "probe");
     assert!(probed["location"]["step"].is_string());
-    assert!(probed["cites"].as_str().unwrap().contains("MCP-CORE"));
+    assert_eq!(
+        probed["cites"],
+        "MCP-CORE r1 §1¶09 (docs/mcp-core.md#s1p09)"
+    );
     let summary = lines.last().unwrap();
     assert_eq!(summary["type"], "summary");
     assert_eq!(summary["exit"], 1);
