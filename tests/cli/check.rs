@@ -157,7 +157,9 @@ fn a_session_replays_green_against_the_server_it_was_recorded_from() {
     );
     assert!(stdout.contains("\n  PASS 19 other laws held\n"), "{stdout}");
     assert!(
-        stdout.contains("Summary: 1 transcript, 21 laws: 20 held, 2 skipped in "),
+        stdout.contains(
+            "Summary: 1 transcript (1 passed), 21 laws of 1 server (19 held, 2 skipped) under profile core, in "
+        ),
         "{stdout}"
     );
 }
@@ -613,7 +615,10 @@ fn a_malformed_transcript_is_named_and_the_others_still_run() {
         stdout.contains("  PASS transcripts/session.jsonl"),
         "{stdout}"
     );
-    assert!(stdout.contains(", 1 not checked in "), "{stdout}");
+    assert!(
+        stdout.contains("Summary: 1 transcript (1 passed), 1 not checked under profile core, in "),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("\nhint: each ERROR line names input that was not checked"),
         "{stdout}"
@@ -927,7 +932,7 @@ fn probes_alone_gate_a_server_with_nothing_recorded_and_warnings_pass_unless_den
         &[],
         &[],
         0,
-        "Summary: 0 transcripts, 21 laws: 19 held, 2 skipped",
+        "Summary: 21 laws of 1 server (19 held, 2 skipped) under profile core, in ",
     );
     probed(&[], &["--break", "ping"], 1, "\n  FAIL ping\n");
     probed(
@@ -959,7 +964,7 @@ fn a_server_command_alone_replays_transcripts_when_they_exist_unless_no_replay()
     run(&["--no-replay"])
         .code(0)
         .stdout(predicate::str::contains(
-            "Summary: 0 transcripts, 21 laws: 19 held, 2 skipped",
+            "Summary: 21 laws of 1 server (19 held, 2 skipped) under profile core, in ",
         ));
     // The directory config counts all the same, with or without replay.
     std::fs::write(dir.path().join("mcp-replay.json"), r#"{"waive": ["ping"]}"#).unwrap();
@@ -1518,7 +1523,7 @@ fn a_terminated_check_reports_what_finished_and_what_did_not_run() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("Summary: 1 transcript, 0 laws: 1 held, 1 not run in "),
+        stdout.contains("Summary: 1 transcript (1 passed), 1 not run under profile core, in "),
         "{stdout}"
     );
     assert!(stdout.contains("Interrupted by SIGTERM"), "{stdout}");

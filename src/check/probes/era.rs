@@ -157,7 +157,11 @@ fn negotiated(ledgers: &mut [Ledger]) {
                 LawId::Initialize,
                 &step,
                 format!(
-                    "answered revision {answered:?} to a request for {requested:?}, but a request for {answered:?} itself is answered {other:?}: version negotiation answers a revision the server supports"
+                    "answered revision {} to a request for {}, but a request for {} itself is answered {}: version negotiation answers a revision the server supports",
+                    crate::check::wire::quoted(answered.as_bytes()),
+                    crate::check::wire::quoted(requested.as_bytes()),
+                    crate::check::wire::quoted(answered.as_bytes()),
+                    crate::check::wire::quoted(other.as_bytes())
                 ),
             );
         }
