@@ -72,6 +72,8 @@
 #![deny(unsafe_code)]
 
 pub mod check;
+#[cfg(test)]
+mod doc_tests;
 mod jsonrpc;
 pub mod laws;
 #[cfg(feature = "cli")]
