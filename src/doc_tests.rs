@@ -302,3 +302,33 @@ fn blocks_comments_and_times_are_read_as_written() {
     assert!(sample_problem(&block, "tests/golden/check.txt").is_some());
     assert!(sample_problem(&block, "docs/laws.md").is_some());
 }
+
+/// What `cargo install` ships is the `mcp-replay` command alone: the
+/// package's one binary target (docs/packaging.md). A test fixture is an
+/// example, and `src/bin/`, whose files cargo would take for binaries, does
+/// not exist.
+#[test]
+fn cargo_install_ships_mcp_replay_alone() {
+    let manifest = include_str!("../Cargo.toml");
+    let bins: Vec<&str> = manifest
+        .split("[[bin]]")
+        .skip(1)
+        .filter_map(|entry| {
+            entry
+                .lines()
+                .find_map(|line| line.trim().strip_prefix("name = "))
+        })
+        .collect();
+    assert_eq!(bins, ["\"mcp-replay\""]);
+    let auto_bins: Vec<_> = std::fs::read_dir(root().join("src/bin"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .collect();
+    assert!(
+        auto_bins.is_empty(),
+        "src/bin/ holds binaries that `cargo install` would install: {auto_bins:?}"
+    );
+    assert!(manifest.contains("[[example]]\nname = \"fixture-server\""));
+}
