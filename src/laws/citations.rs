@@ -561,7 +561,7 @@ pub(super) fn markdown(cites: &[Cite]) -> String {
             str::to_owned,
         );
         let name = match cite {
-            Cite::Mcp(revision, page, anchor) if anchor.is_empty() => {
+            Cite::Mcp(revision, page, "") => {
                 format!("MCP {revision} {page}")
             }
             Cite::Mcp(revision, page, anchor) => format!("MCP {revision} {page}#{anchor}"),
