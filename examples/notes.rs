@@ -187,3 +187,35 @@ fn main() -> ExitCode {
         }
     }
 }
+
+// A binary crate's in-process tests live in the binary itself, where the
+// function that builds its `Server` is in scope: an integration test under
+// `tests/` sees only a library's public items.
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use mcp_replay::laws::Profile;
+    use mcp_replay::testing::{Replay, TestingError};
+
+    use super::server;
+
+    #[test]
+    fn the_recorded_session_still_holds() {
+        mcp_replay::testing::assert_replays(
+            &server(),
+            "examples/notes/transcripts/python-sdk.jsonl",
+        );
+    }
+
+    #[test]
+    fn the_session_holds_under_the_spec_profile() -> Result<(), TestingError> {
+        let verdict = Replay::new("examples/notes/transcripts/python-sdk.jsonl")
+            .profile(Profile::Spec)
+            .timeout(Duration::from_secs(10))
+            .bless(false)
+            .run(&server())?;
+        assert!(verdict.passed(), "{verdict}");
+        Ok(())
+    }
+}

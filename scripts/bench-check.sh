@@ -43,8 +43,11 @@ corpus_n=${CORPUS:-50}
 settle_ms=${SETTLE_MS:-1000}
 cores=$(nproc)
 
-cargo build --release --bin mcp-replay >&2
-bin=$PWD/target/release/mcp-replay
+# The shipped build (Cargo.toml's `dist` profile): the figures are those of
+# what users install. BEFORE=target/release/mcp-replay (`cargo build
+# --release`) times the README's build beside it.
+cargo build --profile dist --bin mcp-replay >&2
+bin=${CARGO_TARGET_DIR:-$PWD/target}/dist/mcp-replay
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 rustc -O --edition 2024 -o "$scratch/floor" scripts/bench/floor-client.rs
@@ -52,7 +55,7 @@ rustc -O --edition 2024 -o "$scratch/floor" scripts/bench/floor-client.rs
 echo 'fn main() {}' > "$scratch/empty.rs"
 rustc -O --edition 2024 -o "$scratch/empty" "$scratch/empty.rs"
 
-# One transcript whose command is the release binary's demo server, and a
+# One transcript whose command is the benchmarked binary's demo server, and a
 # corpus of copies of it.
 transcript=transcripts/python-sdk-demo.jsonl
 mkdir -p "$scratch/one" "$scratch/corpus"

@@ -34,8 +34,11 @@ pipelined_n=${PIPELINED_N:-100000}
 sessions=${SESSIONS:-50}
 base=${BASE:-}
 
-cargo build --release --bin mcp-replay >&2
-bin=$PWD/target/release/mcp-replay
+# The shipped build (Cargo.toml's `dist` profile): the figures are those of
+# what users install. BASE=target/release/mcp-replay (`cargo build
+# --release`) times the README's build beside it.
+cargo build --profile dist --bin mcp-replay >&2
+bin=${CARGO_TARGET_DIR:-$PWD/target}/dist/mcp-replay
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 rustc -O --edition 2024 -o "$scratch/driver" scripts/bench/driver.rs

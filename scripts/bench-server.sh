@@ -47,8 +47,11 @@ cp scripts/bench-server/floor.rs scripts/bench-server/rmcp-echo.rs scripts/bench
     scripts/bench-server/driver.rs "$scratch/"
 sed "s|@CRATE@|$PWD|" scripts/bench-server/Cargo.toml.in >"$scratch/Cargo.toml"
 
+# The shipped build (Cargo.toml's `dist` profile); BENCH_BASELINE=
+# target/release/examples/demo-server (`cargo build --release --example
+# demo-server`) runs the README's build beside it.
 echo "==> building the demo server" >&2
-cargo build --release --quiet --example demo-server --bin mcp-replay
+cargo build --profile dist --quiet --example demo-server --bin mcp-replay
 echo "==> building the references and the driver in $scratch" >&2
 (cd "$scratch" && CARGO_TARGET_DIR="$scratch/target" cargo build --release --quiet)
 
@@ -59,10 +62,10 @@ fi
 
 echo "==> running (this takes a few minutes)" >&2
 "$scratch/target/release/driver" \
-    "demo-server=$target/release/examples/demo-server" \
+    "demo-server=$target/dist/examples/demo-server" \
     "floor=$scratch/target/release/floor" \
     "rmcp=$scratch/target/release/rmcp-echo" \
-    "mcp-replay-demo-server=$target/release/mcp-replay demo-server" \
+    "mcp-replay-demo-server=$target/dist/mcp-replay demo-server" \
     "lib-echo=$scratch/target/release/lib-echo" \
     "lib-echo-no-capture=$scratch/target/release/lib-echo --no-capture" \
     "${baseline[@]}"

@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # Builds the release artefacts of this machine's platform into dist/:
 #
-#   dist/mcp_replay-VERSION-py3-none-manylinux_X_Y_x86_64.whl   pip / uvx
+#   dist/mcp_replay-VERSION-py3-none-manylinux_2_17_x86_64.whl  pip / uvx
 #   dist/mcp-replay-VERSION.tgz                                  npm launcher
 #   dist/mcp-replay-linux-x64-VERSION.tgz                        npm platform package
 #
 # Usage: scripts/package.sh [--target TRIPLE]
 #
-# With --target, the binary is built for TRIPLE (its toolchain and linker
-# must be installed) and the npm platform package is the one of TRIPLE; a
-# release matrix runs this once per platform and publishes the launcher
-# from any one of them (see docs/packaging.md).
+# The binary is the shipped build, Cargo.toml's `dist` profile (whole-program
+# LTO, one codegen unit), built once by maturin for the wheel and packed as
+# it is into the npm platform package. A Linux binary is linked by zig
+# against glibc 2.17's symbols (maturin's `--zig`), so the wheel is
+# manylinux_2_17 and runs on every glibc since 2012 (Debian 8, Ubuntu 14.04,
+# RHEL 7), whatever glibc this machine has.
 #
-# maturin (and auditwheel, to name the wheel's glibc floor) come from PyPI
-# into target/package-tools/ when they are not on the PATH.
+# With --target, the binary is built for TRIPLE (on macOS, its toolchain
+# must be installed; zig links the Linux ones) and the npm platform package
+# is the one of TRIPLE; a release matrix runs this once per platform and
+# publishes the launcher from any one of them (see docs/packaging.md).
+#
+# maturin, auditwheel (which confirms the wheel's glibc floor) and, for
+# Linux, zig (the `ziglang` package) come from PyPI into
+# target/package-tools/ when they are not on the PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,38 +69,39 @@ if (wrong.length > 0) {
 }
 JS
 
+case "$target" in
+    *-linux-gnu) zig=true ;;
+    *) zig=false ;;
+esac
 tools=$PWD/target/package-tools
 maturin=$(command -v maturin || true)
 auditwheel=$(command -v auditwheel || true)
-if [ -z "$maturin" ] || [ -z "$auditwheel" ]; then
-    if [ ! -x "$tools/bin/maturin" ] || [ ! -x "$tools/bin/auditwheel" ]; then
+# maturin finds zig on the PATH, or as `python3 -m ziglang`.
+have_zig() { command -v zig >/dev/null || python3 -c 'import ziglang' 2>/dev/null; }
+if [ -z "$maturin" ] || [ -z "$auditwheel" ] || { $zig && ! have_zig; }; then
+    if [ ! -x "$tools/bin/maturin" ] || [ ! -x "$tools/bin/auditwheel" ] || ! "$tools/bin/python3" -c 'import ziglang' 2>/dev/null; then
         python3 -m venv "$tools"
-        "$tools/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.7,<2" "auditwheel>=6"
+        "$tools/bin/pip" install --quiet --disable-pip-version-check \
+            "maturin>=1.7,<2" "auditwheel>=6" "ziglang==0.17.1"
     fi
     maturin=$tools/bin/maturin
     auditwheel=$tools/bin/auditwheel
+    export PATH="$tools/bin:$PATH"
 fi
 
 rm -rf dist
 mkdir -p dist
 target_dir=${CARGO_TARGET_DIR:-target}
 
-# The binary. A host build goes to target/release/, where `cargo build
-# --release` (CI's main job) already put it, so nothing is built twice.
-if [ "$target" = "$(rustc -vV | sed -n 's/^host: //p')" ]; then
-    cargo build --release --locked --bin mcp-replay
-    binary=$target_dir/release/mcp-replay
-    target_args=()
-else
-    cargo build --release --locked --bin mcp-replay --target "$target"
-    binary=$target_dir/$target/release/mcp-replay
-    target_args=(--target "$target")
+# The binary and the wheel, in one build: maturin runs cargo with the
+# `dist` profile (pyproject.toml) for TRIPLE, always named, so the binary is
+# at target/TRIPLE/dist/ whether zig links it or not.
+zig_args=()
+if $zig; then
+    zig_args=(--zig --compatibility manylinux_2_17)
 fi
-
-# The wheel: maturin takes the binary cargo just built (the same profile,
-# so cargo finds nothing to do) and tags it with the oldest manylinux
-# policy its symbols allow.
-"$maturin" build --release --locked "${target_args[@]}" --out dist
+"$maturin" build --locked --target "$target" ${zig_args[@]+"${zig_args[@]}"} --out dist
+binary=$target_dir/$target/dist/mcp-replay
 wheel=$(ls dist/*.whl)
 case "$target" in
     *-linux-*)

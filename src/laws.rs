@@ -75,6 +75,139 @@ impl fmt::Display for Severity {
     }
 }
 
+/// One source a law rests on: a section of a contract that a reader can
+/// open, from this repository or at a public URL.
+///
+/// Every citation of the catalog is a list of these, which
+/// [`render_cites`] turns into the `cites` of `mcp-replay laws` and of
+/// every finding. A test holds each to something that opens: a paragraph of
+/// `docs/mcp-core.md`, a section of `docs/req-c-032.md` or of another
+/// document of the repository, a page and section of the MCP specification
+/// it knows, or a section of JSON-RPC 2.0 (docs/laws.md, "Citations").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Cite {
+    /// Paragraph `¶` of section `§` of MCP-CORE r1, the core library's
+    /// contract: `McpCore(2, 15)` is `MCP-CORE r1 §2¶15`, at
+    /// `docs/mcp-core.md#s2p15`.
+    McpCore(u8, u8),
+    /// A section of REQ-C-032, the contract of protocol commands, by its
+    /// heading: `ReqC032("Before serving")` is at
+    /// `docs/req-c-032.md#before-serving`.
+    ReqC032(&'static str),
+    /// A section of a page of the MCP specification, at a revision, by the
+    /// anchor of its heading: `Mcp("2025-11-25", "server/tools",
+    /// "error-handling")` is
+    /// <https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling>.
+    /// An empty anchor cites the opening of the page.
+    Mcp(&'static str, &'static str, &'static str),
+    /// A section of JSON-RPC 2.0, by its number: `JsonRpc("5.1")` is
+    /// <https://www.jsonrpc.org/specification#error_object>.
+    JsonRpc(&'static str),
+    /// A section of another document of this repository: its path from the
+    /// repository's root, the anchor of the section, and what to call it.
+    Doc(&'static str, &'static str, &'static str),
+    /// A few words on the source before it: which part of it holds, or how
+    /// the law reads it. Not a source of its own.
+    Note(&'static str),
+}
+
+/// The sections of JSON-RPC 2.0 a citation may name: number, anchor on
+/// <https://www.jsonrpc.org/specification>, title.
+const JSON_RPC_SECTIONS: &[(&str, &str, &str)] = &[
+    ("4", "request_object", "Request object"),
+    ("4.1", "notification", "Notification"),
+    ("4.2", "parameter_structures", "Parameter Structures"),
+    ("5", "response_object", "Response object"),
+    ("5.1", "error_object", "Error object"),
+    ("6", "batch", "Batch"),
+];
+
+impl Cite {
+    /// Where the source opens: a URL, or a path of the repository with the
+    /// anchor of the section; `None` for a note.
+    pub fn target(&self) -> Option<String> {
+        match *self {
+            Cite::McpCore(section, paragraph) => {
+                Some(format!("docs/mcp-core.md#s{section}p{paragraph:02}"))
+            }
+            Cite::ReqC032(section) => Some(format!("docs/req-c-032.md#{}", slug(section))),
+            Cite::Mcp(revision, page, anchor) => {
+                let mut url =
+                    format!("https://modelcontextprotocol.io/specification/{revision}/{page}");
+                if !anchor.is_empty() {
+                    url.push('#');
+                    url.push_str(anchor);
+                }
+                Some(url)
+            }
+            Cite::JsonRpc(section) => {
+                let anchor = JSON_RPC_SECTIONS
+                    .iter()
+                    .find(|(number, _, _)| *number == section)
+                    .map_or("", |(_, anchor, _)| *anchor);
+                Some(format!("https://www.jsonrpc.org/specification#{anchor}"))
+            }
+            Cite::Doc(path, anchor, _) => Some(format!("{path}#{anchor}")),
+            Cite::Note(_) => None,
+        }
+    }
+
+    /// What a reader calls the source (`MCP-CORE r1 §2¶15`), or `None` for
+    /// a page of the MCP specification, whose URL names itself, and for a
+    /// note.
+    pub fn name(&self) -> Option<String> {
+        match *self {
+            Cite::McpCore(section, paragraph) => {
+                Some(format!("MCP-CORE r1 §{section}¶{paragraph:02}"))
+            }
+            Cite::ReqC032(section) => Some(format!("REQ-C-032 \"{section}\"")),
+            Cite::JsonRpc(section) => Some(format!("JSON-RPC 2.0 §{section}")),
+            Cite::Doc(_, _, name) => Some(name.to_owned()),
+            Cite::Mcp(..) | Cite::Note(_) => None,
+        }
+    }
+}
+
+/// The anchor GitHub gives a heading: lowercase, the letters, digits,
+/// spaces, `-` and `_` kept, spaces as `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// A list of citations as one line: each source as `name (target)` (a page
+/// of the MCP specification as its URL), separated by `; `, a note after
+/// its source as ` — note`.
+pub fn render_cites(cites: &[Cite]) -> String {
+    let mut line = String::new();
+    for cite in cites {
+        if let Cite::Note(note) = cite {
+            line.push_str(" — ");
+            line.push_str(note);
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str("; ");
+        }
+        let target = cite.target().unwrap_or_default();
+        match cite.name() {
+            Some(name) => {
+                line.push_str(&name);
+                line.push_str(" (");
+                line.push_str(&target);
+                line.push(')');
+            }
+            None => line.push_str(&target),
+        }
+    }
+    line
+}
+
 macro_rules! laws {
     ($($variant:ident = $id:literal,)*) => {
         /// The stable id of a law. Reports name it; users waive it.
@@ -157,10 +290,12 @@ pub struct Law {
     pub core: Option<Severity>,
     /// Its severity under `--profile spec`; `None` when spec does not check it.
     pub spec: Option<Severity>,
-    /// The contract it cites under `--profile core`.
-    pub core_cites: &'static str,
-    /// The contract it cites under `--profile spec`.
-    pub spec_cites: &'static str,
+    /// The contract it cites under `--profile core` (empty when core does
+    /// not check it).
+    pub core_cites: &'static [Cite],
+    /// The contract it cites under `--profile spec` (empty when spec does
+    /// not check it).
+    pub spec_cites: &'static [Cite],
     /// `false` for ids reserved for checks that come with later releases.
     pub implemented: bool,
 }
@@ -175,8 +310,9 @@ impl Law {
         }
     }
 
-    /// The contract the law cites in `profile`.
-    pub fn cites(&self, profile: Profile) -> &'static str {
+    /// The contract the law cites in `profile`; [`render_cites`] writes it
+    /// as a line.
+    pub fn cites(&self, profile: Profile) -> &'static [Cite] {
         match profile {
             Profile::Core => self.core_cites,
             Profile::Spec => self.spec_cites,
@@ -187,6 +323,58 @@ impl Law {
 const E: Option<Severity> = Some(Severity::Error);
 const W: Option<Severity> = Some(Severity::Warning);
 
+use Cite::{Doc, JsonRpc, Mcp, McpCore, Note, ReqC032};
+
+/// What `schema` cites in both profiles: the schema of each revision is
+/// normative, a result has its method's result type, and 2026-07-28 adds
+/// `resultType` and forbids requests from the server.
+const SCHEMA_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "basic", "schema"),
+    Mcp("2026-07-28", "basic", "schema"),
+    Note(
+        "each message validates against its revision's schema.json, each result against its method's result type",
+    ),
+    Mcp("2025-06-18", "server/tools", "output-schema"),
+    Mcp("2026-07-28", "basic", "resulttype"),
+    Mcp("2026-07-28", "basic/transports/stdio", "receiving-messages"),
+];
+
+/// What `discover` cites in both profiles.
+const DISCOVER_CITES: &[Cite] = &[
+    Mcp("2026-07-28", "server/discover", "response"),
+    Mcp(
+        "2026-07-28",
+        "basic/versioning",
+        "protocol-version-negotiation",
+    ),
+    Mcp("2026-07-28", "basic", "meta"),
+];
+
+/// What `tools-list-valid` cites in both profiles.
+const TOOLS_LIST_VALID_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "server/tools", "tool-names"),
+    Mcp("2025-11-25", "server/tools", "tool"),
+    Mcp(
+        "2025-11-25",
+        "server/utilities/pagination",
+        "implementation-guidelines",
+    ),
+];
+
+/// What `transcript-match` cites in both profiles: the recording.
+const TRANSCRIPT_CITES: &[Cite] = &[
+    Doc(
+        "docs/transcript-format.md",
+        "lines",
+        "the transcript's recorded lines",
+    ),
+    Doc(
+        "docs/transcript-format.md",
+        "the-header",
+        "its header's ignore rules",
+    ),
+];
+
 /// The catalog, in the order reports list it.
 pub const CATALOG: &[Law] = &[
     Law {
@@ -194,8 +382,12 @@ pub const CATALOG: &[Law] = &[
         summary: "nothing on stdout before the client's first message",
         core: E,
         spec: W,
-        core_cites: "REQ-C-032 \"Before serving\"; MCP-CORE r1 §1¶06",
-        spec_cites: "MCP stdio transport: the server must not write anything to stdout that is not a valid MCP message",
+        core_cites: &[ReqC032("Before serving"), McpCore(1, 6)],
+        spec_cites: &[
+            Mcp("2025-11-25", "basic/transports", "stdio"),
+            Mcp("2026-07-28", "basic/transports/stdio", ""),
+            Note("the server must not write anything to stdout that is not a valid MCP message"),
+        ],
         implemented: true,
     },
     Law {
@@ -203,8 +395,16 @@ pub const CATALOG: &[Law] = &[
         summary: "every stdout line is one complete JSON-RPC 2.0 message",
         core: E,
         spec: E,
-        core_cites: "REQ-C-032 \"While serving\"; MCP stdio transport (all revisions)",
-        spec_cites: "MCP stdio transport (all revisions): one JSON-RPC message per line, UTF-8, nothing else on stdout",
+        core_cites: &[
+            ReqC032("While serving"),
+            Mcp("2025-11-25", "basic/transports", "stdio"),
+            Mcp("2026-07-28", "basic/transports/stdio", ""),
+        ],
+        spec_cites: &[
+            Mcp("2025-11-25", "basic/transports", "stdio"),
+            Mcp("2026-07-28", "basic/transports/stdio", ""),
+            Note("one JSON-RPC message per line, UTF-8, nothing else on stdout"),
+        ],
         implemented: true,
     },
     Law {
@@ -212,8 +412,8 @@ pub const CATALOG: &[Law] = &[
         summary: "every server message validates against the negotiated revision's schema",
         core: E,
         spec: E,
-        core_cites: "MCP <rev> basic#schema; spec/README.md §7 L3, L8, L25–L27, L38, L40, §8",
-        spec_cites: "MCP <rev> basic#schema; spec/README.md §7 L3, L8, L25–L27, L38, L40, §8",
+        core_cites: SCHEMA_CITES,
+        spec_cites: SCHEMA_CITES,
         implemented: true,
     },
     Law {
@@ -221,8 +421,12 @@ pub const CATALOG: &[Law] = &[
         summary: "no response to any notification, known, unknown or malformed",
         core: E,
         spec: E,
-        core_cites: "MCP-CORE r1 §1¶09; JSON-RPC 2.0 §4.1",
-        spec_cites: "MCP basic#notifications (the receiver must not send a response); JSON-RPC 2.0 §4.1",
+        core_cites: &[McpCore(1, 9), JsonRpc("4.1")],
+        spec_cites: &[
+            Mcp("2025-11-25", "basic", "notifications"),
+            Note("the receiver must not send a response"),
+            JsonRpc("4.1"),
+        ],
         implemented: true,
     },
     Law {
@@ -230,8 +434,8 @@ pub const CATALOG: &[Law] = &[
         summary: "every request gets exactly one response with its id, of the same JSON type",
         core: E,
         spec: E,
-        core_cites: "MCP-CORE r1 §1¶09; JSON-RPC 2.0 §5",
-        spec_cites: "MCP basic#responses; JSON-RPC 2.0 §5",
+        core_cites: &[McpCore(1, 9), JsonRpc("5")],
+        spec_cites: &[Mcp("2025-11-25", "basic", "responses"), JsonRpc("5")],
         implemented: true,
     },
     Law {
@@ -239,8 +443,17 @@ pub const CATALOG: &[Law] = &[
         summary: "a malformed line does not end the loop; core also requires a -32700 reply",
         core: E,
         spec: E,
-        core_cites: "MCP-CORE r1 §1¶10; REQ-C-032 acceptance \"malformed request\"",
-        spec_cites: "JSON-RPC 2.0 §5.1 (robustness; silence, -32700 or -32600 accepted as SDK practice)",
+        core_cites: &[
+            McpCore(1, 10),
+            ReqC032("Acceptance criteria"),
+            Note(
+                "a malformed request is answered with a protocol error and the server keeps running",
+            ),
+        ],
+        spec_cites: &[
+            JsonRpc("5.1"),
+            Note("robustness; silence, -32700 or -32600 accepted as SDK practice"),
+        ],
         implemented: true,
     },
     Law {
@@ -248,8 +461,8 @@ pub const CATALOG: &[Law] = &[
         summary: "an unknown method gets error -32601",
         core: E,
         spec: E,
-        core_cites: "MCP-CORE r1 §2¶15",
-        spec_cites: "JSON-RPC 2.0 §5.1 (method not found)",
+        core_cites: &[McpCore(2, 15)],
+        spec_cites: &[JsonRpc("5.1"), Note("method not found")],
         implemented: true,
     },
     Law {
@@ -257,8 +470,12 @@ pub const CATALOG: &[Law] = &[
         summary: "initialize answers protocolVersion, serverInfo{name,version} and capabilities, tools declared when served",
         core: E,
         spec: E,
-        core_cites: "MCP-CORE r1 §2¶15",
-        spec_cites: "MCP lifecycle#initialization, lifecycle#version-negotiation; server/tools#capabilities",
+        core_cites: &[McpCore(2, 15)],
+        spec_cites: &[
+            Mcp("2025-11-25", "basic/lifecycle", "initialization"),
+            Mcp("2025-11-25", "basic/lifecycle", "version-negotiation"),
+            Mcp("2025-11-25", "server/tools", "capabilities"),
+        ],
         implemented: true,
     },
     Law {
@@ -266,8 +483,12 @@ pub const CATALOG: &[Law] = &[
         summary: "ping answers {}",
         core: E,
         spec: E,
-        core_cites: "MCP-CORE r1 §2¶15",
-        spec_cites: "MCP basic/utilities/ping",
+        core_cites: &[McpCore(2, 15)],
+        spec_cites: &[Mcp(
+            "2025-11-25",
+            "basic/utilities/ping",
+            "behavior-requirements",
+        )],
         implemented: true,
     },
     Law {
@@ -275,8 +496,8 @@ pub const CATALOG: &[Law] = &[
         summary: "on 2026-07-28, server/discover answers the versions, capabilities and cache hints",
         core: E,
         spec: E,
-        core_cites: "MCP 2026-07-28 server/discover, basic/versioning, basic#_meta; spec/README.md §7 L35–L37",
-        spec_cites: "MCP 2026-07-28 server/discover, basic/versioning, basic#_meta; spec/README.md §7 L35–L37",
+        core_cites: DISCOVER_CITES,
+        spec_cites: DISCOVER_CITES,
         implemented: true,
     },
     Law {
@@ -284,8 +505,14 @@ pub const CATALOG: &[Law] = &[
         summary: "methods of an advertised capability are served; no log notifications without logging",
         core: W,
         spec: W,
-        core_cites: "MCP server/tools#capabilities; server/utilities/logging#capabilities",
-        spec_cites: "MCP server/tools#capabilities; server/utilities/logging#capabilities",
+        core_cites: &[
+            Mcp("2025-11-25", "server/tools", "capabilities"),
+            Mcp("2025-11-25", "server/utilities/logging", "capabilities"),
+        ],
+        spec_cites: &[
+            Mcp("2025-11-25", "server/tools", "capabilities"),
+            Mcp("2025-11-25", "server/utilities/logging", "capabilities"),
+        ],
         implemented: true,
     },
     Law {
@@ -293,8 +520,11 @@ pub const CATALOG: &[Law] = &[
         summary: "tools/list is sorted by name and stable between two calls",
         core: E,
         spec: W,
-        core_cites: "MCP-CORE r1 §2¶15",
-        spec_cites: "MCP 2026-07-28 server/tools#capabilities (deterministic order; stability only)",
+        core_cites: &[McpCore(2, 15)],
+        spec_cites: &[
+            Mcp("2026-07-28", "server/tools", "capabilities"),
+            Note("deterministic order; stability only"),
+        ],
         implemented: true,
     },
     Law {
@@ -302,8 +532,8 @@ pub const CATALOG: &[Law] = &[
         summary: "tool names are unique, each inputSchema is an object schema, pagination ends",
         core: E,
         spec: E,
-        core_cites: "MCP server/tools; MCP server/utilities/pagination",
-        spec_cites: "MCP server/tools; MCP server/utilities/pagination",
+        core_cites: TOOLS_LIST_VALID_CITES,
+        spec_cites: TOOLS_LIST_VALID_CITES,
         implemented: true,
     },
     Law {
@@ -311,8 +541,30 @@ pub const CATALOG: &[Law] = &[
         summary: "on 2026-07-28, list results carry ttlMs and cacheScope",
         core: E,
         spec: E,
-        core_cites: "MCP 2026-07-28 server/utilities/caching; spec/README.md §7 L39",
-        spec_cites: "MCP 2026-07-28 server/utilities/caching; spec/README.md §7 L39",
+        core_cites: &[
+            Mcp(
+                "2026-07-28",
+                "server/utilities/caching",
+                "time-to-live-ttl-field",
+            ),
+            Mcp(
+                "2026-07-28",
+                "server/utilities/caching",
+                "cache-scope-field",
+            ),
+        ],
+        spec_cites: &[
+            Mcp(
+                "2026-07-28",
+                "server/utilities/caching",
+                "time-to-live-ttl-field",
+            ),
+            Mcp(
+                "2026-07-28",
+                "server/utilities/caching",
+                "cache-scope-field",
+            ),
+        ],
         implemented: true,
     },
     Law {
@@ -320,8 +572,11 @@ pub const CATALOG: &[Law] = &[
         summary: "tools/call without a name, or with non-object arguments, gets error -32602",
         core: E,
         spec: E,
-        core_cites: "MCP-CORE r1 §2¶15",
-        spec_cites: "MCP server/tools#error-handling (malformed requests are protocol errors)",
+        core_cites: &[McpCore(2, 15)],
+        spec_cites: &[
+            Mcp("2025-11-25", "server/tools", "error-handling"),
+            Note("malformed requests are protocol errors"),
+        ],
         implemented: true,
     },
     Law {
@@ -329,8 +584,11 @@ pub const CATALOG: &[Law] = &[
         summary: "tools/call of an unknown tool is a JSON-RPC error (core: -32601), not a result",
         core: E,
         spec: E,
-        core_cites: "MCP-CORE r1 §2¶15",
-        spec_cites: "MCP server/tools#error-handling (unknown tools are protocol errors)",
+        core_cites: &[McpCore(2, 15)],
+        spec_cites: &[
+            Mcp("2025-11-25", "server/tools", "error-handling"),
+            Note("unknown tools are protocol errors"),
+        ],
         implemented: true,
     },
     Law {
@@ -338,8 +596,11 @@ pub const CATALOG: &[Law] = &[
         summary: "a failing tool answers a result with isError: true, never a JSON-RPC error",
         core: E,
         spec: W,
-        core_cites: "MCP-CORE r1 §3¶19",
-        spec_cites: "MCP 2025-11-25 server/tools#error-handling (SEP-1303)",
+        core_cites: &[McpCore(3, 19)],
+        spec_cites: &[
+            Mcp("2025-11-25", "server/tools", "error-handling"),
+            Note("input validation errors are tool execution errors, SEP-1303"),
+        ],
         implemented: true,
     },
     Law {
@@ -347,8 +608,15 @@ pub const CATALOG: &[Law] = &[
         summary: "notifications/cancelled for an unknown id is absorbed: no reply, no crash",
         core: E,
         spec: W,
-        core_cites: "MCP-CORE r1 §1¶09",
-        spec_cites: "MCP basic/utilities/cancellation (invalid cancellations should be ignored)",
+        core_cites: &[McpCore(1, 9)],
+        spec_cites: &[
+            Mcp(
+                "2025-11-25",
+                "basic/utilities/cancellation",
+                "error-handling",
+            ),
+            Note("invalid cancellations should be ignored"),
+        ],
         implemented: true,
     },
     Law {
@@ -356,8 +624,8 @@ pub const CATALOG: &[Law] = &[
         summary: "closing stdin ends the process with status 0 within the grace period",
         core: E,
         spec: W,
-        core_cites: "REQ-C-032 \"Exit codes\"; MCP-CORE r1 §1¶10",
-        spec_cites: "MCP 2026-07-28 transports/stdio#shutdown",
+        core_cites: &[ReqC032("Exit codes"), McpCore(1, 10)],
+        spec_cites: &[Mcp("2026-07-28", "basic/transports/stdio", "shutdown")],
         implemented: true,
     },
     Law {
@@ -365,8 +633,8 @@ pub const CATALOG: &[Law] = &[
         summary: "requests sent before stdin closed are all answered before the process exits",
         core: E,
         spec: W,
-        core_cites: "MCP-CORE r1 §1¶09-10; JSON-RPC 2.0 §5",
-        spec_cites: "JSON-RPC 2.0 §5 (every request is answered)",
+        core_cites: &[McpCore(1, 9), McpCore(1, 10), JsonRpc("5")],
+        spec_cites: &[JsonRpc("5"), Note("every request is answered")],
         implemented: true,
     },
     Law {
@@ -374,8 +642,11 @@ pub const CATALOG: &[Law] = &[
         summary: "SIGTERM while serving ends the process with 143 within the grace period",
         core: E,
         spec: W,
-        core_cites: "REQ-C-032 \"Exit codes\"",
-        spec_cites: "MCP lifecycle#shutdown (the client may send SIGTERM)",
+        core_cites: &[ReqC032("Exit codes")],
+        spec_cites: &[
+            Mcp("2025-11-25", "basic/lifecycle", "stdio"),
+            Note("the client may send SIGTERM"),
+        ],
         implemented: true,
     },
     Law {
@@ -383,8 +654,8 @@ pub const CATALOG: &[Law] = &[
         summary: "each replayed response equals the recorded one after the ignore rules",
         core: E,
         spec: E,
-        core_cites: "the transcript itself",
-        spec_cites: "the transcript itself",
+        core_cites: TRANSCRIPT_CITES,
+        spec_cites: TRANSCRIPT_CITES,
         implemented: true,
     },
     Law {
@@ -392,8 +663,12 @@ pub const CATALOG: &[Law] = &[
         summary: "<cmd> --help prints to stdout, exits 0 and never reads stdin",
         core: E,
         spec: None,
-        core_cites: "REQ-C-032 acceptance",
-        spec_cites: "",
+        core_cites: &[
+            ReqC032("Before serving"),
+            ReqC032("Acceptance criteria"),
+            Note("`<cmd> --help` prints help to stdout, exits 0, and does not read stdin"),
+        ],
+        spec_cites: &[],
         implemented: true,
     },
     Law {
@@ -401,8 +676,12 @@ pub const CATALOG: &[Law] = &[
         summary: "an invalid flag exits 2 with stdout empty and never serves",
         core: E,
         spec: None,
-        core_cites: "REQ-C-032 acceptance",
-        spec_cites: "",
+        core_cites: &[
+            ReqC032("Before serving"),
+            ReqC032("Acceptance criteria"),
+            Note("an invalid flag exits 2 with stdout empty"),
+        ],
+        spec_cites: &[],
         implemented: true,
     },
 ];
@@ -442,7 +721,7 @@ fn render_catalog_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<(
             #[derive(serde::Serialize)]
             struct Graded<'a> {
                 severity: &'a str,
-                cites: &'a str,
+                cites: String,
             }
             #[derive(serde::Serialize)]
             struct Line<'a> {
@@ -453,10 +732,10 @@ fn render_catalog_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<(
                 spec: Option<Graded<'a>>,
             }
             for law in CATALOG {
-                let graded = |severity: Option<Severity>, cites| {
+                let graded = |severity: Option<Severity>, cites: &[Cite]| {
                     severity.map(|severity| Graded {
                         severity: severity.as_str(),
-                        cites,
+                        cites: render_cites(cites),
                     })
                 };
                 let line = Line {
@@ -494,10 +773,10 @@ fn render_catalog_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<(
                     law.summary
                 )?;
                 if law.core.is_some() {
-                    writeln!(out, "{indent}core cites {}", law.core_cites)?;
+                    writeln!(out, "{indent}core cites {}", render_cites(law.core_cites))?;
                 }
                 if law.spec.is_some() {
-                    writeln!(out, "{indent}spec cites {}", law.spec_cites)?;
+                    writeln!(out, "{indent}spec cites {}", render_cites(law.spec_cites))?;
                 }
             }
             let implemented = CATALOG.iter().filter(|law| law.implemented).count();
@@ -515,6 +794,9 @@ fn render_catalog_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<(
     }
     Ok(())
 }
+
+#[cfg(test)]
+pub(crate) mod citations;
 
 #[cfg(test)]
 mod tests {
@@ -619,10 +901,10 @@ mod tests {
                 reserved: !law.implemented,
                 core: law
                     .core
-                    .map(|severity| (severity, law.core_cites.to_owned())),
+                    .map(|severity| (severity, citations::markdown(law.core_cites))),
                 spec: law
                     .spec
-                    .map(|severity| (severity, law.spec_cites.to_owned())),
+                    .map(|severity| (severity, citations::markdown(law.spec_cites))),
                 waive: format!("`--waive {}`", law.id),
             };
             assert_eq!(doc, &expected, "docs/laws.md disagrees with the catalog");
@@ -682,8 +964,8 @@ mod tests {
                 "id": "quiet-before-serving",
                 "summary": "nothing on stdout before the client's first message",
                 "implemented": true,
-                "core": {"severity": "error", "cites": "REQ-C-032 \"Before serving\"; MCP-CORE r1 §1¶06"},
-                "spec": {"severity": "warning", "cites": "MCP stdio transport: the server must not write anything to stdout that is not a valid MCP message"},
+                "core": {"severity": "error", "cites": "REQ-C-032 \"Before serving\" (docs/req-c-032.md#before-serving); MCP-CORE r1 §1¶06 (docs/mcp-core.md#s1p06)"},
+                "spec": {"severity": "warning", "cites": "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio; https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio — the server must not write anything to stdout that is not a valid MCP message"},
             })
         );
         assert_eq!(lines[23]["spec"], serde_json::Value::Null);

@@ -75,6 +75,8 @@
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod fuzz;
+#[cfg(test)]
+mod doc_tests;
 mod jsonrpc;
 pub mod laws;
 #[cfg(feature = "cli")]
@@ -83,6 +85,8 @@ pub mod manifest;
 #[cfg(feature = "cli")]
 pub mod mock;
 pub mod model;
+#[cfg(test)]
+mod official_schemas;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod process;

@@ -169,7 +169,10 @@ struct CheckArgs {
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// The contract to hold servers to: `core` (MCP-CORE and REQ-C-032 on top
-    /// of the MCP spec) or `spec` (the MCP spec alone).
+    /// of the MCP spec, which servers built on mcp-replay's library keep) or
+    /// `spec` (the MCP spec alone, for a server built on an official SDK or
+    /// otherwise) [default: core, or the profile of the directory's
+    /// mcp-replay.json]
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
     profile: Option<Profile>,
     /// Do not fail on this law (repeatable).

@@ -455,30 +455,40 @@ mod tests {
         );
     }
 
-    /// The definitions of `revision`'s official `schema.json`, beside the
-    /// project.
-    fn official_definitions(revision: Revision) -> serde_json::Value {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/spec/schema");
-        let path = format!("{root}/{revision}/schema.json");
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{path}: {err}"));
-        let mut schema: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let defs = match schema.get_mut("definitions") {
-            Some(defs) => defs.take(),
-            None => schema
-                .get_mut("$defs")
-                .map(serde_json::Value::take)
-                .unwrap_or_default(),
-        };
-        assert!(defs.is_object(), "{path}: the schema has definitions");
-        defs
+    /// The definitions of every revision's official `schema.json`, oldest
+    /// first, where the schemas are at hand (`crate::official_schemas`).
+    fn official_definitions(test: &str) -> Option<Vec<(Revision, serde_json::Value)>> {
+        let schemas = crate::official_schemas::schemas(test, Revision::ALL)?;
+        let definitions = Revision::ALL
+            .iter()
+            .zip(schemas)
+            .map(|(revision, mut schema)| {
+                let defs = match schema.get_mut("definitions") {
+                    Some(defs) => defs.take(),
+                    None => schema
+                        .get_mut("$defs")
+                        .map(serde_json::Value::take)
+                        .unwrap_or_default(),
+                };
+                assert!(defs.is_object(), "{revision}: the schema has definitions");
+                (*revision, defs)
+            })
+            .collect();
+        Some(definitions)
     }
 
     /// The server's requests agree with each official schema's
     /// `ServerRequest` union (which 2026-07-28 no longer has).
     #[test]
     fn server_request_methods_agree_with_the_official_schemas() {
-        for revision in Revision::ALL {
-            let defs = official_definitions(*revision);
+        assert!(Revision::V2026_07_28.may_require_input("tools/call"));
+        assert!(!Revision::V2026_07_28.may_require_input("tools/list"));
+        assert!(!Revision::V2025_11_25.may_require_input("tools/call"));
+        let test = "revision::tests::server_request_methods_agree_with_the_official_schemas";
+        let Some(definitions) = official_definitions(test) else {
+            return;
+        };
+        for (revision, defs) in &definitions {
             let mut in_schema: Vec<&str> = defs
                 .pointer("/ServerRequest/anyOf")
                 .and_then(serde_json::Value::as_array)
@@ -496,18 +506,17 @@ mod tests {
             in_table.sort_unstable();
             assert_eq!(in_table, in_schema, "{revision}");
         }
-        assert!(Revision::V2026_07_28.may_require_input("tools/call"));
-        assert!(!Revision::V2026_07_28.may_require_input("tools/list"));
-        assert!(!Revision::V2025_11_25.may_require_input("tools/call"));
     }
 
-    /// The revision table agrees with the official schemas beside the
-    /// project: a method is a client request of a revision exactly when that
+    /// The revision table agrees with the official schemas: a method is a client request of a revision exactly when that
     /// revision's schema defines its request type.
     #[test]
     fn client_methods_agree_with_the_official_schemas() {
-        for revision in Revision::ALL {
-            let defs = official_definitions(*revision);
+        let test = "revision::tests::client_methods_agree_with_the_official_schemas";
+        let Some(definitions) = official_definitions(test) else {
+            return;
+        };
+        for (revision, defs) in &definitions {
             let defs = defs.as_object().expect("the definitions are an object");
             let mut in_schema: Vec<String> = defs
                 .values()

@@ -36,6 +36,25 @@ fn server(version: &str) -> Server {
     Server::new("echo-server", version, ToolSet::new().with(Echo)).without_capture()
 }
 
+/// Holds `actual` to `tests/golden/NAME` (which docs quote), or writes it
+/// there with `MCP_REPLAY_BLESS=1`.
+fn assert_golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var("MCP_REPLAY_BLESS").as_deref() == Ok("1") {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        expected,
+        actual,
+        "{} differs from the output; accept it with `MCP_REPLAY_BLESS=1 cargo test`",
+        path.display()
+    );
+}
+
 /// A transcript header with `ignore` rules besides the one every test
 /// here shares: the capabilities are not what these tests are about.
 fn header(ignore: &[&str]) -> String {
@@ -158,6 +177,10 @@ fn a_changed_answer_fails_with_the_diff_and_the_way_to_bless_it() {
         text.contains("hint: accept the new responses with `MCP_REPLAY_BLESS=1 cargo test`"),
         "{text}"
     );
+    // docs/server-library.md shows these words, for a transcript at
+    // transcripts/session.jsonl.
+    let shown = text.replace(&format!("{}/", dir.path().display()), "transcripts/");
+    assert_golden("in-process-failure.txt", &shown);
     // The assert-style helper panics with the same words.
     let panic = std::panic::catch_unwind(|| verdict.assert_passed()).unwrap_err();
     let message = panic.downcast_ref::<String>().unwrap();

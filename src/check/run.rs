@@ -274,8 +274,24 @@ pub fn run(
     // (with the transcript header's names and patterns too), before diffing
     // and blessing.
     let scrub = Scrub::from_env();
+    let mut profiles: Vec<Profile> = plan
+        .probes
+        .iter()
+        .map(|probe| probe.options.profile)
+        .chain(
+            plan.transcripts
+                .iter()
+                .map(|planned| planned.replay.profile),
+        )
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if profiles.is_empty() {
+        profiles.push(options.profile.unwrap_or_default());
+    }
     let mut report = Report {
         errors: plan.errors,
+        profiles,
         ..Report::default()
     };
     let mut transcripts: Vec<(TranscriptResult, &BTreeSet<LawId>)> = Vec::new();

@@ -166,6 +166,15 @@ pub fn excerpt(line: &[u8]) -> String {
     out
 }
 
+/// Text a server wrote, for a message: [`excerpt`] in double quotes. The
+/// quotes are the message's, not an escape: what is inside is escaped
+/// once, control characters only, so a report shows the server's words
+/// as they were (and JSON output encodes them once more, as it encodes
+/// everything).
+pub fn quoted(text: &[u8]) -> String {
+    format!("\"{}\"", excerpt(text))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,6 +230,14 @@ mod tests {
         assert_eq!(
             classify(br#"{"jsonrpc":"2.0"}"#, false).unwrap_err().reason,
             "the object has no `method`"
+        );
+    }
+
+    #[test]
+    fn quoted_text_is_escaped_once() {
+        assert_eq!(
+            quoted(b"[\n  {\n    \"expected\": \"string\""),
+            r#""[\n  {\n    "expected": "string"""#
         );
     }
 

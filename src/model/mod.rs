@@ -12,7 +12,8 @@
 //! The model is written by hand from the specification, one Rust function
 //! per type, with the differences between revisions as [`Revision`]'s
 //! rules or as explicit comparisons of revisions. A test holds it to the
-//! official `schema.json` files beside the project: a corpus of valid and
+//! official `schema.json` files of the MCP specification (where they are at
+//! hand; CI has them): a corpus of valid and
 //! broken messages of every revision gets the same verdict from the model
 //! and from a full JSON Schema validator, except for the cases below, each
 //! of which the corpus marks and the test asserts.

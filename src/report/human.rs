@@ -10,10 +10,10 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use super::{
-    Disposition, FuzzResult, Graded, Location, Palette, ProbeResult, Report, Status, Summary,
+    Disposition, FuzzResult, Graded, Location, Palette, ProbeResult, Report, Status, Summary, Tally,
     TranscriptResult,
 };
-use crate::laws::LawId;
+use crate::laws::{LawId, Profile};
 use crate::report::{LawStatus, plural};
 
 /// The width status words are right-aligned in.
@@ -86,7 +86,14 @@ fn render_dyn(
         }
     }
     let summary = report.summary();
-    writeln!(out, "{}", summary_line(&summary, report.elapsed))?;
+    writeln!(
+        out,
+        "{}",
+        summary_line(&summary, &report.profiles, report.elapsed)
+    )?;
+    if report.fails_only_on_core_rules() {
+        writeln!(out, "{} {CORE_RULES_ONLY}", palette.emphasis("hint:"))?;
+    }
     if let Some(interruption) = &report.interrupted {
         writeln!(
             out,
@@ -220,38 +227,87 @@ fn render_finding(out: &mut dyn Write, palette: &Palette, graded: &Graded) -> io
     Ok(())
 }
 
-/// The summary line: what was checked, then how it fared.
-pub(crate) fn summary_line(summary: &Summary, elapsed: Duration) -> String {
-    let mut parts = vec![format!("{} held", summary.held)];
-    let mut add = |n: usize, what: &str| {
-        if n > 0 {
-            parts.push(format!("{n} {what}"));
-        }
-    };
-    add(summary.failed, "failed");
-    add(
-        summary.warned,
-        if summary.warned == 1 {
-            "warning"
+/// What the report says when only rules of the `core` profile failed
+/// ([`Report::fails_only_on_core_rules`]).
+pub(crate) const CORE_RULES_ONLY: &str = "only the core profile's own rules failed (MCP-CORE and \
+     REQ-C-032, for servers built on mcp-replay's library): as far as these findings go, the server \
+     keeps the MCP specification, which `--profile spec` holds it to alone, as fits a server built \
+     otherwise";
+
+/// The summary line: the transcripts and how they fared, the laws (one
+/// per law and server command) and how they fared, what else was not
+/// checked, the profile, the time.
+pub(crate) fn summary_line(summary: &Summary, profiles: &[Profile], elapsed: Duration) -> String {
+    let mut parts = Vec::new();
+    if summary.transcripts > 0 {
+        parts.push(format!(
+            "{} transcript{} ({})",
+            summary.transcripts,
+            plural(summary.transcripts),
+            tally(&summary.transcript_tally, "passed")
+        ));
+    }
+    if summary.laws > 0 {
+        parts.push(format!(
+            "{} law{} of {} server{} ({})",
+            summary.laws,
+            plural(summary.laws),
+            summary.servers,
+            plural(summary.servers),
+            tally(&summary.law_tally, "held")
+        ));
+    }
+    if summary.errors > 0 {
+        parts.push(format!("{} not checked", summary.errors));
+    }
+    if summary.stale > 0 {
+        let entries = if summary.stale == 1 {
+            "entry"
         } else {
-            "warnings"
-        },
-    );
-    add(summary.known, "known");
-    add(summary.skipped, "skipped");
-    add(summary.waived, "waived");
-    add(summary.stale, "stale");
-    add(summary.errors, "not checked");
-    add(summary.not_run, "not run");
+            "entries"
+        };
+        parts.push(format!("{} stale baseline {entries}", summary.stale));
+    }
+    if summary.not_run > 0 {
+        parts.push(format!("{} not run", summary.not_run));
+    }
+    if parts.is_empty() {
+        parts.push("nothing checked".to_owned());
+    }
+    let profile = match profiles {
+        [] => String::new(),
+        [one] => format!(" under profile {one},"),
+        many => format!(
+            " under profiles {},",
+            many.iter()
+                .map(|profile| profile.as_str())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    };
     format!(
-        "Summary: {} transcript{}, {} law{}: {} in {}",
-        summary.transcripts,
-        plural(summary.transcripts),
-        summary.laws,
-        plural(summary.laws),
+        "Summary: {}{profile} in {}",
         parts.join(", "),
         seconds(elapsed)
     )
+}
+
+/// A tally in words, the zero counts left out: `19 held, 2 skipped`.
+fn tally(tally: &Tally, held: &str) -> String {
+    let mut words = Vec::new();
+    for (n, what) in [
+        (tally.held, held),
+        (tally.failed, "failed"),
+        (tally.warned, "with warnings"),
+        (tally.known, "known"),
+        (tally.skipped, "skipped"),
+        (tally.waived, "waived"),
+    ] {
+        if n > 0 {
+            words.push(format!("{n} {what}"));
+        }
+    }
+    words.join(", ")
 }
 
 fn seconds(elapsed: Duration) -> String {

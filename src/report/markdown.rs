@@ -45,9 +45,17 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
         "{}",
-        text(&super::human::summary_line(&summary, report.elapsed))
+        text(&super::human::summary_line(
+            &summary,
+            &report.profiles,
+            report.elapsed
+        ))
     )?;
     writeln!(out)?;
+    if report.fails_only_on_core_rules() {
+        writeln!(out, "{}", text(super::human::CORE_RULES_ONLY))?;
+        writeln!(out)?;
+    }
 
     writeln!(out, "| status | transcript or law | server | result |")?;
     writeln!(out, "|---|---|---|---|")?;

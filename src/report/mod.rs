@@ -65,6 +65,11 @@ pub struct Finding {
     pub era: Option<crate::revision::Era>,
     /// For a finding of `mcp-replay fuzz`: the call that makes it.
     pub fuzz: Option<Box<FuzzCase>>,
+    /// The finding is a rule of the `core` profile alone: under `--profile
+    /// spec` the same answer is held, or a warning at most (an unknown tool
+    /// answered -32602 where MCP-CORE asks -32601). `false` where that is
+    /// not known.
+    pub core_only: bool,
 }
 
 impl Finding {
@@ -82,14 +87,22 @@ impl Finding {
             law,
             severity: entry.severity(profile).unwrap_or(Severity::Error),
             profile,
-            cites: entry.cites(profile).to_owned(),
+            cites: crate::laws::render_cites(entry.cites(profile)),
             message: message.into(),
             location,
             diff: None,
             hint: None,
             era: None,
             fuzz: None,
+            core_only: false,
         }
+    }
+
+    /// The same finding, marked as a rule of the `core` profile alone
+    /// ([`Finding::core_only`]).
+    pub fn with_core_only(mut self) -> Finding {
+        self.core_only = true;
+        self
     }
 
     /// The same finding, tagged with the era its session spoke.
@@ -491,6 +504,41 @@ pub struct Report {
     pub fuzz: Vec<FuzzResult>,
     /// How long the run took.
     pub elapsed: Duration,
+    /// The profiles the run held servers to, in order: one, unless the
+    /// settings of some directories name another.
+    pub profiles: Vec<Profile>,
+}
+
+/// How many lines of one kind (transcripts, or laws) ended in each state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Tally {
+    /// Held (a transcript replayed as recorded, a law kept).
+    pub held: usize,
+    /// Failed the run.
+    pub failed: usize,
+    /// Warnings only.
+    pub warned: usize,
+    /// Findings the baseline knows only.
+    pub known: usize,
+    /// Not checked.
+    pub skipped: usize,
+    /// Waived.
+    pub waived: usize,
+}
+
+impl Tally {
+    fn add(&mut self, status: Status) {
+        match status {
+            Status::Pass => self.held += 1,
+            Status::Fail => self.failed += 1,
+            Status::Warn => self.warned += 1,
+            Status::Known => self.known += 1,
+            Status::Skip => self.skipped += 1,
+            Status::Waived => self.waived += 1,
+            Status::Stale | Status::Error => {}
+        }
+    }
 }
 
 /// The counts of a report's summary line.
@@ -501,6 +549,12 @@ pub struct Summary {
     pub transcripts: usize,
     /// Law outcomes probed (one per law and server command).
     pub laws: usize,
+    /// Server commands probed.
+    pub servers: usize,
+    /// How the transcripts fared.
+    pub transcript_tally: Tally,
+    /// How the laws fared.
+    pub law_tally: Tally,
     /// Transcripts and laws that held.
     pub held: usize,
     /// Transcripts and laws that fail the run.
@@ -530,10 +584,9 @@ pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
 impl Report {
-    /// Every status of the report's lines: transcripts, then laws.
-    fn statuses(&self) -> impl Iterator<Item = Status> + '_ {
-        let transcripts = self.transcripts.iter().map(TranscriptResult::status);
-        let laws = self
+    /// The statuses of the report's law lines: the probes', then fuzz's.
+    fn law_statuses(&self) -> impl Iterator<Item = Status> + '_ {
+        let probed = self
             .probes
             .iter()
             .flat_map(|probe| probe.outcomes.iter().map(|outcome| probe.status(outcome)));
@@ -541,7 +594,13 @@ impl Report {
             .fuzz
             .iter()
             .flat_map(|run| run.outcomes.iter().map(|outcome| run.status(outcome)));
-        transcripts.chain(laws).chain(fuzzed)
+        probed.chain(fuzzed)
+    }
+
+    /// Every status of the report's lines: transcripts, then laws.
+    fn statuses(&self) -> impl Iterator<Item = Status> + '_ {
+        let transcripts = self.transcripts.iter().map(TranscriptResult::status);
+        transcripts.chain(self.law_statuses())
     }
 
     /// The counts of the summary line.
@@ -566,6 +625,13 @@ impl Report {
                 .map_or(0, |i| i.transcripts.len() + i.probes.len()),
             ..Summary::default()
         };
+        summary.servers = self.probes.len() + self.fuzz.len();
+        for transcript in &self.transcripts {
+            summary.transcript_tally.add(transcript.status());
+        }
+        for status in self.law_statuses() {
+            summary.law_tally.add(status);
+        }
         for status in self.statuses() {
             match status {
                 Status::Pass => summary.held += 1,
@@ -578,6 +644,46 @@ impl Report {
             }
         }
         summary
+    }
+
+    /// Whether the run fails only on rules of the `core` profile that the
+    /// MCP specification does not make failures: every finding that fails
+    /// it was made under `core` and is either of a law that `--profile
+    /// spec` grades as a warning or not at all, or one the probes know to
+    /// be core's alone ([`Finding::core_only`]); and nothing else fails it
+    /// (unreadable input, a stale baseline entry, an interruption).
+    pub fn fails_only_on_core_rules(&self) -> bool {
+        let summary = self.summary();
+        if summary.failed == 0
+            || summary.errors > 0
+            || summary.stale > 0
+            || self.interrupted.is_some()
+        {
+            return false;
+        }
+        // A law that failed with no finding left says nothing of why.
+        let unexplained = self.probes.iter().any(|probe| {
+            probe.outcomes.iter().any(|outcome| {
+                probe.status(outcome) == Status::Fail
+                    && !probe
+                        .findings_of(outcome.law)
+                        .any(|graded| graded.disposition == Disposition::Fails)
+            })
+        });
+        if unexplained {
+            return false;
+        }
+        self.transcripts
+            .iter()
+            .flat_map(|transcript| &transcript.findings)
+            .chain(self.probes.iter().flat_map(|probe| &probe.findings))
+            .filter(|graded| graded.disposition == Disposition::Fails)
+            .all(|graded| {
+                let finding = &graded.finding;
+                finding.profile == Profile::Core
+                    && (finding.core_only
+                        || crate::laws::law(finding.law).spec != Some(Severity::Error))
+            })
     }
 
     /// The exit status: 128 + the signal when a signal stopped the run, else
@@ -756,3 +862,5 @@ impl FuzzResult {
         status
     }
 }
+#[cfg(test)]
+mod tests;

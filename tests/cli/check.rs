@@ -157,7 +157,9 @@ fn a_session_replays_green_against_the_server_it_was_recorded_from() {
     );
     assert!(stdout.contains("\n  PASS 19 other laws held\n"), "{stdout}");
     assert!(
-        stdout.contains("Summary: 1 transcript, 21 laws: 20 held, 2 skipped in "),
+        stdout.contains(
+            "Summary: 1 transcript (1 passed), 21 laws of 1 server (19 held, 2 skipped) under profile core, in "
+        ),
         "{stdout}"
     );
 }
@@ -613,7 +615,10 @@ fn a_malformed_transcript_is_named_and_the_others_still_run() {
         stdout.contains("  PASS transcripts/session.jsonl"),
         "{stdout}"
     );
-    assert!(stdout.contains(", 1 not checked in "), "{stdout}");
+    assert!(
+        stdout.contains("Summary: 1 transcript (1 passed), 1 not checked under profile core, in "),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("\nhint: each ERROR line names input that was not checked"),
         "{stdout}"
@@ -822,7 +827,11 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
     assert_eq!(replayed["severity"], "error");
     assert_eq!(replayed["disposition"], "error");
     assert_eq!(replayed["profile"], "core");
-    assert_eq!(replayed["cites"], "the transcript itself");
+    assert_eq!(
+        replayed["cites"],
+        "the transcript's recorded lines (docs/transcript-format.md#lines); \
+         its header's ignore rules (docs/transcript-format.md#the-header)"
+    );
     assert_eq!(replayed["location"]["kind"], "transcript");
     assert_eq!(replayed["location"]["path"], "transcripts/session.jsonl");
     assert!(replayed["location"]["line"].as_u64().unwrap() > 1);
@@ -838,7 +847,10 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
         .unwrap();
     assert_eq!(probed["location"]["kind"], "probe");
     assert!(probed["location"]["step"].is_string());
-    assert!(probed["cites"].as_str().unwrap().contains("MCP-CORE"));
+    assert_eq!(
+        probed["cites"],
+        "MCP-CORE r1 §1¶09 (docs/mcp-core.md#s1p09)"
+    );
     let summary = lines.last().unwrap();
     assert_eq!(summary["type"], "summary");
     assert_eq!(summary["exit"], 1);
@@ -920,7 +932,7 @@ fn probes_alone_gate_a_server_with_nothing_recorded_and_warnings_pass_unless_den
         &[],
         &[],
         0,
-        "Summary: 0 transcripts, 21 laws: 19 held, 2 skipped",
+        "Summary: 21 laws of 1 server (19 held, 2 skipped) under profile core, in ",
     );
     probed(&[], &["--break", "ping"], 1, "\n  FAIL ping\n");
     probed(
@@ -952,7 +964,7 @@ fn a_server_command_alone_replays_transcripts_when_they_exist_unless_no_replay()
     run(&["--no-replay"])
         .code(0)
         .stdout(predicate::str::contains(
-            "Summary: 0 transcripts, 21 laws: 19 held, 2 skipped",
+            "Summary: 21 laws of 1 server (19 held, 2 skipped) under profile core, in ",
         ));
     // The directory config counts all the same, with or without replay.
     std::fs::write(dir.path().join("mcp-replay.json"), r#"{"waive": ["ping"]}"#).unwrap();
@@ -1511,7 +1523,7 @@ fn a_terminated_check_reports_what_finished_and_what_did_not_run() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("Summary: 1 transcript, 0 laws: 1 held, 1 not run in "),
+        stdout.contains("Summary: 1 transcript (1 passed), 1 not run under profile core, in "),
         "{stdout}"
     );
     assert!(stdout.contains("Interrupted by SIGTERM"), "{stdout}");

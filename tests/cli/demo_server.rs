@@ -410,3 +410,39 @@ fn serves_with_an_empty_path() {
     assert_eq!(report(&demo.call(2, "echo", json!({"text": "ok"}))), "ok");
     assert_eq!(demo.close_and_wait(), 0);
 }
+
+/// The README's first exchange with the demo server: the request of its
+/// `echo '…' | cargo run --release --quiet -- demo-server` line, sent to
+/// the demo server, answers what `tests/golden/quick-start.jsonl` holds,
+/// which the README shows (the docs' sample test holds it to the file).
+#[test]
+fn the_readmes_first_request_gets_the_answer_it_shows() {
+    let readme = include_str!("../../README.md");
+    let command = readme
+        .lines()
+        .skip_while(|line| !line.starts_with("echo '"))
+        .take(2)
+        .collect::<Vec<_>>();
+    assert!(
+        command.len() == 2
+            && command[1]
+                .trim_start()
+                .starts_with("| cargo run --release --quiet -- demo-server"),
+        "the README's quick start is `echo '…' \\` then `| cargo run --release --quiet -- demo-server`: {command:?}"
+    );
+    let request = command[0]
+        .strip_prefix("echo '")
+        .and_then(|rest| rest.strip_suffix("' \\"))
+        .expect("one quoted request");
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .arg("demo-server")
+        .write_stdin(format!("{request}\n"))
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    crate::util::assert_golden(
+        "quick-start.jsonl",
+        &String::from_utf8(output.stdout).unwrap(),
+    );
+}

@@ -370,7 +370,7 @@ fn findings_name_their_step_and_cite_the_profile() {
         finding.message,
         "ping answered {\"pong\":true}; expected {}"
     );
-    assert_eq!(finding.cites, "MCP-CORE r1 §2¶15");
+    assert_eq!(finding.cites, "MCP-CORE r1 §2¶15 (docs/mcp-core.md#s2p15)");
     match &finding.location {
         Location::Probe { command, step } => {
             assert!(
@@ -382,7 +382,10 @@ fn findings_name_their_step_and_cite_the_profile() {
         other => panic!("{other:?}"),
     }
     let spec = probe(&["--break", "ping"], Profile::Spec);
-    assert_eq!(spec.findings[0].cites, "MCP basic/utilities/ping");
+    assert_eq!(
+        spec.findings[0].cites,
+        "https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping#behavior-requirements"
+    );
     assert_eq!(spec.findings[0].profile, Profile::Spec);
 }
 
@@ -724,7 +727,12 @@ fn laws_lists_the_catalog_as_json_lines() {
     assert_eq!(reserved, Vec::<&str>::new());
     let help = &lines[22];
     assert_eq!(help["core"]["severity"], "error");
-    assert_eq!(help["core"]["cites"], "REQ-C-032 acceptance");
+    assert_eq!(
+        help["core"]["cites"],
+        "REQ-C-032 \"Before serving\" (docs/req-c-032.md#before-serving); \
+         REQ-C-032 \"Acceptance criteria\" (docs/req-c-032.md#acceptance-criteria) \
+         — `<cmd> --help` prints help to stdout, exits 0, and does not read stdin"
+    );
     assert!(help["spec"].is_null());
 }
 

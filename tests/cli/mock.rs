@@ -1,7 +1,7 @@
 //! `mcp-replay mock`: recorded sessions served back as a fake server.
 //! Matching, id remapping, notification placement, server requests, the
 //! unmatched-request error and strict mode on a transcript written here;
-//! then REQ-C-032 (../shared/seeds/003_2183b2e44b96a8af.txt), one test per
+//! then REQ-C-032 (docs/req-c-032.md), one test per
 //! acceptance criterion, as for `serve`; and the gate: every bundled
 //! transcript replays green against its own mock, whose probes hold too.
 

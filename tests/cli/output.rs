@@ -5,11 +5,12 @@
 use std::time::Duration;
 
 use crate::check::{record, session};
-use crate::util::{assert_golden, fixture_server};
+use crate::util::{assert_golden, fixture_server, path_with_fixture_server};
 
 /// A directory with `transcripts/pass.jsonl` and `transcripts/fail.jsonl`,
 /// recorded against the fixture server and naming it by its bare name
-/// (found beside mcp-replay), with the server version ignored.
+/// (found on `PATH`, [`path_with_fixture_server`]), with the server version
+/// ignored.
 fn corpus() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("transcripts")).unwrap();
@@ -36,6 +37,7 @@ fn run(args: &[&str]) -> String {
     let dir = corpus();
     let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
         .current_dir(dir.path())
+        .env("PATH", path_with_fixture_server())
         .args(["check", "--jobs", "1", "--color", "never"])
         .args(args)
         .arg("transcripts")
@@ -72,6 +74,7 @@ fn the_verbose_human_report_lists_every_law() {
 #[test]
 fn a_failing_law_is_shown_in_full_under_its_server() {
     let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .env("PATH", path_with_fixture_server())
         .args(["check", "--jobs", "1", "--color", "never", "--no-replay"])
         .args(["--", "fixture-server", "--break", "ping"])
         .timeout(Duration::from_secs(120))
@@ -95,4 +98,91 @@ fn the_markdown_summary_is_appended() {
         .strip_prefix("# an earlier step\n")
         .expect("what the file held is kept");
     assert_golden("check.md", ours);
+}
+
+/// `check --no-replay --color never [ARGS] -- fixture-server FIXTURE`: its
+/// status and stdout.
+fn probe_fixture(args: &[&str], fixture: &[&str]) -> (Option<i32>, String) {
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .args(["check", "--no-replay", "--color", "never"])
+        .args(args)
+        .arg("--")
+        .arg(fixture_server())
+        .args(fixture)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+    )
+}
+
+const CORE_RULES_ONLY: &str = "hint: only the core profile's own rules failed";
+
+/// A server that behaves as the official Python SDK does fails only the
+/// core profile's own rules (no -32700 for a malformed line, an isError
+/// result for an unknown tool): the summary names the profile in force and
+/// says the server keeps the MCP specification, in the human report and in
+/// the Markdown summary; under `--profile spec` it passes, and no such
+/// hint is given.
+#[test]
+fn a_server_that_fails_only_core_rules_is_told_of_the_spec_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = dir.path().join("summary.md");
+    let (code, stdout) = probe_fixture(
+        &["--summary", summary.to_str().unwrap()],
+        &["--like", "python-sdk"],
+    );
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.contains(" under profile core, in "), "{stdout}");
+    let hint = stdout
+        .lines()
+        .find(|line| line.starts_with(CORE_RULES_ONLY))
+        .unwrap_or_else(|| panic!("no hint:\n{stdout}"));
+    assert!(hint.contains("`--profile spec`"), "{hint}");
+    let markdown = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        markdown.contains("only the core profile's own rules failed"),
+        "{markdown}"
+    );
+
+    let (code, stdout) = probe_fixture(&["--profile", "spec"], &["--like", "python-sdk"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains(" under profile spec, in "), "{stdout}");
+    assert!(!stdout.contains(CORE_RULES_ONLY), "{stdout}");
+}
+
+/// A law the MCP specification makes a failure too (`ping` answering
+/// something else than `{}`) brings no word of the spec profile, and
+/// neither does a run that passes.
+#[test]
+fn a_failure_under_the_specification_brings_no_spec_hint() {
+    let (code, stdout) = probe_fixture(&[], &["--break", "ping"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(!stdout.contains(CORE_RULES_ONLY), "{stdout}");
+    let (code, stdout) = probe_fixture(&[], &[]);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(!stdout.contains("hint:"), "{stdout}");
+}
+
+/// `check --help` names the default profile, and which fits a server not
+/// built on the library.
+#[test]
+fn check_help_names_the_default_profile() {
+    let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+        .args(["check", "--help"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let help = String::from_utf8(output.stdout).unwrap();
+    let profile = help
+        .split("--profile <PROFILE>")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .unwrap_or_else(|| panic!("no --profile in:\n{help}"));
+    assert!(profile.contains("[default: core"), "{profile}");
+    assert!(profile.contains("`spec`"), "{profile}");
+    assert!(profile.contains("official SDK"), "{profile}");
 }

@@ -1,5 +1,5 @@
 //! `mcp-replay serve` and `mcp-replay manifest`: the checker as an MCP
-//! server, held to REQ-C-032 (../shared/seeds/003_2183b2e44b96a8af.txt),
+//! server, held to REQ-C-032 (docs/req-c-032.md),
 //! one test per acceptance criterion. The criteria about registration are
 //! unit tests of `src/manifest/mod.rs`, named after the field each refuses.
 

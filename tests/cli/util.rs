@@ -320,9 +320,72 @@ pub fn assert_gone(pid: i32) {
     }
 }
 
-/// The fixture server binary.
+/// The fixture server binary: the example `fixture-server`, which `cargo
+/// test` builds beside the other examples of this test binary's profile
+/// (`target/<profile>/examples/`, where this binary is in `deps/`).
+///
+/// Cargo builds no example for a run of one test target
+/// (`cargo test --test cli NAME`), so an example that is missing, or older
+/// than a file it was built from, stops the test with the command that
+/// builds it rather than test a server the sources no longer describe.
 pub fn fixture_server() -> &'static str {
-    env!("CARGO_BIN_EXE_fixture-server")
+    static PATH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let exe = std::env::current_exe().expect("the test binary has a path");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("the test binary is in target/<profile>/deps/");
+        let path = profile_dir.join("examples/fixture-server");
+        let build = "`cargo build --example fixture-server` (with the profile and target of this test run) builds it; `cargo test` builds it with the other examples";
+        let built = std::fs::metadata(&path)
+            .and_then(|meta| meta.modified())
+            .unwrap_or_else(|err| panic!("{}: {err}: {build}", path.display()));
+        // The dep-info file cargo writes beside the example lists every
+        // file it was built from, as `target: dep dep...`.
+        let deps = std::fs::read_to_string(path.with_extension("d")).unwrap_or_default();
+        for dep in deps.lines().filter_map(|line| line.split_once(": ")).flat_map(|(_, deps)| dep_paths(deps)) {
+            let changed = std::fs::metadata(&dep).and_then(|meta| meta.modified());
+            if let Ok(changed) = changed {
+                assert!(
+                    changed <= built,
+                    "{} is older than {dep}, which it was built from: {build}",
+                    path.display()
+                );
+            }
+        }
+        path.to_str().expect("the target directory's path is UTF-8").to_owned()
+    })
+}
+
+/// The paths of a dep-info line's right-hand side: separated by spaces,
+/// with a space inside a path escaped as `\ `.
+fn dep_paths(deps: &str) -> Vec<String> {
+    let mut paths = vec![String::new()];
+    let mut chars = deps.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => paths.last_mut().expect("never empty").extend(chars.next()),
+            ' ' => paths.push(String::new()),
+            c => paths.last_mut().expect("never empty").push(c),
+        }
+    }
+    paths.retain(|path| !path.is_empty());
+    paths
+}
+
+/// `PATH` with the fixture server's directory first, for a command that
+/// names it by its bare name, `fixture-server`, as a transcript recorded
+/// on another machine would.
+pub fn path_with_fixture_server() -> std::ffi::OsString {
+    let dir = Path::new(fixture_server())
+        .parent()
+        .expect("the fixture server is in a directory");
+    let mut dirs = vec![dir.to_path_buf()];
+    dirs.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(dirs).expect("the target directory's path holds no `:`")
 }
 
 /// The fixture server with `args`, fed `stdin` and killed if it outlives a

@@ -115,12 +115,12 @@ pub(crate) fn run(
         );
     }
     if !bad.stdout.is_empty() {
-        let shown = String::from_utf8_lossy(&bad.stdout[..bad.stdout.len().min(200)]).into_owned();
+        let shown = crate::check::wire::quoted(&bad.stdout);
         fail(
             LawId::BadFlagExits2,
             step,
             format!(
-                "`{bad_flag}` wrote {} bytes on stdout, which must stay empty: {shown:?}",
+                "`{bad_flag}` wrote {} bytes on stdout, which must stay empty: {shown}",
                 bad.stdout.len()
             ),
         );

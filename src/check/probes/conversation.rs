@@ -137,8 +137,9 @@ fn initialize(s: &mut Session<'_>) -> Option<Init> {
             });
             if s.ledger.profile() == Profile::Core && revision != PROTOCOL_2024_11_05 {
                 problems.push(format!(
-                    "answered revision {revision:?} to a request for {PROTOCOL_2024_11_05:?}, \
-                     which MCP-CORE answers"
+                    "answered revision {} to a request for \"{PROTOCOL_2024_11_05}\", \
+                     which MCP-CORE answers",
+                    crate::check::wire::quoted(revision.as_bytes())
                 ));
             } else if revision.is_empty() {
                 problems.push("answered an empty `protocolVersion`".to_owned());
@@ -254,6 +255,12 @@ fn unknown_method(s: &mut Session<'_>) {
                 error_words(&error)
             ),
         ),
+        // Under core, an error with another code is the spec's warning.
+        Some(answer @ Err(_)) => s.ledger.fail_core_only(
+            law,
+            &step,
+            format!("answered {}; expected error -32601", answer_words(&answer)),
+        ),
         Some(answer) => s.ledger.fail(
             law,
             &step,
@@ -321,8 +328,8 @@ fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
         s.ledger.skip(
             law,
             format!(
-                "the server negotiated revision {:?}; the spec asks a stable tool order from {since} on",
-                init.revision
+                "the server negotiated revision {}; the spec asks a stable tool order from {since} on",
+                crate::check::wire::quoted(init.revision.as_bytes())
             ),
         );
         return Ok(listing);
@@ -428,6 +435,12 @@ fn invalid_params(s: &mut Session<'_>, listing: &Listing) {
                     error_words(&error)
                 ),
             ),
+            // Under core, an error with another code is the spec's warning.
+            Some(answer @ Err(_)) => s.ledger.fail_core_only(
+                law,
+                &step,
+                format!("answered {}; expected error -32602", answer_words(&answer)),
+            ),
             Some(answer) => s.ledger.fail(
                 law,
                 &step,
@@ -453,7 +466,8 @@ fn unknown_tool(s: &mut Session<'_>, listing: &Listing) {
     match s.call(law, method::TOOLS_CALL, params) {
         None => {}
         Some(Err(error)) if !core || error.code == ErrorCode::METHOD_NOT_FOUND => {}
-        Some(Err(error)) => s.ledger.fail(
+        // Any code holds under spec.
+        Some(Err(error)) => s.ledger.fail_core_only(
             law,
             &step,
             format!(
@@ -466,6 +480,15 @@ fn unknown_tool(s: &mut Session<'_>, listing: &Listing) {
             Severity::Warning,
             &step,
             "answered an isError result, as the Python and TypeScript v1 SDKs do; the spec asks a JSON-RPC error",
+        ),
+        // Under core, the isError result the spec only warns on.
+        Some(Ok(result)) if is_error_result(&result) => s.ledger.fail_core_only(
+            law,
+            &step,
+            format!(
+                "answered the result {}; expected a JSON-RPC error -32601",
+                short(&result)
+            ),
         ),
         Some(Ok(result)) => s.ledger.fail(
             law,

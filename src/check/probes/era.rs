@@ -8,7 +8,8 @@
 //! basic/versioning): the laws of the legacy handshake are not owed, and
 //! are skipped with the reason; `initialize` is then held to what the
 //! revision asks of a modern-only server, an error that names the versions
-//! it serves (spec/README.md §7 L46, a SHOULD: a warning under spec).
+//! it serves (MCP 2026-07-28 basic/versioning#backward-compatibility-with-initialization-based-versions,
+//! a SHOULD: a warning under spec).
 //! The era is never decided by one particular error code.
 //!
 //! The laws the legacy conversation and the modern session both probe (the
@@ -156,7 +157,11 @@ fn negotiated(ledgers: &mut [Ledger]) {
                 LawId::Initialize,
                 &step,
                 format!(
-                    "answered revision {answered:?} to a request for {requested:?}, but a request for {answered:?} itself is answered {other:?}: version negotiation answers a revision the server supports"
+                    "answered revision {} to a request for {}, but a request for {} itself is answered {}: version negotiation answers a revision the server supports",
+                    crate::check::wire::quoted(answered.as_bytes()),
+                    crate::check::wire::quoted(requested.as_bytes()),
+                    crate::check::wire::quoted(answered.as_bytes()),
+                    crate::check::wire::quoted(other.as_bytes())
                 ),
             );
         }

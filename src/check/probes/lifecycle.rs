@@ -88,8 +88,9 @@ pub(super) fn malformed(s: &mut Session<'_>) {
 fn grade_parse_replies(ledger: &mut Ledger, step: &str, strays: &[Stray]) {
     let law = LawId::ParseErrorKeepsServing;
     let core = ledger.profile() == Profile::Core;
+    // Every failure under core below is the spec's silence or warning.
     if strays.is_empty() && core {
-        ledger.fail(
+        ledger.fail_core_only(
             law,
             step,
             "no reply to a malformed line; MCP-CORE asks error -32700 with id null",
@@ -120,7 +121,7 @@ fn grade_parse_replies(ledger: &mut Ledger, step: &str, strays: &[Stray]) {
             continue;
         }
         if core {
-            ledger.fail(
+            ledger.fail_core_only(
                 law,
                 step,
                 format!(
@@ -450,8 +451,8 @@ pub(super) fn revision(s: &mut Session<'_>) -> bool {
         s.ledger.skip(
             law,
             format!(
-                "the server negotiated revision {:?}; the spec makes invalid arguments an isError result from {since} on",
-                init.revision
+                "the server negotiated revision {}; the spec makes invalid arguments an isError result from {since} on",
+                crate::check::wire::quoted(init.revision.as_bytes())
             ),
         );
         return true;

@@ -340,6 +340,16 @@ impl Ledger {
         }
     }
 
+    /// A finding of `law` at `step` that only the `core` profile makes:
+    /// under `spec` the same answer is held or a warning
+    /// ([`Finding::core_only`]).
+    fn fail_core_only(&mut self, law: LawId, step: &str, message: impl Into<String>) {
+        self.fail(law, step, message);
+        if let Some(finding) = self.findings.pop() {
+            self.findings.push(finding.with_core_only());
+        }
+    }
+
     /// Drops the findings of `law`.
     fn forget(&mut self, law: LawId) {
         let mut keys = std::mem::take(&mut self.keys).into_iter();

@@ -660,9 +660,9 @@ pub(super) fn describe(stray: &Stray) -> String {
     match &stray.answer {
         Ok(result) => format!("a result {id}: {}", short(result)),
         Err(error) => format!(
-            "error {} {id} ({:?})",
+            "error {} {id} ({})",
             error.code,
-            wire::excerpt(error.message.as_bytes())
+            wire::quoted(error.message.as_bytes())
         ),
     }
 }
@@ -671,9 +671,9 @@ pub(super) fn describe(stray: &Stray) -> String {
 /// ("method not found")`.
 pub(super) fn error_words(error: &RpcError) -> String {
     format!(
-        "error {} ({:?})",
+        "error {} ({})",
         error.code,
-        wire::excerpt(error.message.as_bytes())
+        wire::quoted(error.message.as_bytes())
     )
 }
 
@@ -696,6 +696,22 @@ pub(super) fn seconds(duration: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A server's error message is shown escaped once: its newlines as
+    /// `\n`, its quotes as they are (the TypeScript SDK sends a schema
+    /// validator's report, JSON with newlines, as the message).
+    #[test]
+    fn error_messages_are_escaped_once() {
+        let error = RpcError {
+            code: crate::ErrorCode::INVALID_PARAMS,
+            message: "[\n  {\n    \"expected\": \"string\"".into(),
+            data: None,
+        };
+        assert_eq!(
+            error_words(&error),
+            r#"error -32602 ("[\n  {\n    "expected": "string"")"#
+        );
+    }
 
     #[test]
     fn durations_in_words() {

@@ -58,8 +58,8 @@ pub(super) fn paginate(
             Err(error) if page == 1 => return Some(Err(error)),
             Err(error) => {
                 listing.problems.push(format!(
-                    "page {page} (cursor {:?}) answered {}",
-                    cursor.unwrap_or_default(),
+                    "page {page} (cursor {}) answered {}",
+                    crate::check::wire::quoted(cursor.unwrap_or_default().as_bytes()),
                     error_words(&error)
                 ));
                 break;
@@ -77,7 +77,8 @@ pub(super) fn paginate(
             Some(Value::String(next)) => {
                 if !cursors.insert(next.clone()) {
                     listing.problems.push(format!(
-                        "pagination does not end: cursor {next:?} comes back on page {page}"
+                        "pagination does not end: cursor {} comes back on page {page}",
+                        crate::check::wire::quoted(next.as_bytes())
                     ));
                     break;
                 }

@@ -643,16 +643,6 @@ fn a_2025_03_26_session_takes_batches() {
     assert_eq!(error_code(&other[1]), Some(-32700));
 }
 
-/// The official schema of the revision, when the shared spec is at hand.
-fn official(revision: &str) -> Option<Value> {
-    let path = format!(
-        "{}/../shared/spec/schema/{revision}/schema.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).ok()?;
-    Some(serde_json::from_str(&text).unwrap())
-}
-
 /// `value` checked against the definition `name` of `spec`, with the
 /// crate's validator.
 fn against(spec: &Value, name: &str, value: &Value) -> Vec<String> {
@@ -676,12 +666,21 @@ fn against(spec: &Value, name: &str, value: &Value) -> Vec<String> {
 /// `UnsupportedProtocolVersionError`), with every required field present.
 #[test]
 fn answers_match_the_official_schema_of_their_revision() {
-    for revision in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
-        let Some(spec) = official(revision) else {
-            // A clone without the shared spec beside it has nothing to
-            // compare with; the shapes are pinned by the tests above.
-            return;
-        };
+    let test = "server::tests::eras::answers_match_the_official_schema_of_their_revision";
+    let revisions = [
+        "2024-11-05",
+        "2025-03-26",
+        "2025-06-18",
+        "2025-11-25",
+        "2026-07-28",
+    ];
+    // Where the schemas are not at hand, the shapes are pinned by the tests
+    // above.
+    let Some(mut schemas) = crate::official_schemas::schemas(test, &revisions) else {
+        return;
+    };
+    let modern_spec = schemas.pop().expect("one schema per revision");
+    for (revision, spec) in revisions.into_iter().zip(schemas) {
         let answers = serve(
             &eras_server(),
             &[
@@ -705,9 +704,7 @@ fn answers_match_the_official_schema_of_their_revision() {
             );
         }
     }
-    let Some(spec) = official("2026-07-28") else {
-        return;
-    };
+    let spec = modern_spec;
     let defs = &spec["$defs"];
     let answers = serve(
         &eras_server(),

@@ -25,8 +25,9 @@ use serde_json::{Map, Value, json};
 /// For mcp-replay's tests only: an MCP stdio server that breaks laws on request.
 ///
 /// Without flags it is a clean MCP-CORE server (revision 2024-11-05) with the
-/// tools `add`, `echo` and `fail`. It ships with mcp-replay so the checker can
-/// be tried on a server that is known to be correct, or known to be wrong.
+/// tools `add`, `echo` and `fail`. An example of the crate, not installed:
+/// from a clone, `cargo build --example fixture-server` builds it, so the
+/// checker can be tried on a server known to be correct, or known to be wrong.
 #[derive(Debug, Parser)]
 #[command(name = "fixture-server", version)]
 struct Flags {
