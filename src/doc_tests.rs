@@ -11,7 +11,9 @@
 //!   `<!-- sample: tests/golden/NAME -->`, a golden file that a test writes
 //!   (the block equals it, times such as `0.006s` aside), or
 //!   `<!-- sample: PATH.rs -->`, a test that asserts the block's text as a
-//!   string literal. A block that is no output (a diagram) says
+//!   string literal, or `<!-- sample: read by PATH.rs -->`, a test that
+//!   reads the page itself, runs what it shows and compares (it names the
+//!   page). A block that is no output (a diagram) says
 //!   `<!-- figure -->`. A JSON block may carry a sample comment too.
 
 use std::path::Path;
@@ -155,6 +157,18 @@ fn escaped(text: &str) -> String {
 /// says.
 fn sample_problem(block: &Block, source: &str) -> Option<String> {
     let at = &block.at;
+    // A page whose samples a test reads from the page itself, runs and
+    // compares: the test must name the page.
+    if let Some(test) = source.strip_prefix("read by ") {
+        let page = at.rsplit_once(':').map_or(at.as_str(), |(page, _)| page);
+        return match std::fs::read_to_string(root().join(test)) {
+            Ok(file) if file.contains(page) => None,
+            Ok(_) => Some(format!(
+                "{at}: {test} does not read {page}, so nothing checks the sample"
+            )),
+            Err(err) => Some(format!("{at}: the sample's reader `{test}`: {err}")),
+        };
+    }
     let file = match std::fs::read_to_string(root().join(source)) {
         Ok(file) => file,
         Err(err) => return Some(format!("{at}: the sample's source `{source}`: {err}")),

@@ -73,10 +73,10 @@
 #![deny(unsafe_code)]
 
 pub mod check;
-#[cfg(feature = "cli")]
-pub mod fuzz;
 #[cfg(test)]
 mod doc_tests;
+#[cfg(feature = "cli")]
+pub mod fuzz;
 mod jsonrpc;
 pub mod laws;
 #[cfg(feature = "cli")]

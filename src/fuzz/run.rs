@@ -221,7 +221,10 @@ pub(super) fn run(
         grace: options.grace,
         redactor: redactor.clone(),
     };
-    let mut report = Report::default();
+    let mut report = Report {
+        profiles: vec![options.profile],
+        ..Report::default()
+    };
     let opened = match options.era {
         EraChoice::Auto => Conn::detect(&setup),
         EraChoice::Legacy => Conn::open(&setup, Era::Legacy),

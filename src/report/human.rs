@@ -10,8 +10,8 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use super::{
-    Disposition, FuzzResult, Graded, Location, Palette, ProbeResult, Report, Status, Summary, Tally,
-    TranscriptResult,
+    Disposition, FuzzResult, Graded, Location, Palette, ProbeResult, Report, Status, Summary,
+    Tally, TranscriptResult,
 };
 use crate::laws::{LawId, Profile};
 use crate::report::{LawStatus, plural};

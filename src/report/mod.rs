@@ -669,6 +669,13 @@ impl Report {
                         .findings_of(outcome.law)
                         .any(|graded| graded.disposition == Disposition::Fails)
             })
+        }) || self.fuzz.iter().any(|run| {
+            run.outcomes.iter().any(|outcome| {
+                run.status(outcome) == Status::Fail
+                    && !run
+                        .findings_of(outcome.law)
+                        .any(|graded| graded.disposition == Disposition::Fails)
+            })
         });
         if unexplained {
             return false;
@@ -677,6 +684,7 @@ impl Report {
             .iter()
             .flat_map(|transcript| &transcript.findings)
             .chain(self.probes.iter().flat_map(|probe| &probe.findings))
+            .chain(self.fuzz.iter().flat_map(|run| &run.findings))
             .filter(|graded| graded.disposition == Disposition::Fails)
             .all(|graded| {
                 let finding = &graded.finding;

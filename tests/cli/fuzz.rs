@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::{Waiter, assert_no_process_with, bin, fixture_server, json_lines};
+use crate::util::{
+    Waiter, assert_no_process_with, bin, fixture_server, json_lines, path_with_fixture_server,
+};
 
 /// `mcp-replay fuzz <args> -- fixture-server <server>` in `dir`.
 fn fuzz(dir: &Path, args: &[&str], server: &[&str]) -> Output {
@@ -703,7 +705,7 @@ fn the_worked_example_of_the_docs_is_what_fuzz_prints() {
     let path = format!(
         "{}:{}",
         bins.display(),
-        std::env::var("PATH").unwrap_or_default()
+        path_with_fixture_server().to_string_lossy()
     );
     let timings = regex::Regex::new(r"\d+\.\d{3}s").unwrap();
     for pair in blocks.chunks(2) {
