@@ -1094,6 +1094,12 @@ mod fuzz_tools {
         /// `--fuzz-tools`).
         #[arg(long, value_name = "N", default_value_t = 0)]
         many_tools: usize,
+        /// Serve one more tool, `append`, annotated as one that only adds
+        /// (`readOnlyHint: false`, `destructiveHint: false`), which leaves
+        /// `appended-by-fixture` in its working directory (implies
+        /// `--fuzz-tools`).
+        #[arg(long)]
+        additive_tool: bool,
         /// Take this long over every tool call, as a slow tool does.
         #[arg(long, value_name = "MS", default_value_t = 0)]
         slow_call: u64,
@@ -1108,7 +1114,7 @@ mod fuzz_tools {
 
     impl FuzzFlags {
         pub(super) fn enabled(&self) -> bool {
-            self.fuzz_tools || !self.bugs.is_empty() || self.many_tools > 0
+            self.fuzz_tools || !self.bugs.is_empty() || self.many_tools > 0 || self.additive_tool
         }
 
         fn has(&self, bug: Bug) -> bool {
@@ -1219,6 +1225,7 @@ mod fuzz_tools {
                 "describe" => self.describe(flags, arguments),
                 "when" => when(arguments),
                 "touch" => mark("touched-by-fixture", arguments),
+                "append" if flags.additive_tool => mark("appended-by-fixture", arguments),
                 "delete_all" => mark("deleted-by-fixture", arguments),
                 many if many.starts_with("tool_")
                     && tools(flags).iter().any(|t| t["name"] == many) =>
@@ -1570,6 +1577,14 @@ mod fuzz_tools {
                 }
             }),
         ];
+        if flags.additive_tool {
+            tools.push(json!({
+                "name": "append",
+                "description": "Adds a file, never removes one.",
+                "annotations": {"readOnlyHint": false, "destructiveHint": false},
+                "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}
+            }));
+        }
         for n in 1..=flags.many_tools {
             tools.push(json!({
                 "name": format!("tool_{n:03}"),

@@ -363,7 +363,10 @@ log "load average after the checks: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The tools fuzz leaves out or names, per server (docs/real-servers.md,
 # "Fuzzing their tools", says why): server-everything's long-running tool
 # waits as long as it is asked to, with no bound in its schema; the FastMCP
-# and rmcp tools change nothing but carry no annotations to say so.
+# and rmcp tools change nothing but carry no annotations to say so. Every run
+# gives --read-only: the tools that only add (destructiveHint: false, such as
+# filesystem's create_directory or memory's create_entities) would change
+# the suite's fixtures.
 declare -A fuzz_args
 fuzz_args[everything]="--skip-tool trigger-long-running-operation"
 fuzz_args[fastmcp-v1]="--tool add --tool greet"
@@ -375,7 +378,7 @@ if [ "${FUZZ:-1}" = 1 ]; then
         for profile in core spec; do
             status=0
             # shellcheck disable=SC2086 # the commands and flags are word lists
-            (cd "$work" && mcp-replay fuzz --seed 1 --format json --profile "$profile" \
+            (cd "$work" && mcp-replay fuzz --seed 1 --read-only --format json --profile "$profile" \
                 --startup-timeout 60s --findings "$results/fuzz-findings/$server-$profile" \
                 ${fuzz_args[$server]:-} -- ${server_cmd[$server]}) \
                 >"$results/$server.$profile.fuzz.jsonl" 2>>"$results/stderr.log" || status=$?

@@ -306,6 +306,10 @@ struct FuzzArgs {
     /// Call every tool, whatever its annotations say.
     #[arg(long)]
     all_tools: bool,
+    /// Call by default only tools annotated readOnlyHint: true, leaving out
+    /// those that only add (destructiveHint: false).
+    #[arg(long)]
+    read_only: bool,
     /// Never call this tool (repeatable).
     #[arg(long = "skip-tool", value_name = "NAME")]
     skip_tools: Vec<String>,
@@ -702,6 +706,7 @@ fn run_fuzz(args: FuzzArgs) -> Result<ExitCode, Failure> {
     }
     options.tools = args.tools;
     options.all_tools = args.all_tools;
+    options.read_only = args.read_only;
     options.skip_tools = args.skip_tools;
     options.era = match args.era {
         FuzzEra::Auto => EraChoice::Auto,

@@ -95,6 +95,9 @@ pub struct FuzzOptions {
     pub tools: Vec<String>,
     /// Call every tool, whatever its annotations say.
     pub all_tools: bool,
+    /// By default call only tools annotated `readOnlyHint: true`, not those
+    /// that only add (`destructiveHint: false`).
+    pub read_only: bool,
     /// Tools never to call, whatever else says so.
     pub skip_tools: Vec<String>,
     /// The era to speak.
@@ -124,6 +127,7 @@ impl Default for FuzzOptions {
             grace: Duration::from_secs(2),
             tools: Vec::new(),
             all_tools: false,
+            read_only: false,
             skip_tools: Vec::new(),
             era: EraChoice::Auto,
             pipeline: DEFAULT_PIPELINE,

@@ -360,10 +360,16 @@ fn plan_tools(listed: &[Value], options: &FuzzOptions, seed: u64) -> (Vec<Planne
             .cloned()
             .unwrap_or(Value::Null);
         let named = options.tools.iter().any(|tool| tool == name);
-        let read_only = descriptor
-            .pointer("/annotations/readOnlyHint")
-            .and_then(Value::as_bool)
-            == Some(true);
+        let hint = |key: &str| {
+            descriptor
+                .pointer(&format!("/annotations/{key}"))
+                .and_then(Value::as_bool)
+        };
+        // Read-only, or (unless `--read-only`) additive: the specification's
+        // `destructiveHint: false` says a tool "performs only additive
+        // updates", which the scratch directory holds.
+        let safe = hint("readOnlyHint") == Some(true)
+            || (!options.read_only && hint("destructiveHint") == Some(false));
         let mut cases = Vec::new();
         if options.skip_tools.iter().any(|tool| tool == name) {
             summary.skipped = Some("left out with --skip-tool".to_owned());
@@ -371,8 +377,8 @@ fn plan_tools(listed: &[Value], options: &FuzzOptions, seed: u64) -> (Vec<Planne
             summary.skipped = Some("its inputSchema is no object schema".to_owned());
         } else if !options.tools.is_empty() && !named && !options.all_tools {
             summary.skipped = Some("not named with --tool".to_owned());
-        } else if !(named || options.all_tools || read_only) {
-            summary.skipped = Some(skip_reason(descriptor, name));
+        } else if !(named || options.all_tools || safe) {
+            summary.skipped = Some(skip_reason(descriptor, name, options.read_only));
         } else {
             let generated = generate::cases(&schema, seed, name, options.cases);
             summary.cases = generated.cases.len();
@@ -401,25 +407,27 @@ fn plan_tools(listed: &[Value], options: &FuzzOptions, seed: u64) -> (Vec<Planne
     (tools, unknown)
 }
 
-/// Why a tool is not called by default, from its annotations.
-fn skip_reason(descriptor: &Value, name: &str) -> String {
+/// Why a tool is not called by default, from its annotations (and
+/// whether `--read-only` left out the tools that only add).
+fn skip_reason(descriptor: &Value, name: &str, read_only: bool) -> String {
     let hint = |key: &str| {
         descriptor
             .pointer(&format!("/annotations/{key}"))
             .and_then(Value::as_bool)
     };
     let said = match (hint("readOnlyHint"), hint("destructiveHint")) {
-        (Some(false), _) => {
-            "its annotations say it changes things (readOnlyHint: false)".to_owned()
+        (_, Some(false)) if read_only => {
+            "its annotations say it only adds (destructiveHint: false), and --read-only calls only tools that change nothing (readOnlyHint: true)"
+                .to_owned()
         }
-        (None, Some(false)) => {
-            "its annotations say it only adds (destructiveHint: false), not that it changes nothing"
+        (Some(false), Some(true) | None) => {
+            "its annotations say it changes things (readOnlyHint: false) and may destroy (destructiveHint not false)"
                 .to_owned()
         }
         (None, Some(true)) => {
             "its annotations say it may destroy (destructiveHint: true)".to_owned()
         }
-        _ => "its annotations do not say it changes nothing (no readOnlyHint: true)".to_owned(),
+        _ => "its annotations do not say it changes nothing or only adds (no readOnlyHint: true, no destructiveHint: false)".to_owned(),
     };
     format!("{said}; name it with --tool {name}, or give --all-tools, to call it")
 }

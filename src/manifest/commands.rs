@@ -451,6 +451,15 @@ fn fuzz() -> CommandEntry {
     );
     flag(
         &mut entry,
+        "read-only",
+        Flag::new(
+            Boolean,
+            "Call by default only tools annotated readOnlyHint: true, leaving out those that only add (destructiveHint: false)",
+        )
+        .default(false),
+    );
+    flag(
+        &mut entry,
         "skip-tool",
         Flag::new(Array, "Never call this tool (repeatable)"),
     );

@@ -553,6 +553,43 @@ fn only_tools_that_change_nothing_are_called_and_in_a_scratch_directory() {
 }
 
 #[test]
+fn a_tool_that_only_adds_is_called_unless_read_only_says_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let status_of = |args: &[&str]| {
+        let mut cmd = Command::new(bin());
+        cmd.current_dir(dir.path())
+            .args(["fuzz", "--cases", "3", "--format", "json", "--cwd"])
+            .arg(elsewhere.path())
+            .args(args)
+            .arg("--")
+            .arg(fixture_server())
+            .arg("--additive-tool");
+        let output = run(cmd);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+        json_lines(&output.stdout)
+            .into_iter()
+            .find(|l| l["type"] == "tool" && l["tool"] == "append")
+            .unwrap()
+    };
+    // `destructiveHint: false`: the tool says it only adds, so it is called.
+    let line = status_of(&[]);
+    assert_eq!(line["status"], "pass", "{line}");
+    assert!(elsewhere.path().join("appended-by-fixture").exists());
+    std::fs::remove_file(elsewhere.path().join("appended-by-fixture")).unwrap();
+    // `--read-only`: only tools that change nothing.
+    let line = status_of(&["--read-only"]);
+    assert_eq!(line["status"], "skip", "{line}");
+    let reason = line["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("only adds (destructiveHint: false)"),
+        "{reason}"
+    );
+    assert!(reason.contains("--read-only"), "{reason}");
+    assert!(!elsewhere.path().join("appended-by-fixture").exists());
+}
+
+#[test]
 fn a_tool_named_that_the_server_lacks_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let output = fuzz(dir.path(), &["--tool", "nope"], &["--fuzz-tools"]);
