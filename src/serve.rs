@@ -99,11 +99,13 @@ impl Tool for CheckTool {
         )
         .with_title("Check an MCP server")
         .with_annotations(
+            // It starts the command it is given, or the commands the
+            // transcripts record: any program, which can change anything
+            // and talk to anything.
             ToolAnnotations::new()
-                .read_only(true)
-                .destructive(false)
-                .idempotent(true)
-                // It starts the command it is given.
+                .read_only(false)
+                .destructive(true)
+                .idempotent(false)
                 .open_world(true),
         )
         .with_output_schema(json!({
@@ -301,12 +303,18 @@ mod tests {
     }
 
     #[test]
-    fn check_is_read_only_and_open_world() {
+    fn check_says_it_runs_programs_and_laws_that_it_reads() {
+        // `check` starts any command it is given: neither read-only nor
+        // idempotent, possibly destructive, open-world.
         let annotations = serde_json::to_value(CheckTool.descriptor().annotations).unwrap();
-        assert_eq!(annotations["readOnlyHint"], true);
+        assert_eq!(annotations["readOnlyHint"], false);
+        assert_eq!(annotations["destructiveHint"], true);
+        assert_eq!(annotations["idempotentHint"], false);
         assert_eq!(annotations["openWorldHint"], true);
         let laws = serde_json::to_value(LawsTool.descriptor().annotations).unwrap();
         assert_eq!(laws["readOnlyHint"], true);
+        assert_eq!(laws["destructiveHint"], false);
+        assert_eq!(laws["idempotentHint"], true);
         assert_eq!(laws["openWorldHint"], false);
     }
 

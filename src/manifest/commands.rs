@@ -648,6 +648,8 @@ fn protocol_command(description: &str) -> CommandEntry {
 fn serve() -> CommandEntry {
     let mut entry =
         protocol_command("Serve `check` and `laws` as MCP tools over stdio until stdin closes");
+    // A `check` call starts the server command it names.
+    entry.danger_level = Some(DangerLevel::Mutating);
     flag(
         &mut entry,
         "format",

@@ -340,8 +340,12 @@ fn serve_lists_no_mcp_false_command_and_refuses_calls_naming_one() {
 
     // The descriptors: annotations and the output schema.
     let check = &tools[0];
-    assert_eq!(check["annotations"]["readOnlyHint"], true);
+    // `check` runs any command it is given: it says so.
+    assert_eq!(check["annotations"]["readOnlyHint"], false);
+    assert_eq!(check["annotations"]["destructiveHint"], true);
+    assert_eq!(check["annotations"]["idempotentHint"], false);
     assert_eq!(check["annotations"]["openWorldHint"], true);
+    assert_eq!(tools[1]["annotations"]["readOnlyHint"], true);
     assert_eq!(check["outputSchema"]["type"], "object");
     assert_eq!(tools[1]["annotations"]["openWorldHint"], false);
     host.close_stdin();
