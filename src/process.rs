@@ -893,7 +893,9 @@ pub fn kill_all() {
             let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         }
     }
-    kill_orphans();
+    // The servers themselves are their owners' to reap: each owner's wait
+    // sees its server die and collects it.
+    orphans::kill_orphans_sparing(&live.groups);
 }
 
 /// A status as a shell reports it: the exit code, or 128 + the signal.
@@ -1174,6 +1176,27 @@ mod tests {
         }
         run_alone(
             "process::tests::no_server_starts_once_every_server_is_being_stopped",
+            CHILD,
+        );
+    }
+
+    #[test]
+    fn stopping_every_server_leaves_each_to_its_owner_to_reap() {
+        // `kill_all` and becoming a subreaper are process-wide, so this runs
+        // in a child process of its own.
+        const CHILD: &str = "MCP_REPLAY_TEST_KILL_ALL_REAP_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            assert!(adopt_orphans(), "Linux lets a process be a subreaper");
+            let mut server = ServerProcess::spawn(&sh("exec sleep 300")).unwrap();
+            kill_all();
+            // The owner collects its own server's status at once: the stop
+            // killed it and left it unreaped.
+            let status = server.wait(Instant::now() + Duration::from_secs(30));
+            assert_eq!(status.map(shell_status), Some(128 + 9));
+            return;
+        }
+        run_alone(
+            "process::tests::stopping_every_server_leaves_each_to_its_owner_to_reap",
             CHILD,
         );
     }
