@@ -25,6 +25,10 @@ use crate::laws::{CATALOG, CatalogFormat, LawId, Profile, render_catalog};
 use crate::report::{self, Palette};
 use crate::server::{Server, Tool, ToolAnnotations, ToolDescriptor, ToolOutput, ToolSet};
 
+mod front;
+
+pub use self::front::{Limits, MAX_RUNNING, MAX_WAITING, serve_stdio};
+
 /// The names of the tools `mcp-replay serve` offers.
 pub const TOOL_NAMES: &[&str] = &["check", "laws"];
 
@@ -124,7 +128,20 @@ impl Tool for CheckTool {
             Ok(parsed) => parsed,
             Err(message) => return ToolOutput::error(format!("check: {message}")),
         };
-        let report = match check::run(&options, &|_, _| {}) {
+        let scope = crate::process::current_scope();
+        let report = check::run(&options, &|_, _| {});
+        // A call stopped while it ran was cancelled (and is not answered)
+        // or ran past serve's limit for one call.
+        if scope.is_some_and(|scope| scope.is_stopped()) {
+            let limit = front::call_timeout()
+                .map(|limit| format!(" ({})", crate::check::duration::format_duration(limit)))
+                .unwrap_or_default();
+            return ToolOutput::error(format!(
+                "check: stopped: the call ran past serve's limit for one call{limit}, and its servers were killed; \
+                 check fewer paths or with shorter deadlines, or start serve with a longer --call-timeout"
+            ));
+        }
+        let report = match report {
             Ok(report) => report,
             Err(err) => {
                 let mut text = format!("check: {err}");

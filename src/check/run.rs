@@ -599,9 +599,12 @@ fn run_jobs(
     if threads == 1 {
         work();
     } else {
+        // The servers of every job belong to the caller's stop scope.
+        let stop_scope = crate::process::current_scope();
         std::thread::scope(|scope| {
             for _ in 0..threads {
-                scope.spawn(work);
+                let stop_scope = stop_scope.clone();
+                scope.spawn(move || crate::process::StopScope::enter(stop_scope, work));
             }
         });
     }

@@ -657,6 +657,15 @@ fn serve() -> CommandEntry {
             .values(&["text", "json"])
             .default("text"),
     );
+    flag(
+        &mut entry,
+        "call-timeout",
+        Flag::new(
+            FlagType::Duration,
+            "The longest one `check` call may run; past it the call is stopped and its servers killed",
+        )
+        .default("600s"),
+    );
     serving_codes(&mut entry);
     signal_codes(
         &mut entry,
