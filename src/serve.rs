@@ -316,6 +316,9 @@ fn options(args: &Value) -> Result<(CheckOptions, bool), String> {
         // Which variables fill a transcript's placeholders is the serve
         // process's to say (its environment), never the agent's.
         fill_env: crate::transcript::fill_names_from_env(),
+        // The agent's paths, and what a directory of them holds, stay in
+        // the directory serve was started in.
+        confine_to_cwd: true,
         ..CheckOptions::default()
     };
     if !options.replay && options.command.is_empty() {

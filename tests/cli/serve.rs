@@ -756,3 +756,60 @@ fn a_checked_server_cannot_open_serves_descriptors() {
     host.close_stdin();
     assert_eq!(host.wait().code(), Some(0));
 }
+
+#[test]
+fn a_check_call_reads_only_inside_serves_directory() {
+    let outer = tempfile::tempdir().unwrap();
+    let dir = outer.path().join("project");
+    std::fs::create_dir_all(dir.join("transcripts")).unwrap();
+    let outside = outer.path().join("outside.jsonl");
+    std::fs::write(&outside, "{}\n").unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("transcripts/link.jsonl")).unwrap();
+    // A baseline inside whose content is no baseline: the error must not
+    // quote it.
+    std::fs::write(
+        dir.join("baseline.json"),
+        r#"{"format": "mcp-replay-baseline", "version": 2, "findings": "SECRET-CONTENT"}"#,
+    )
+    .unwrap();
+    let mut cmd = Command::new(bin());
+    cmd.arg("serve").current_dir(&dir);
+    let mut host = Host::spawn(cmd);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    answer(&mut host);
+    let text = |answer: &Value| {
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let refused = [
+        json!({"paths": ["../outside.jsonl"]}),
+        json!({"paths": [outside.display().to_string()]}),
+        // A directory whose walk finds a link out of the tree.
+        json!({"paths": ["transcripts"]}),
+        json!({"command": ["true"], "no_replay": true, "baseline": "/etc/passwd"}),
+        json!({"command": ["true"], "no_replay": true, "baseline": "../outside.jsonl"}),
+    ];
+    for (n, arguments) in refused.into_iter().enumerate() {
+        let id = i64::try_from(n).unwrap() + 2;
+        let answer = call(&mut host, id, "check", arguments.clone());
+        let text = text(&answer);
+        assert!(
+            text.contains("outside the directory the check runs in"),
+            "{arguments}: {text}"
+        );
+    }
+    let answer = call(
+        &mut host,
+        20,
+        "check",
+        json!({"command": ["true"], "no_replay": true, "baseline": "baseline.json"}),
+    );
+    let text = text(&answer);
+    assert!(text.contains("baseline.json:1:"), "{text}");
+    assert!(!text.contains("SECRET"), "{text}");
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+}
