@@ -390,7 +390,7 @@ fn fuzz() -> CommandEntry {
         DangerLevel::Mutating,
     );
     // Not a tool of `serve` yet: it starts servers and runs their tools,
-    // for longer than a tool call of `serve` should block its loop.
+    // for as long as its budget.
     entry.mcp = Some(false);
     entry.arguments = Some("passthrough".to_owned());
     entry.output_formats = vec!["human".to_owned(), "json".to_owned()];
