@@ -74,6 +74,10 @@ struct ServeArgs {
     /// The format of a failure report on stderr.
     #[arg(long, value_enum, default_value_t = ServeFormat::Text)]
     format: ServeFormat,
+    /// The longest one `check` call may run; past it the call is stopped,
+    /// its servers killed, and the answer says so.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "600s")]
+    call_timeout: Duration,
     #[command(flatten)]
     schema: SchemaArgs,
 }
@@ -430,7 +434,9 @@ fn main() -> ExitCode {
         Command::Laws(args) => run_laws(&args),
         Command::Manifest => run_manifest(),
         Command::Serve(args) if args.schema.schema => run_schema("serve"),
-        Command::Serve(args) => return serve::run(args.format == ServeFormat::Json, started),
+        Command::Serve(args) => {
+            return serve::run(args.format == ServeFormat::Json, args.call_timeout, started);
+        }
         Command::Mock(args) if args.schema.schema => run_schema("mock"),
         Command::Mock(args) => {
             let json_mode = args.format == ServeFormat::Json;

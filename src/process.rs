@@ -11,6 +11,7 @@
 //! the descendants that left their server's group: they are killed once no
 //! server of the owner runs.
 
+use std::cell::RefCell;
 use std::collections::{BTreeSet, VecDeque};
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -19,8 +20,9 @@ use std::os::unix::net::UnixStream;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags};
@@ -223,6 +225,8 @@ pub struct ServerProcess {
     /// The buffer pipes are read into, kept between reads.
     buf: Vec<u8>,
     spawned_at: Instant,
+    /// The stop scope the server was started in, if any.
+    scope: Option<Arc<StopScope>>,
 }
 
 /// The size of one read from a pipe.
@@ -280,16 +284,29 @@ impl ServerProcess {
         };
         // Spawn under the lock, so `kill_all` cannot miss a process that is
         // being born, nor let one be born after it (while the owner exits).
+        let scope = current_scope();
         let mut live = live();
         if live.stopped {
             return Err(spawn_error(io::Error::other(
                 "every server is being stopped: no new one starts",
             )));
         }
+        // The scope's lock too, so that its stop cannot miss a server being
+        // born, nor let one be born after it.
+        let mut scoped = scope.as_ref().map(|scope| scope.groups());
+        if scoped.as_ref().is_some_and(|groups| groups.is_none()) {
+            return Err(spawn_error(io::Error::other(
+                "the servers of this run are being stopped: no new one starts",
+            )));
+        }
         let mut child = cmd.spawn().map_err(spawn_error)?;
         let spawned_at = Instant::now();
         let pid = Pid::from_child(&child);
         live.groups.insert(pid.as_raw_nonzero().get());
+        if let Some(groups) = scoped.as_mut().and_then(|groups| groups.as_mut()) {
+            groups.insert(pid.as_raw_nonzero().get());
+        }
+        drop(scoped);
         drop(live);
 
         let stdin = child.stdin.take().expect("stdin is piped");
@@ -320,6 +337,7 @@ impl ServerProcess {
             stderr: Mutex::new(StderrTail::default()),
             buf: Vec::new(),
             spawned_at,
+            scope,
         };
         if let Err(err) = nonblocking {
             // Dropping the server kills and reaps it.
@@ -327,6 +345,13 @@ impl ServerProcess {
             return Err(spawn_error(err.into()));
         }
         Ok(server)
+    }
+
+    /// Whether the owner, or the scope the server was started in, was told
+    /// to stop: a wait for a line then ends at once.
+    fn stopped(&self) -> bool {
+        STOPPED_BY.load(Ordering::Relaxed) != 0
+            || self.scope.as_ref().is_some_and(|scope| scope.is_stopped())
     }
 
     /// The process id (also its process group id).
@@ -391,7 +416,7 @@ impl ServerProcess {
                 None if self.stdout_closed => {
                     return Recv::Output(Output::Closed { at: Instant::now() });
                 }
-                None if STOPPED_BY.load(Ordering::Relaxed) != 0 => return Recv::Timeout,
+                None if self.stopped() => return Recv::Timeout,
                 None => {}
             }
             let now = Instant::now();
@@ -769,6 +794,11 @@ impl Drop for ServerProcess {
         if self.status.is_none() {
             self.wait(Instant::now() + Duration::from_secs(5));
         }
+        if let Some(scope) = &self.scope
+            && let Some(groups) = scope.groups().as_mut()
+        {
+            groups.remove(&self.pid());
+        }
         let mut live = live();
         live.groups.remove(&self.pid());
         // Once no server runs, every child left is a descendant that
@@ -893,7 +923,87 @@ pub fn kill_all() {
             let _ = rustix::process::kill_process_group(pid, Signal::KILL);
         }
     }
-    kill_orphans();
+    // The servers themselves are their owners' to reap: each owner's wait
+    // sees its server die and collects it.
+    orphans::kill_orphans_sparing(&live.groups);
+}
+
+/// The servers of one run among several in a process (a tool call of
+/// `serve`), to stop without stopping the others.
+///
+/// A server started on a thread inside [`StopScope::enter`] belongs to the
+/// scope; [`StopScope::stop`] kills the process group of each of them, and
+/// from then on every wait of theirs for a line ends at once and no new
+/// server starts in the scope. Each server is still reaped by its owner.
+#[derive(Debug)]
+pub struct StopScope {
+    stopped: AtomicBool,
+    /// The process groups of the scope's live servers; `None` once stopped.
+    groups: Mutex<Option<BTreeSet<i32>>>,
+}
+
+thread_local! {
+    /// The scope servers started on this thread belong to.
+    static SCOPE: RefCell<Option<Arc<StopScope>>> = const { RefCell::new(None) };
+}
+
+/// The scope the current thread starts servers in, if any: a thread that
+/// starts servers on behalf of a scope enters it too.
+pub fn current_scope() -> Option<Arc<StopScope>> {
+    SCOPE.with(|scope| scope.borrow().clone())
+}
+
+impl StopScope {
+    /// A scope with no server yet.
+    pub fn new() -> Arc<StopScope> {
+        Arc::new(StopScope {
+            stopped: AtomicBool::new(false),
+            groups: Mutex::new(Some(BTreeSet::new())),
+        })
+    }
+
+    /// Runs `f` on this thread with `scope` as the scope of the servers it
+    /// starts; `None` runs it in no scope.
+    pub fn enter<T>(scope: Option<Arc<StopScope>>, f: impl FnOnce() -> T) -> T {
+        let before = SCOPE.with(|current| current.replace(scope));
+        /// Puts the thread's scope back, even when `f` panics.
+        struct Restore(Option<Option<Arc<StopScope>>>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let before = self.0.take().flatten();
+                SCOPE.with(|current| *current.borrow_mut() = before);
+            }
+        }
+        let _restore = Restore(Some(before));
+        f()
+    }
+
+    /// Kills the process group of every live server of the scope; no new
+    /// one starts in it.
+    pub fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        let mut groups = self
+            .groups
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for pid in groups.take().unwrap_or_default() {
+            if let Some(pid) = Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process_group(pid, Signal::KILL);
+            }
+        }
+    }
+
+    /// Whether [`stop`](Self::stop) ran.
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// The live groups, or `None` once stopped.
+    fn groups(&self) -> MutexGuard<'_, Option<BTreeSet<i32>>> {
+        self.groups
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// A status as a shell reports it: the exit code, or 128 + the signal.
@@ -1174,6 +1284,27 @@ mod tests {
         }
         run_alone(
             "process::tests::no_server_starts_once_every_server_is_being_stopped",
+            CHILD,
+        );
+    }
+
+    #[test]
+    fn stopping_every_server_leaves_each_to_its_owner_to_reap() {
+        // `kill_all` and becoming a subreaper are process-wide, so this runs
+        // in a child process of its own.
+        const CHILD: &str = "MCP_REPLAY_TEST_KILL_ALL_REAP_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            assert!(adopt_orphans(), "Linux lets a process be a subreaper");
+            let mut server = ServerProcess::spawn(&sh("exec sleep 300")).unwrap();
+            kill_all();
+            // The owner collects its own server's status at once: the stop
+            // killed it and left it unreaped.
+            let status = server.wait(Instant::now() + Duration::from_secs(30));
+            assert_eq!(status.map(shell_status), Some(128 + 9));
+            return;
+        }
+        run_alone(
+            "process::tests::stopping_every_server_leaves_each_to_its_owner_to_reap",
             CHILD,
         );
     }

@@ -25,6 +25,10 @@ use crate::laws::{CATALOG, CatalogFormat, LawId, Profile, render_catalog};
 use crate::report::{self, Palette};
 use crate::server::{Server, Tool, ToolAnnotations, ToolDescriptor, ToolOutput, ToolSet};
 
+mod front;
+
+pub use self::front::{Limits, MAX_RUNNING, MAX_WAITING, serve_stdio};
+
 /// The names of the tools `mcp-replay serve` offers.
 pub const TOOL_NAMES: &[&str] = &["check", "laws"];
 
@@ -99,11 +103,13 @@ impl Tool for CheckTool {
         )
         .with_title("Check an MCP server")
         .with_annotations(
+            // It starts the command it is given, or the commands the
+            // transcripts record: any program, which can change anything
+            // and talk to anything.
             ToolAnnotations::new()
-                .read_only(true)
-                .destructive(false)
-                .idempotent(true)
-                // It starts the command it is given.
+                .read_only(false)
+                .destructive(true)
+                .idempotent(false)
                 .open_world(true),
         )
         .with_output_schema(json!({
@@ -111,7 +117,8 @@ impl Tool for CheckTool {
             "properties": {
                 "exit_code": {"type": "integer", "description": "The exit status `mcp-replay check` would end with: 0 held, 1 findings, 2 unreadable input."},
                 "passed": {"type": "boolean"},
-                "records": records_schema()
+                "records": records_schema(),
+                "left_out": {"type": "integer", "description": "How many records of the report the answer left out to stay under its size limit; the whole report is `mcp-replay check --format json`."}
             },
             "required": ["exit_code", "passed", "records"]
         }))
@@ -122,7 +129,20 @@ impl Tool for CheckTool {
             Ok(parsed) => parsed,
             Err(message) => return ToolOutput::error(format!("check: {message}")),
         };
-        let report = match check::run(&options, &|_, _| {}) {
+        let scope = crate::process::current_scope();
+        let report = check::run(&options, &|_, _| {});
+        // A call stopped while it ran was cancelled (and is not answered)
+        // or ran past serve's limit for one call.
+        if scope.is_some_and(|scope| scope.is_stopped()) {
+            let limit = front::call_timeout()
+                .map(|limit| format!(" ({})", crate::check::duration::format_duration(limit)))
+                .unwrap_or_default();
+            return ToolOutput::error(format!(
+                "check: stopped: the call ran past serve's limit for one call{limit}, and its servers were killed; \
+                 check fewer paths or with shorter deadlines, or start serve with a longer --call-timeout"
+            ));
+        }
+        let report = match report {
             Ok(report) => report,
             Err(err) => {
                 let mut text = format!("check: {err}");
@@ -140,21 +160,101 @@ impl Tool for CheckTool {
         if let Err(err) = rendered {
             return ToolOutput::error(format!("check: the report could not be rendered: {err}"));
         }
-        let records: Vec<Value> = lines
-            .split(|&b| b == b'\n')
-            .filter(|line| !line.is_empty())
-            .filter_map(|line| serde_json::from_slice(line).ok())
-            .collect();
+        let (records, left_out) = bounded_records(&lines, MAX_RECORDS_BYTES);
         let exit_code = report.exit_code();
-        let mut output = ToolOutput::ok(String::from_utf8_lossy(&text).into_owned())
-            .with_structured(json!({
-                "exit_code": exit_code,
-                "passed": exit_code == report::EXIT_OK,
-                "records": records,
-            }));
+        let mut structured = json!({
+            "exit_code": exit_code,
+            "passed": exit_code == report::EXIT_OK,
+            "records": records,
+        });
+        if left_out > 0 {
+            structured["left_out"] = json!(left_out);
+        }
+        let mut output = ToolOutput::ok(bounded_text(
+            &String::from_utf8_lossy(&text),
+            MAX_TEXT_BYTES,
+        ))
+        .with_structured(structured);
         output.is_error = exit_code != report::EXIT_OK;
         output
     }
+}
+
+/// The most of the human report a `check` answer carries as text.
+pub const MAX_TEXT_BYTES: usize = 1 << 20;
+
+/// The most of the JSON Lines report a `check` answer carries as records.
+pub const MAX_RECORDS_BYTES: usize = 1 << 20;
+
+/// Where the whole report is, for an answer that left part of it out.
+const WHOLE_REPORT: &str = "run `mcp-replay check --format json > report.jsonl` (or with `--junit FILE`) for the whole report";
+
+/// `text`, or when it is longer than `max` bytes, its start and its end
+/// (the summary) around a line that says how much was left out.
+fn bounded_text(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let tail_max = max / 16;
+    let mut tail_at = text.len() - tail_max;
+    while !text.is_char_boundary(tail_at) {
+        tail_at += 1;
+    }
+    let tail_at = text[tail_at..]
+        .find('\n')
+        .map_or(tail_at, |at| tail_at + at + 1);
+    let mut head_at = max - tail_max;
+    while !text.is_char_boundary(head_at) {
+        head_at -= 1;
+    }
+    let head_at = text[..head_at].rfind('\n').map_or(head_at, |at| at + 1);
+    let left_out = tail_at - head_at;
+    format!(
+        "{}… {left_out} bytes of the report left out (serve answers at most {max} bytes of it): {WHOLE_REPORT}\n{}",
+        &text[..head_at],
+        &text[tail_at..]
+    )
+}
+
+/// The records of a JSON Lines report, at most `max` bytes of them in all:
+/// in order, the last (the summary) always; a record too big to fit loses
+/// its `exchanges` (counted in `exchanges_left_out`), and one still too big
+/// is left out. Returns the records and how many were left out.
+fn bounded_records(lines: &[u8], max: usize) -> (Vec<Value>, usize) {
+    let lines: Vec<&[u8]> = lines
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.is_empty())
+        .collect();
+    let last = lines.len().saturating_sub(1);
+    let reserved = lines.last().map_or(0, |line| line.len());
+    let mut budget = max.saturating_sub(reserved);
+    let mut records = Vec::new();
+    let mut left_out = 0;
+    for (index, line) in lines.iter().enumerate() {
+        let Ok(mut record) = serde_json::from_slice::<Value>(line) else {
+            continue;
+        };
+        if index == last {
+            records.push(record);
+            break;
+        }
+        let mut size = line.len();
+        if size > budget
+            && let Some(Value::Array(exchanges)) = record
+                .as_object_mut()
+                .and_then(|record| record.remove("exchanges"))
+        {
+            record["exchanges_left_out"] = json!(exchanges.len());
+            size = record.to_string().len();
+        }
+        if size > budget {
+            left_out += 1;
+            continue;
+        }
+        budget -= size;
+        records.push(record);
+    }
+    (records, left_out)
 }
 
 /// The check options of a `check` call, and whether the report is verbose.
@@ -216,6 +316,9 @@ fn options(args: &Value) -> Result<(CheckOptions, bool), String> {
         // Which variables fill a transcript's placeholders is the serve
         // process's to say (its environment), never the agent's.
         fill_env: crate::transcript::fill_names_from_env(),
+        // The agent's paths, and what a directory of them holds, stay in
+        // the directory serve was started in.
+        confine_to_cwd: true,
         ..CheckOptions::default()
     };
     if !options.replay && options.command.is_empty() {
@@ -301,12 +404,18 @@ mod tests {
     }
 
     #[test]
-    fn check_is_read_only_and_open_world() {
+    fn check_says_it_runs_programs_and_laws_that_it_reads() {
+        // `check` starts any command it is given: neither read-only nor
+        // idempotent, possibly destructive, open-world.
         let annotations = serde_json::to_value(CheckTool.descriptor().annotations).unwrap();
-        assert_eq!(annotations["readOnlyHint"], true);
+        assert_eq!(annotations["readOnlyHint"], false);
+        assert_eq!(annotations["destructiveHint"], true);
+        assert_eq!(annotations["idempotentHint"], false);
         assert_eq!(annotations["openWorldHint"], true);
         let laws = serde_json::to_value(LawsTool.descriptor().annotations).unwrap();
         assert_eq!(laws["readOnlyHint"], true);
+        assert_eq!(laws["destructiveHint"], false);
+        assert_eq!(laws["idempotentHint"], true);
         assert_eq!(laws["openWorldHint"], false);
     }
 
@@ -322,6 +431,49 @@ mod tests {
             "{}",
             output.report
         );
+    }
+
+    #[test]
+    fn a_long_text_keeps_its_start_and_its_summary_and_says_what_it_left_out() {
+        let text: String = (0..10_000)
+            .map(|i| format!("line {i}\n"))
+            .chain(["Summary: everything\n".to_owned()])
+            .collect();
+        let bounded = bounded_text(&text, 4096);
+        assert!(bounded.len() < 4096 + 300, "{}", bounded.len());
+        assert!(bounded.starts_with("line 0\nline 1\n"), "{bounded}");
+        assert!(bounded.ends_with("Summary: everything\n"), "{bounded}");
+        assert!(bounded.contains("bytes of the report left out (serve answers at most 4096 bytes of it): run `mcp-replay check --format json > report.jsonl`"), "{bounded}");
+        assert_eq!(bounded_text("short\n", 4096), "short\n");
+    }
+
+    #[test]
+    fn records_past_the_budget_are_left_out_and_counted_and_the_summary_stays() {
+        let mut lines = String::new();
+        let exchanges: Vec<Value> = (0..1000)
+            .map(|i| json!({"line": i, "status": "failed"}))
+            .collect();
+        lines.push_str(
+            &json!({"type": "transcript", "path": "a.jsonl", "exchanges": exchanges}).to_string(),
+        );
+        lines.push('\n');
+        for i in 0..100 {
+            lines.push_str(
+                &json!({"type": "finding", "n": i, "message": "x".repeat(100)}).to_string(),
+            );
+            lines.push('\n');
+        }
+        lines.push_str(&json!({"type": "summary", "passed": false}).to_string());
+        lines.push('\n');
+        let (records, left_out) = bounded_records(lines.as_bytes(), 4096);
+        let size: usize = records.iter().map(|r| r.to_string().len()).sum();
+        assert!(size <= 4096, "{size}");
+        // The transcript's record lost its exchanges, and says how many.
+        assert_eq!(records[0]["exchanges_left_out"], 1000);
+        assert!(records[0].get("exchanges").is_none());
+        assert_eq!(records.last().unwrap()["type"], "summary");
+        assert_eq!(records.len() + left_out, 102);
+        assert!(left_out > 50, "{left_out}");
     }
 
     #[test]

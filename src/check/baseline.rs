@@ -214,7 +214,7 @@ pub(crate) fn read(path: &Path, keys: &Keys) -> Result<BTreeSet<FindingKey>, Bas
         .map_err(|err| io_err(std::io::Error::new(std::io::ErrorKind::InvalidData, err)))?;
     let wire: Wire = serde_json::from_str(&text).map_err(|err| {
         let what = "a baseline written by `--write-baseline`";
-        InvalidJson::from_serde(path, what, &err).naming_a_bom(&text, what)
+        InvalidJson::from_serde_unquoted(path, what, &err).naming_a_bom(&text, what)
     })?;
     if wire.format != FORMAT || !(1..=VERSION).contains(&wire.version) {
         let message = format!("expected \"format\":\"{FORMAT}\" and \"version\":1 or {VERSION}");

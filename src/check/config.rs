@@ -95,6 +95,34 @@ impl InvalidJson {
         }
     }
 
+    /// As [`from_serde`](Self::from_serde), but never quoting the file: a
+    /// value serde_json names (`invalid type: string "…"`) is the file's
+    /// content, which the reader of the error may not be meant to see (an
+    /// agent that named a file it should not read). Only where and what
+    /// kind of error it is are said.
+    pub(crate) fn from_serde_unquoted(
+        path: &Path,
+        what: &str,
+        err: &serde_json::Error,
+    ) -> InvalidJson {
+        use serde_json::error::Category;
+        let text = err.to_string();
+        let why = match err.classify() {
+            Category::Data if text.starts_with("missing field `") => {
+                text.split(" at line ").next().unwrap_or(&text).to_owned()
+            }
+            Category::Data => "a value of the wrong type or an unknown field".to_owned(),
+            Category::Eof => "the JSON ends early".to_owned(),
+            Category::Syntax | Category::Io => "this is not JSON".to_owned(),
+        };
+        InvalidJson {
+            path: path.to_owned(),
+            line: err.line().max(1),
+            column: err.column().max(1),
+            message: format!("expected {what}: {why}"),
+        }
+    }
+
     /// The same error, saying so when what serde_json stopped at in `text`
     /// is a UTF-8 byte order mark, which it reads as a character no JSON
     /// has there; the column then counts characters.

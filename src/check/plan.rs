@@ -383,6 +383,14 @@ fn collect(
             files.push((path.clone(), root));
         }
     }
+    if options.confine_to_cwd {
+        for path in &paths {
+            confined(path)?;
+        }
+        for (file, _) in &files {
+            confined(file)?;
+        }
+    }
     let cwd = std::env::current_dir().ok();
     for (file, root) in &mut files {
         if let Some(within) = cwd_root(file, cwd.as_deref()) {
@@ -534,6 +542,27 @@ impl Allowed {
             shell_quote(&resolved.display().to_string()),
         ))
     }
+}
+
+/// Whether `path` leads inside the current directory, `..` and symbolic
+/// links followed as the OS will follow them; the error says where it
+/// leads instead.
+pub(super) fn confined(path: &Path) -> Result<(), CheckError> {
+    let root = Path::new(".")
+        .canonicalize()
+        .map_err(|source| CheckError::Path {
+            path: PathBuf::from("."),
+            source,
+        })?;
+    let resolved = resolve_beneath(&root, path);
+    if resolved.starts_with(&root) {
+        return Ok(());
+    }
+    Err(CheckError::Outside {
+        path: path.to_owned(),
+        resolved,
+        root,
+    })
 }
 
 /// `relative` resolved against the directory `base` (itself resolved), as

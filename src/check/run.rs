@@ -88,6 +88,11 @@ pub struct CheckOptions {
     /// placeholder is sent as it stands, with a note. Never the names a
     /// transcript lists.
     pub fill_env: Vec<String>,
+    /// Read only inside the current directory: every transcript path, each
+    /// transcript found under a directory, and the baseline must lead
+    /// inside it (`..` and symbolic links followed), or the run does not
+    /// start. For `serve`, whose arguments an agent writes.
+    pub confine_to_cwd: bool,
 }
 
 impl Default for CheckOptions {
@@ -113,6 +118,7 @@ impl Default for CheckOptions {
             cli_probes: None,
             allow_cwd: Vec::new(),
             fill_env: Vec::new(),
+            confine_to_cwd: false,
         }
     }
 }
@@ -193,6 +199,20 @@ pub enum CheckError {
     /// Nothing to do: no transcripts and `--no-probes`.
     #[error("nothing to check: no transcripts, and the probes are off")]
     NothingToDo,
+    /// A path leads outside the directory the run is confined to
+    /// ([`CheckOptions::confine_to_cwd`]).
+    #[error(
+        "`{}` leads to `{}`, outside the directory the check runs in (`{}`): only files inside it are read",
+        .path.display(), .resolved.display(), .root.display()
+    )]
+    Outside {
+        /// The path as given or found.
+        path: PathBuf,
+        /// Where it leads.
+        resolved: PathBuf,
+        /// The directory the run is confined to.
+        root: PathBuf,
+    },
 }
 
 impl CheckError {
@@ -214,6 +234,9 @@ impl CheckError {
             CheckError::NothingToDo => {
                 Some("give transcripts, or drop `--no-probes` to probe the command".to_owned())
             }
+            CheckError::Outside { .. } => Some(
+                "give a path inside the directory the check runs in, or run `mcp-replay check` from a shell".to_owned(),
+            ),
             CheckError::Path { .. } => None,
         }
     }
@@ -261,6 +284,11 @@ pub fn run(
             .as_deref()
             .or(options.baseline.as_deref()),
     );
+    if options.confine_to_cwd
+        && let Some(path) = &options.baseline
+    {
+        super::plan::confined(path)?;
+    }
     let baseline = match &options.baseline {
         Some(path) => baseline::read(path, &Keys::new(Some(path)))?,
         None => BTreeSet::new(),
@@ -599,9 +627,12 @@ fn run_jobs(
     if threads == 1 {
         work();
     } else {
+        // The servers of every job belong to the caller's stop scope.
+        let stop_scope = crate::process::current_scope();
         std::thread::scope(|scope| {
             for _ in 0..threads {
-                scope.spawn(work);
+                let stop_scope = stop_scope.clone();
+                scope.spawn(move || crate::process::StopScope::enter(stop_scope, work));
             }
         });
     }

@@ -13,7 +13,7 @@ use std::io::Write as _;
 use std::os::fd::AsFd as _;
 use std::process::ExitCode;
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use mcp_replay::ServeError;
 
@@ -85,10 +85,32 @@ pub fn usage_error(err: &clap::Error, started: Instant) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Serves `mcp-replay serve` until stdin closes or a signal ends it.
-pub fn run(json_mode: bool, started: Instant) -> ExitCode {
-    session("serve", json_mode, started, || {
-        mcp_replay::serve::server(env!("MCP_REPLAY_VERSION")).serve_stdio()
+/// Serves `mcp-replay serve` until stdin closes or a signal ends it, each
+/// `check` call stopped after `call_timeout`.
+pub fn run(json_mode: bool, call_timeout: Duration, started: Instant) -> ExitCode {
+    // A checked server runs as the same user: without this it could open
+    // `/proc/<serve>/fd/…` and write answers of its own into the protocol
+    // channel. A process that is not dumpable keeps its descriptors to
+    // itself (and to the holders of CAP_SYS_PTRACE).
+    #[cfg(target_os = "linux")]
+    if let Err(err) =
+        rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)
+    {
+        let message = format!("cannot make the process non-dumpable: {err}");
+        return fail(
+            "serve",
+            json_mode,
+            started,
+            ("SERVE_ERROR", "startup", 1),
+            &message,
+        );
+    }
+    // A process a checked server starts in a session of its own is killed
+    // too, once no checked server runs.
+    mcp_replay::process::adopt_orphans();
+    let limits = mcp_replay::serve::Limits { call_timeout };
+    session("serve", json_mode, started, move || {
+        mcp_replay::serve::serve_stdio(env!("MCP_REPLAY_VERSION"), limits)
     })
 }
 

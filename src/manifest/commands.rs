@@ -390,7 +390,7 @@ fn fuzz() -> CommandEntry {
         DangerLevel::Mutating,
     );
     // Not a tool of `serve` yet: it starts servers and runs their tools,
-    // for longer than a tool call of `serve` should block its loop.
+    // for as long as its budget.
     entry.mcp = Some(false);
     entry.arguments = Some("passthrough".to_owned());
     entry.output_formats = vec!["human".to_owned(), "json".to_owned()];
@@ -657,12 +657,23 @@ fn protocol_command(description: &str) -> CommandEntry {
 fn serve() -> CommandEntry {
     let mut entry =
         protocol_command("Serve `check` and `laws` as MCP tools over stdio until stdin closes");
+    // A `check` call starts the server command it names.
+    entry.danger_level = Some(DangerLevel::Mutating);
     flag(
         &mut entry,
         "format",
         Flag::new(FlagType::Enum, FORMAT_HELP)
             .values(&["text", "json"])
             .default("text"),
+    );
+    flag(
+        &mut entry,
+        "call-timeout",
+        Flag::new(
+            FlagType::Duration,
+            "The longest one `check` call may run; past it the call is stopped and its servers killed",
+        )
+        .default("600s"),
     );
     serving_codes(&mut entry);
     signal_codes(

@@ -14,6 +14,7 @@
 //! still running (it is not an orphan yet); and everything, if the owner is
 //! killed by SIGKILL, since no code of its own runs then.
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -48,12 +49,21 @@ pub(crate) fn adopting() -> bool {
 /// when no child of the process should live: after the last server is
 /// reaped.
 pub fn kill_orphans() {
+    kill_orphans_sparing(&BTreeSet::new());
+}
+
+/// Kills and reaps every child of this process but the live servers in
+/// `spare` (process ids), as [`kill_orphans`] does. A live server is its
+/// owner's to reap: a sweep that reaped it would leave the owner waiting on
+/// a process id whose status is gone.
+pub(crate) fn kill_orphans_sparing(spare: &BTreeSet<i32>) {
     if !adopting() {
         return;
     }
     let deadline = Instant::now() + SWEEP_GRACE;
     loop {
-        let children = children();
+        let mut children = children();
+        children.retain(|pid| !spare.contains(&pid.as_raw_nonzero().get()));
         if children.is_empty() {
             return;
         }

@@ -309,6 +309,31 @@ impl Server {
         res
     }
 
+    /// Serves as [`serve_stdio`](Self::serve_stdio) does, stdio claimed and
+    /// tool runs captured, but through the transport `make` builds from
+    /// close-on-exec copies of the protocol's stdin and stdout: a front
+    /// that reads the host's lines on a thread of its own and hands the
+    /// loop the ones it should answer.
+    #[cfg(feature = "cli")]
+    pub(crate) fn serve_stdio_via<T: Transport>(
+        &self,
+        make: impl FnOnce(std::fs::File, std::fs::File) -> std::io::Result<T>,
+    ) -> Result<(), ServeError> {
+        let mut capture = self.new_capture(self.capture != CaptureMode::Never)?;
+        let stdio = ProtectedStdio::claim(capture.as_mut())?;
+        let made = stdio
+            .stdin
+            .try_clone()
+            .and_then(|stdin| Ok((stdin, stdio.stdout.try_clone()?)))
+            .and_then(|(stdin, stdout)| make(stdin, stdout));
+        let res = match made {
+            Ok(mut transport) => self.serve_with(&mut transport, capture.as_mut()),
+            Err(err) => Err(ServeError::ClaimStdio(err)),
+        };
+        drop(stdio);
+        res
+    }
+
     /// Serves the host at the other end of `transport` until its input ends.
     ///
     /// Requests are answered in the order they arrive, each exactly once;

@@ -1666,3 +1666,162 @@ fn the_configs_redaction_applies_to_what_check_reports() {
         "{stdout}"
     );
 }
+
+/// How long a checker may take from a stop signal to its exit in a test: a
+/// loaded machine's margin over the second `scripts/bench-signal.sh`
+/// measures (the stop used to take 15–19 s).
+const PROMPT_EXIT: Duration = Duration::from_secs(3);
+
+/// Starts `check` in `dir` with `args`, waits until `marker` names a
+/// running process besides the checker (its server is up), sends `signal`,
+/// and returns the exit status, how long after the signal it came, and
+/// stdout.
+fn stopped_once_running(
+    dir: &Path,
+    args: &[String],
+    marker: &str,
+    signal: rustix::process::Signal,
+) -> (std::process::ExitStatus, Duration, String) {
+    let in_argv = usize::from(args.iter().any(|arg| arg == marker));
+    let mut child = checker(dir)
+        .arg("check")
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        let _ = tx.send(text);
+    });
+    let pid = rustix::process::Pid::from_child(&child);
+    let mut waiter = Waiter::new(child);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while processes_with(marker).len() <= in_argv {
+        assert!(Instant::now() < deadline, "the server never started");
+        std::thread::yield_now();
+    }
+    let signalled = Instant::now();
+    rustix::process::kill_process(pid, signal).unwrap();
+    let status = waiter.wait();
+    let took = signalled.elapsed();
+    assert_no_process_with(marker);
+    let stdout = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    (status, took, stdout)
+}
+
+/// The JUnit file at `path`, asserted whole: one document, its root closed.
+fn whole_junit(path: &Path) -> String {
+    let xml = std::fs::read_to_string(path).unwrap();
+    assert!(xml.starts_with("<?xml version=\"1.0\""), "{xml}");
+    assert!(xml.trim_end().ends_with("</testsuites>"), "{xml}");
+    assert_eq!(xml.matches("<testsuites ").count(), 1, "{xml}");
+    xml
+}
+
+#[test]
+fn sigterm_ends_a_check_of_a_server_that_never_answers_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("never-answers-{}", std::process::id());
+    let args: Vec<String> = ["--no-replay", "--junit", "j.xml", "--", "sh", "-c"]
+        .iter()
+        .map(|arg| (*arg).to_owned())
+        .chain(["sleep 1000; :".to_owned(), marker.clone()])
+        .collect();
+    let (status, took, stdout) =
+        stopped_once_running(dir.path(), &args, &marker, rustix::process::Signal::TERM);
+    assert_eq!(status.code(), Some(143), "{stdout}");
+    assert!(took < PROMPT_EXIT, "the stop took {took:?}");
+    assert!(
+        stdout.contains("not run: interrupted by SIGTERM"),
+        "{stdout}"
+    );
+    let xml = whole_junit(&dir.path().join("j.xml"));
+    assert!(
+        xml.contains("<skipped message=\"not run: interrupted by SIGTERM\"/>"),
+        "{xml}"
+    );
+}
+
+#[test]
+fn sigint_ends_a_check_in_the_middle_of_a_live_servers_call_at_once() {
+    // `a.jsonl` passes; `b.jsonl` runs a fixture server that answers the
+    // handshake and then takes hours over its first tool call.
+    let dir = tempfile::tempdir().unwrap();
+    let transcripts = dir.path().join("transcripts");
+    std::fs::create_dir(&transcripts).unwrap();
+    record(&transcripts.join("a.jsonl"), &[], &session());
+    let slow = (36_000_000 + std::process::id()).to_string();
+    let b = transcripts.join("b.jsonl");
+    record(&b, &[], &session());
+    let text = std::fs::read_to_string(&b).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(header).unwrap();
+    header["command"] = json!([fixture_server(), "--slow-call", slow]);
+    std::fs::write(&b, format!("{header}\n{rest}")).unwrap();
+
+    let args: Vec<String> = [
+        "--jobs",
+        "1",
+        "--no-probes",
+        "--junit",
+        "j.xml",
+        "--timeout",
+        "600s",
+    ]
+    .iter()
+    .map(|arg| (*arg).to_owned())
+    .collect();
+    let (status, took, stdout) =
+        stopped_once_running(dir.path(), &args, &slow, rustix::process::Signal::INT);
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    assert!(took < PROMPT_EXIT, "the stop took {took:?}");
+    assert!(
+        stdout.contains("  PASS transcripts/a.jsonl  6 exchanges"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  SKIP transcripts/b.jsonl  not run: interrupted by SIGINT"),
+        "{stdout}"
+    );
+    let xml = whole_junit(&dir.path().join("j.xml"));
+    assert!(
+        xml.contains("<testsuite name=\"transcripts/a.jsonl\" tests=\"6\" failures=\"0\""),
+        "{xml}"
+    );
+}
+
+#[test]
+fn a_check_cancelled_as_ci_cancels_it_writes_its_report_before_the_kill() {
+    // `timeout -s TERM -k 5 3`: SIGTERM after 3 s, SIGKILL 5 s later. The
+    // run ends by the SIGTERM, so `timeout` says it timed out (124), not
+    // that it had to kill (137).
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("ci-cancelled-{}", std::process::id());
+    let started = Instant::now();
+    let output = std::process::Command::new("timeout")
+        .current_dir(dir.path())
+        .args([
+            "-s",
+            "TERM",
+            "-k",
+            "5",
+            "3",
+            env!("CARGO_BIN_EXE_mcp-replay"),
+        ])
+        .args(["check", "--junit", "j.xml", "--no-replay", "--"])
+        .args(["sh", "-c", "sleep 1000; :", &marker])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let stdout = stdout_of(&output);
+    assert_eq!(output.status.code(), Some(124), "{stdout}");
+    assert!(took < Duration::from_secs(3) + PROMPT_EXIT, "took {took:?}");
+    assert!(stdout.contains("Interrupted by SIGTERM"), "{stdout}");
+    whole_junit(&dir.path().join("j.xml"));
+    assert_no_process_with(&marker);
+}

@@ -340,8 +340,12 @@ fn serve_lists_no_mcp_false_command_and_refuses_calls_naming_one() {
 
     // The descriptors: annotations and the output schema.
     let check = &tools[0];
-    assert_eq!(check["annotations"]["readOnlyHint"], true);
+    // `check` runs any command it is given: it says so.
+    assert_eq!(check["annotations"]["readOnlyHint"], false);
+    assert_eq!(check["annotations"]["destructiveHint"], true);
+    assert_eq!(check["annotations"]["idempotentHint"], false);
     assert_eq!(check["annotations"]["openWorldHint"], true);
+    assert_eq!(tools[1]["annotations"]["readOnlyHint"], true);
     assert_eq!(check["outputSchema"]["type"], "object");
     assert_eq!(tools[1]["annotations"]["openWorldHint"], false);
     host.close_stdin();
@@ -558,4 +562,254 @@ fn schema_prints_the_commands_manifest_entry_and_never_reads_stdin() {
         assert_eq!(entry["flags"]["schema"]["type"], "boolean", "{command}");
         assert_eq!(schema["schema_version"], manifest()["schema_version"]);
     }
+}
+
+/// How long `serve` may take to answer, or to stop a call, while a check
+/// runs: a loaded machine's margin (a check's own deadlines here are ten
+/// minutes).
+const PROMPT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Sends a `check` call (id `id`) of a server that never answers, named by
+/// `marker`, and waits until it runs.
+fn start_hanging_check(host: &mut Host, id: i64, script: &str, marker: &str) {
+    let line = request(
+        json!(id),
+        "tools/call",
+        json!({"name": "check", "arguments": {
+            "command": ["sh", "-c", script, marker],
+            "no_replay": true,
+            "startup_timeout": "600s",
+            "timeout": "600s"
+        }}),
+    );
+    host.send(format!("{line}\n").as_bytes());
+    let deadline = std::time::Instant::now() + STEP;
+    while crate::util::processes_with(marker).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no checked server started"
+        );
+        std::thread::yield_now();
+    }
+}
+
+/// Waits until no process carries `marker`, and says how long it took.
+fn gone_after(marker: &str) -> std::time::Duration {
+    let started = std::time::Instant::now();
+    crate::util::assert_no_process_with(marker);
+    started.elapsed()
+}
+
+/// The next line on stdout, which must come within [`PROMPT`].
+fn prompt_answer(host: &mut Host) -> (Value, std::time::Duration) {
+    let started = std::time::Instant::now();
+    let answer = answer(host);
+    (answer, started.elapsed())
+}
+
+#[test]
+fn serve_answers_while_a_check_runs() {
+    let marker = format!("serve-busy-{}", std::process::id());
+    let mut host = serve(&[]);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    answer(&mut host);
+    start_hanging_check(&mut host, 2, "sleep 600; :", &marker);
+    host.send(format!("{}\n", request(json!(3), "ping", json!(null))).as_bytes());
+    let (pong, took) = prompt_answer(&mut host);
+    assert_eq!(pong["id"], 3, "{pong}");
+    assert!(took < PROMPT, "the ping waited {took:?}");
+    host.send(format!("{}\n", request(json!(4), "tools/list", json!(null))).as_bytes());
+    let (tools, took) = prompt_answer(&mut host);
+    assert_eq!(tools["id"], 4, "{tools}");
+    assert!(took < PROMPT, "tools/list waited {took:?}");
+    // Another call runs beside the first, and answers.
+    let laws = call(&mut host, 5, "laws", json!({}));
+    assert_eq!(laws["result"]["isError"], false, "{laws}");
+    // End of input ends serve, and the running check's server with it.
+    host.close_stdin();
+    let started = std::time::Instant::now();
+    assert_eq!(host.wait().code(), Some(0), "{}", host.stderr());
+    assert!(
+        started.elapsed() < PROMPT,
+        "serve took {:?}",
+        started.elapsed()
+    );
+    let took = gone_after(&marker);
+    assert!(
+        took < PROMPT,
+        "the checked server outlived serve by {took:?}"
+    );
+}
+
+#[test]
+fn a_cancelled_check_stops_its_servers_and_is_not_answered() {
+    let marker = format!("serve-cancelled-{}", std::process::id());
+    let mut host = serve(&[]);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    answer(&mut host);
+    start_hanging_check(&mut host, 2, "sleep 600; :", &marker);
+    let cancel = json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": 2, "reason": "the user changed their mind"}
+    });
+    host.send(format!("{cancel}\n").as_bytes());
+    let took = gone_after(&marker);
+    assert!(took < PROMPT, "the cancelled check's server lived {took:?}");
+    // The next line is the ping's answer: the cancelled call got none.
+    host.send(format!("{}\n", request(json!(3), "ping", json!(null))).as_bytes());
+    let (pong, _) = prompt_answer(&mut host);
+    assert_eq!(pong["id"], 3, "{pong}");
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+    let rest = host.rest();
+    assert!(rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
+}
+
+#[test]
+fn a_check_past_the_call_timeout_is_stopped_and_says_so() {
+    let marker = format!("serve-call-timeout-{}", std::process::id());
+    let mut host = serve(&["--call-timeout", "1s"]);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    answer(&mut host);
+    start_hanging_check(&mut host, 2, "sleep 600; :", &marker);
+    let (answer, _) = prompt_answer(&mut host);
+    assert_eq!(answer["id"], 2, "{answer}");
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("serve's limit for one call (1s)"), "{text}");
+    let took = gone_after(&marker);
+    assert!(took < PROMPT, "the stopped check's server lived {took:?}");
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+}
+
+#[test]
+fn a_daemon_a_checked_server_starts_goes_with_serve() {
+    let marker = format!("serve-daemon-{}", std::process::id());
+    let daemon = format!("{marker}-daemon");
+    let mut host = serve(&[]);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    answer(&mut host);
+    // The daemon leaves the server's process group and session.
+    let script = format!("setsid sh -c 'sleep 600; :' {daemon} & sleep 600; :");
+    start_hanging_check(&mut host, 2, &script, &marker);
+    let deadline = std::time::Instant::now() + STEP;
+    while crate::util::processes_with(&daemon).is_empty() {
+        assert!(std::time::Instant::now() < deadline, "no daemon started");
+        std::thread::yield_now();
+    }
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+    let took = gone_after(&daemon);
+    assert!(took < PROMPT, "the daemon outlived serve by {took:?}");
+    crate::util::assert_no_process_with(&marker);
+}
+
+#[test]
+fn a_checked_server_cannot_open_serves_descriptors() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let result = dir.path().join("result");
+    // Root may open any process's descriptors (CAP_SYS_PTRACE), and a
+    // process with fewer capabilities may not open those of one with more
+    // anyway: `serve` and its server run as one ordinary user, as they do
+    // on a developer's machine.
+    let mut cmd = if rustix::process::geteuid().is_root() {
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        let mut cmd = Command::new("setpriv");
+        cmd.args([
+            "--reuid",
+            "65534",
+            "--regid",
+            "65534",
+            "--clear-groups",
+            "--",
+        ])
+        .arg(bin());
+        cmd
+    } else {
+        Command::new(bin())
+    };
+    cmd.arg("serve").current_dir(dir.path());
+    // Every descriptor of its parent, `serve`, opened for appending (which
+    // writes nothing): the protocol channel is one of them.
+    let script = format!(
+        "{{ for fd in /proc/$PPID/fd/*; do (: >> \"$fd\") 2>/dev/null && echo \"opened $fd\"; done; \
+         echo end; }} >> '{}'",
+        result.display()
+    );
+    let mut host = Host::spawn(cmd);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    answer(&mut host);
+    let answer = call(
+        &mut host,
+        2,
+        "check",
+        json!({"command": ["sh", "-c", script], "no_replay": true}),
+    );
+    assert!(answer["result"].is_object(), "{answer}");
+    // Each of the probes' sessions ran the script; none opened anything.
+    let text = std::fs::read_to_string(&result).unwrap();
+    assert!(text.lines().count() > 1, "{text}");
+    assert!(text.lines().all(|line| line == "end"), "{text}");
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+}
+
+#[test]
+fn a_check_call_reads_only_inside_serves_directory() {
+    let outer = tempfile::tempdir().unwrap();
+    let dir = outer.path().join("project");
+    std::fs::create_dir_all(dir.join("transcripts")).unwrap();
+    let outside = outer.path().join("outside.jsonl");
+    std::fs::write(&outside, "{}\n").unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("transcripts/link.jsonl")).unwrap();
+    // A baseline inside whose content is no baseline: the error must not
+    // quote it.
+    std::fs::write(
+        dir.join("baseline.json"),
+        r#"{"format": "mcp-replay-baseline", "version": 2, "findings": "SECRET-CONTENT"}"#,
+    )
+    .unwrap();
+    let mut cmd = Command::new(bin());
+    cmd.arg("serve").current_dir(&dir);
+    let mut host = Host::spawn(cmd);
+    host.send(format!("{}\n", initialize(1)).as_bytes());
+    answer(&mut host);
+    let text = |answer: &Value| {
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let refused = [
+        json!({"paths": ["../outside.jsonl"]}),
+        json!({"paths": [outside.display().to_string()]}),
+        // A directory whose walk finds a link out of the tree.
+        json!({"paths": ["transcripts"]}),
+        json!({"command": ["true"], "no_replay": true, "baseline": "/etc/passwd"}),
+        json!({"command": ["true"], "no_replay": true, "baseline": "../outside.jsonl"}),
+    ];
+    for (n, arguments) in refused.into_iter().enumerate() {
+        let id = i64::try_from(n).unwrap() + 2;
+        let answer = call(&mut host, id, "check", arguments.clone());
+        let text = text(&answer);
+        assert!(
+            text.contains("outside the directory the check runs in"),
+            "{arguments}: {text}"
+        );
+    }
+    let answer = call(
+        &mut host,
+        20,
+        "check",
+        json!({"command": ["true"], "no_replay": true, "baseline": "baseline.json"}),
+    );
+    let text = text(&answer);
+    assert!(text.contains("baseline.json:1:"), "{text}");
+    assert!(!text.contains("SECRET"), "{text}");
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
 }

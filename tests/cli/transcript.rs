@@ -254,3 +254,32 @@ fn the_schema_rejects_what_the_format_forbids() {
         assert!(!check("event", bad).is_empty(), "accepted {bad}");
     }
 }
+
+/// The bundled transcripts replay as recorded from the crate's root, as
+/// the README runs them: a change to what the demo server, `mock` or
+/// `serve` answers fails here until they are blessed.
+#[test]
+fn the_bundled_transcripts_replay_from_the_crate_root() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The recorded commands name `mcp-replay`: this build's, first on PATH.
+    let bin = cargo_bin_cmd!("mcp-replay").get_program().to_owned();
+    let mut dirs = vec![Path::new(&bin).parent().unwrap().to_path_buf()];
+    dirs.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let output = cargo_bin_cmd!("mcp-replay")
+        .current_dir(root)
+        .env("PATH", std::env::join_paths(dirs).unwrap())
+        .args(["check", "transcripts/"])
+        .timeout(STEP * 4)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("6 passed"), "{stdout}");
+}

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::Run;
 use super::rewrite::with_member;
 use super::script::{ExpectKind, ExpectState};
-use super::{LiveLine, Mismatch};
+use super::{LiveLine, MAX_KEPT_MISMATCHES, Mismatch};
 use crate::check::client::{Cause, Channel, Kind, Message, Reply};
 use crate::check::diff::{self, Expected as _};
 use crate::jsonrpc::{RequestId, method};
@@ -189,9 +189,15 @@ impl<C: Channel> Run<'_, C> {
         let Some(diff) = diff::compare_applied(&expected, &actual, headers) else {
             return true;
         };
-        let expected = expected.into_owned();
         self.mismatches += 1;
         self.changed.push(line);
+        // Past the bound, a mismatch is counted, not kept: its diff and
+        // both sides would hold many times the transcript's size.
+        if self.mismatched.len() >= MAX_KEPT_MISMATCHES {
+            self.left_out.get_or_insert((line, 0)).1 += 1;
+            return false;
+        }
+        let expected = expected.into_owned();
         self.mismatched.push(Mismatch {
             line,
             finding: self.findings.len(),

@@ -123,6 +123,11 @@ pub(crate) struct ReplayOutcome {
     pub compared: HashSet<usize>,
 }
 
+/// How many recorded responses that differ from the live ones a replay
+/// keeps in full (the diff, both sides, a finding each); past it they are
+/// counted, and one finding says how many were left out.
+pub(crate) const MAX_KEPT_MISMATCHES: usize = 100;
+
 /// A recorded response that differs from the live one.
 #[derive(Debug, Clone)]
 pub(crate) struct Mismatch {
@@ -299,6 +304,7 @@ pub(crate) fn replay_on<C: Channel>(
         mismatched: Vec::new(),
         compared: HashSet::new(),
         changed: Vec::new(),
+        left_out: None,
         reshaped: false,
         sends: 0,
         last_line: 0,
@@ -312,6 +318,23 @@ pub(crate) fn replay_on<C: Channel>(
         run.findings[index].message.push_str(&more);
     }
     run.schema_tally();
+    if let Some((line, count)) = run.left_out {
+        let s = if count == 1 { "" } else { "s" };
+        let message = format!(
+            "{count} more response{s} differ from the recording, from line {line} on: past the first {MAX_KEPT_MISMATCHES} of a transcript, differences are counted and left out of the report (no diff, not told from noise)"
+        );
+        let finding = Finding::new(
+            LawId::TranscriptMatch,
+            options.profile,
+            run.location(line),
+            message,
+        )
+        .with_hint(format!(
+            "accept the new responses with `{}`",
+            options.bless_hint
+        ));
+        run.findings.push(finding);
+    }
     let exchanges = run.exchanges();
     // Once the replay stopped early, what did not come might have come
     // later: only a whole session notes what never came.
@@ -399,6 +422,9 @@ struct Run<'a, C> {
     compared: HashSet<usize>,
     /// The transcript lines of the recorded responses that differ.
     changed: Vec<usize>,
+    /// The mismatches past [`MAX_KEPT_MISMATCHES`]: the line of the first,
+    /// and how many.
+    left_out: Option<(usize, usize)>,
     /// See [`ReplayOutcome::reshaped`].
     reshaped: bool,
     /// How many client lines have been sent.
@@ -985,6 +1011,51 @@ mod tests {
         );
         assert_eq!(outcome.live.len(), 2);
         assert_eq!(outcome.live[1].segment, 3);
+    }
+
+    #[test]
+    fn mismatches_past_the_bound_are_counted_not_kept() {
+        let n = MAX_KEPT_MISMATCHES + 150;
+        let requests: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"jsonrpc":"2.0","id":{},"method":"ping"}}"#, i + 2))
+            .collect();
+        let recorded: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{"n":1}}}}"#, i + 2))
+            .collect();
+        let mut events = vec![("c2s", INIT), ("s2c", INIT_OK)];
+        for (request, answer) in requests.iter().zip(&recorded) {
+            events.push(("c2s", request));
+            events.push(("s2c", answer));
+        }
+        // Every ping answered `{}`, where the recording has `{"n":1}`.
+        let outcome = run(
+            &events,
+            &format!(
+                "read a; echo '{INIT_OK}'; i=2; while read -r l; do echo \"{{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":$i,\\\"result\\\":{{}}}}\"; i=$((i+1)); done"
+            ),
+        );
+        assert!(outcome.complete);
+        assert_eq!(outcome.mismatches, n);
+        assert_eq!(outcome.mismatched.len(), MAX_KEPT_MISMATCHES);
+        let with_diff = outcome.findings.iter().filter(|f| f.diff.is_some()).count();
+        assert_eq!(with_diff, MAX_KEPT_MISMATCHES);
+        assert_eq!(outcome.findings.len(), MAX_KEPT_MISMATCHES + 1);
+        let last = outcome.findings.last().unwrap();
+        assert_eq!(last.law, LawId::TranscriptMatch);
+        let first_left_out = 2 * (MAX_KEPT_MISMATCHES + 1) + 3;
+        assert_eq!(
+            last.message,
+            format!(
+                "150 more responses differ from the recording, from line {first_left_out} on: past the first 100 of a transcript, differences are counted and left out of the report (no diff, not told from noise)"
+            )
+        );
+        // Every exchange still says how it went.
+        let failed = outcome
+            .exchanges
+            .iter()
+            .filter(|e| e.status == ExchangeStatus::Failed)
+            .count();
+        assert_eq!(failed, n);
     }
 
     #[test]
