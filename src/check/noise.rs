@@ -19,12 +19,13 @@
 //! transcript's header, where a review sees them. With `--fail-on-noise`
 //! every difference fails, as before.
 
-use std::collections::{BTreeSet, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
 use super::diff::{self, Difference, IgnoreRules};
-use super::replay::ReplayOutcome;
+use super::replay::{Overflow, ReplayOutcome, left_out_message};
 use crate::report::{ExchangeStatus, Location};
 
 /// Why a difference is noise.
@@ -59,48 +60,95 @@ pub(crate) fn settle(
     fail_on_noise: bool,
 ) -> Settled {
     let mut settled = Settled::default();
-    if outcome.mismatched.is_empty() || !outcome.complete {
+    if (outcome.mismatched.is_empty() && outcome.overflow.is_empty()) || !outcome.complete {
         return settled;
     }
     let mut differences: Vec<Vec<(Difference, Option<Why>)>> = outcome
         .mismatched
         .iter()
-        .map(|mismatch| {
-            diff::differences(&mismatch.expected, &mismatch.actual)
-                .into_iter()
-                .map(|difference| {
-                    let why = match (&difference.expected, &difference.actual) {
-                        (Some(expected), Some(actual)) => {
-                            diff::volatile_kind(expected, actual).map(Why::Kind)
-                        }
-                        _ => None,
-                    };
-                    (difference, why)
-                })
-                .collect()
-        })
+        .map(|mismatch| classified(&mismatch.expected, &mismatch.actual))
         .collect();
-    let undecided = differences.iter().flatten().any(|(_, why)| why.is_none());
-    if undecided && let Some(second) = second_run() {
-        let again: HashMap<usize, &Value> = second
+    // The mismatches past the bound are parsed one at a time, never all.
+    let undecided = differences.iter().flatten().any(|(_, why)| why.is_none())
+        || outcome.overflow.iter().any(|overflow| {
+            parsed(overflow).is_some_and(|(expected, actual)| {
+                classified(&expected, &actual)
+                    .iter()
+                    .any(|(_, why)| why.is_none())
+            })
+        });
+    let second = if undecided { second_run() } else { None };
+    // The second run's answer at a line: its own when it differed from
+    // the recording, the recording's when it matched it.
+    let again: Option<Again<'_>> = second.as_ref().map(|second| Again {
+        kept: second
             .mismatched
             .iter()
             .map(|mismatch| (mismatch.line, &mismatch.actual))
-            .collect();
+            .collect(),
+        overflow: second
+            .overflow
+            .iter()
+            .map(|overflow| (overflow.line, overflow))
+            .collect(),
+        compared: &second.compared,
+    });
+    if let Some(again) = &again {
         for (mismatch, differences) in outcome.mismatched.iter().zip(&mut differences) {
-            // The second run's answer here: its own when it differed from
-            // the recording, the recording's when it matched it.
-            let other = match again.get(&mismatch.line) {
-                Some(actual) => *actual,
-                None if second.compared.contains(&mismatch.line) => &mismatch.expected,
-                None => continue,
+            let Some(other) = again.at(mismatch.line, &mismatch.expected) else {
+                continue;
             };
-            for (difference, why) in differences.iter_mut().filter(|(_, why)| why.is_none()) {
-                if diff::pointee(other, &difference.pointer) != difference.actual {
-                    *why = Some(Why::TwoRuns);
+            two_runs(differences, &other);
+        }
+    }
+
+    // Past the bound: each response whose every difference is noise is
+    // quiet; the notes name each noisy place once, with how many times.
+    let mut overflow_quiet = 0;
+    let mut overflow_noise: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut remaining: Vec<usize> = Vec::new();
+    for overflow in &outcome.overflow {
+        let Some((expected, actual)) = parsed(overflow) else {
+            remaining.push(overflow.line);
+            continue;
+        };
+        let mut differences = classified(&expected, &actual);
+        if let Some(other) = again
+            .as_ref()
+            .and_then(|again| again.at(overflow.line, &expected))
+        {
+            two_runs(&mut differences, &other);
+        }
+        let mut all_noise = !differences.is_empty();
+        for (difference, why) in &differences {
+            match why {
+                Some(why) => {
+                    settled.rules.push(difference.pointer.clone());
+                    *overflow_noise
+                        .entry((difference.pointer.clone(), because(why)))
+                        .or_default() += 1;
                 }
+                None => all_noise = false,
             }
         }
+        if all_noise && !fail_on_noise {
+            overflow_quiet += 1;
+            settled.quiet.insert(overflow.line);
+        } else {
+            remaining.push(overflow.line);
+        }
+    }
+    let verdict = if fail_on_noise {
+        "it fails the run under --fail-on-noise"
+    } else {
+        "not compared"
+    };
+    for ((pointer, why), count) in &overflow_noise {
+        let s = if *count == 1 { "" } else { "s" };
+        outcome.notes.push(format!(
+            "`{pointer}` is noise ({why}) in {count} response{s} past the first {} that differ: {verdict}; `--bless` pins it with the ignore rule `{pointer}`",
+            super::replay::MAX_KEPT_MISMATCHES
+        ));
     }
 
     let mut gone = BTreeSet::new();
@@ -120,15 +168,7 @@ pub(crate) fn settle(
             .to_owned();
         for (difference, why) in &noisy {
             settled.rules.push(difference.pointer.clone());
-            let why = match why {
-                Why::Kind(kind) => format!("{kind} on both sides"),
-                Why::TwoRuns => "two live runs answered it differently".to_owned(),
-            };
-            let verdict = if fail_on_noise {
-                "it fails the run under --fail-on-noise"
-            } else {
-                "not compared"
-            };
+            let why = because(why);
             outcome.notes.push(format!(
                 "{what}: `{}` is noise ({why}): {verdict}; `--bless` pins it with the ignore rule `{}`",
                 difference.pointer, difference.pointer
@@ -164,10 +204,26 @@ pub(crate) fn settle(
     }
     settled.rules.sort();
     settled.rules.dedup();
-    if gone.is_empty() {
+    let kept_gone = gone.len();
+    if let Some(index) = outcome.left_out_finding {
+        match remaining.first() {
+            None => {
+                gone.insert(index);
+            }
+            Some(&line) if overflow_quiet > 0 => {
+                let finding = &mut outcome.findings[index];
+                finding.message = left_out_message(remaining.len(), line);
+                if let Location::Transcript { line: at, .. } = &mut finding.location {
+                    *at = line;
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    if gone.is_empty() && overflow_quiet == 0 {
         return settled;
     }
-    outcome.mismatches -= gone.len();
+    outcome.mismatches -= kept_gone + overflow_quiet;
     let mut index = 0;
     outcome.findings.retain(|_| {
         index += 1;
@@ -192,6 +248,73 @@ pub(crate) fn settle(
         live.replaces.retain(|line| !settled.quiet.contains(line));
     }
     settled
+}
+
+/// Each difference between `expected` and `actual`, with why it is noise
+/// when both sides are values of a volatile kind.
+fn classified(expected: &Value, actual: &Value) -> Vec<(Difference, Option<Why>)> {
+    diff::differences(expected, actual)
+        .into_iter()
+        .map(|difference| {
+            let why = match (&difference.expected, &difference.actual) {
+                (Some(expected), Some(actual)) => {
+                    diff::volatile_kind(expected, actual).map(Why::Kind)
+                }
+                _ => None,
+            };
+            (difference, why)
+        })
+        .collect()
+}
+
+/// Marks as noise each undecided difference that `other`, a second live
+/// run's answer, does not repeat.
+fn two_runs(differences: &mut [(Difference, Option<Why>)], other: &Value) {
+    for (difference, why) in differences.iter_mut().filter(|(_, why)| why.is_none()) {
+        if diff::pointee(other, &difference.pointer) != difference.actual {
+            *why = Some(Why::TwoRuns);
+        }
+    }
+}
+
+/// Both sides of a mismatch past the bound, parsed again.
+fn parsed(overflow: &Overflow) -> Option<(Value, Value)> {
+    Some((
+        serde_json::from_str(&overflow.expected).ok()?,
+        serde_json::from_str(&overflow.actual).ok()?,
+    ))
+}
+
+/// How a note words why a difference is noise.
+fn because(why: &Why) -> String {
+    match why {
+        Why::Kind(kind) => format!("{kind} on both sides"),
+        Why::TwoRuns => "two live runs answered it differently".to_owned(),
+    }
+}
+
+/// A second live run's answers, by the transcript line of the recorded
+/// response.
+struct Again<'a> {
+    kept: HashMap<usize, &'a Value>,
+    overflow: HashMap<usize, &'a Overflow>,
+    compared: &'a std::collections::HashSet<usize>,
+}
+
+impl Again<'_> {
+    /// The second run's answer to the recorded response at `line`, whose
+    /// recorded side is `expected`.
+    fn at<'v>(&'v self, line: usize, expected: &'v Value) -> Option<Cow<'v, Value>> {
+        if let Some(actual) = self.kept.get(&line) {
+            return Some(Cow::Borrowed(*actual));
+        }
+        if let Some(overflow) = self.overflow.get(&line) {
+            return serde_json::from_str(&overflow.actual).ok().map(Cow::Owned);
+        }
+        self.compared
+            .contains(&line)
+            .then_some(Cow::Borrowed(expected))
+    }
 }
 
 #[cfg(test)]
@@ -241,8 +364,100 @@ mod tests {
                 expected,
                 actual,
             }],
+            overflow: Vec::new(),
+            left_out_finding: None,
             compared: HashSet::from([3]),
         }
+    }
+
+    /// `outcome` with three more mismatches past the bound, at lines 5, 7
+    /// and 9, the middle one with `middle` as its live `n` (recorded 1).
+    fn overflowing(expected: Value, actual: Value, middle: u64) -> ReplayOutcome {
+        let mut outcome = outcome(expected, actual);
+        for (line, n) in [(5, 1), (7, middle), (9, 1)] {
+            outcome.exchanges.push(Exchange {
+                line: line - 1,
+                method: "tools/call".to_owned(),
+                id: line.to_string(),
+                answer_line: Some(line),
+                status: ExchangeStatus::Failed,
+            });
+            outcome.overflow.push(Overflow {
+                line,
+                expected: r#"{"result":{"at":"2026-01-01T00:00:00Z","n":1}}"#.into(),
+                actual: format!(r#"{{"result":{{"at":"2026-12-01T12:00:00Z","n":{n}}}}}"#).into(),
+            });
+            outcome.compared.insert(line);
+        }
+        outcome.mismatches += 3;
+        outcome.left_out_finding = Some(1);
+        outcome.findings.push(Finding::new(
+            LawId::TranscriptMatch,
+            Profile::Core,
+            Location::Transcript {
+                path: PathBuf::from("t.jsonl"),
+                line: 5,
+            },
+            left_out_message(3, 5),
+        ));
+        outcome
+    }
+
+    #[test]
+    fn mismatches_past_the_bound_are_told_from_noise_too() {
+        // Every difference a time on both sides: nothing fails.
+        let mut all_noise = overflowing(
+            json!({"result": {"at": "2026-01-01T00:00:00Z"}}),
+            json!({"result": {"at": "2026-12-01T12:00:00Z"}}),
+            1,
+        );
+        let settled = settle(&mut all_noise, || panic!("no second run is needed"), false);
+        assert_eq!(settled.rules, ["/result/at"]);
+        assert_eq!(all_noise.findings, []);
+        assert_eq!(all_noise.mismatches, 0);
+        assert!(
+            all_noise
+                .exchanges
+                .iter()
+                .all(|e| e.status == ExchangeStatus::Passed)
+        );
+        assert!(
+            all_noise
+                .notes
+                .iter()
+                .any(|n| n.contains("`/result/at` is noise")
+                    && n.contains("in 3 responses past the first 100")),
+            "{:?}",
+            all_noise.notes
+        );
+        // One of them a regression (a second run agrees on it): it alone is
+        // counted, at its own line.
+        let expected = json!({"result": {"at": "2026-01-01T00:00:00Z"}});
+        let mut one_real = overflowing(
+            expected.clone(),
+            json!({"result": {"at": "2026-12-01T12:00:00Z"}}),
+            2,
+        );
+        let second = overflowing(
+            expected,
+            json!({"result": {"at": "2026-12-01T12:00:01Z"}}),
+            2,
+        );
+        settle(&mut one_real, || Some(second), false);
+        assert_eq!(one_real.mismatches, 1);
+        assert_eq!(one_real.findings.len(), 1);
+        assert_eq!(one_real.findings[0].message, left_out_message(1, 7));
+        assert!(matches!(
+            one_real.findings[0].location,
+            Location::Transcript { line: 7, .. }
+        ));
+        let failed: Vec<usize> = one_real
+            .exchanges
+            .iter()
+            .filter(|e| e.status == ExchangeStatus::Failed)
+            .filter_map(|e| e.answer_line)
+            .collect();
+        assert_eq!(failed, [7]);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::Run;
 use super::rewrite::with_member;
 use super::script::{ExpectKind, ExpectState};
-use super::{LiveLine, MAX_KEPT_MISMATCHES, Mismatch};
+use super::{LiveLine, MAX_KEPT_MISMATCHES, Mismatch, Overflow};
 use crate::check::client::{Cause, Channel, Kind, Message, Reply};
 use crate::check::diff::{self, Expected as _};
 use crate::jsonrpc::{RequestId, method};
@@ -194,7 +194,11 @@ impl<C: Channel> Run<'_, C> {
         // Past the bound, a mismatch is counted, not kept: its diff and
         // both sides would hold many times the transcript's size.
         if self.mismatched.len() >= MAX_KEPT_MISMATCHES {
-            self.left_out.get_or_insert((line, 0)).1 += 1;
+            self.overflow.push(Overflow {
+                line,
+                expected: expected.to_string().into_boxed_str(),
+                actual: actual.to_string().into_boxed_str(),
+            });
             return false;
         }
         let expected = expected.into_owned();

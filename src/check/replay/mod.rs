@@ -118,6 +118,10 @@ pub(crate) struct ReplayOutcome {
     /// Each recorded response that differs from the live one, with both
     /// sides as compared, for telling noise from regressions.
     pub mismatched: Vec<Mismatch>,
+    /// The mismatches past [`MAX_KEPT_MISMATCHES`], compact.
+    pub overflow: Vec<Overflow>,
+    /// The index of the finding that counts `overflow`.
+    pub left_out_finding: Option<usize>,
     /// The transcript lines of the recorded responses that a live one was
     /// compared with (matched or not).
     pub compared: HashSet<usize>,
@@ -127,6 +131,27 @@ pub(crate) struct ReplayOutcome {
 /// keeps in full (the diff, both sides, a finding each); past it they are
 /// counted, and one finding says how many were left out.
 pub(crate) const MAX_KEPT_MISMATCHES: usize = 100;
+
+/// A recorded response past [`MAX_KEPT_MISMATCHES`] that differs from the
+/// live one: both sides as compact JSON text (a fraction of the memory of
+/// parsed values and a diff), so that noise is still told from regressions.
+#[derive(Debug, Clone)]
+pub(crate) struct Overflow {
+    /// The transcript line of the recorded response.
+    pub line: usize,
+    /// The recorded response, after the ignore rules, as JSON text.
+    pub expected: Box<str>,
+    /// The live response, after the ignore rules, as JSON text.
+    pub actual: Box<str>,
+}
+
+/// The message of the finding that counts the mismatches past the bound.
+pub(crate) fn left_out_message(count: usize, line: usize) -> String {
+    let s = if count == 1 { "" } else { "s" };
+    format!(
+        "{count} more response{s} differ from the recording, from line {line} on: past the first {MAX_KEPT_MISMATCHES} of a transcript, differences are counted and left out of the report (no diff)"
+    )
+}
 
 /// A recorded response that differs from the live one.
 #[derive(Debug, Clone)]
@@ -304,7 +329,7 @@ pub(crate) fn replay_on<C: Channel>(
         mismatched: Vec::new(),
         compared: HashSet::new(),
         changed: Vec::new(),
-        left_out: None,
+        overflow: Vec::new(),
         reshaped: false,
         sends: 0,
         last_line: 0,
@@ -318,21 +343,20 @@ pub(crate) fn replay_on<C: Channel>(
         run.findings[index].message.push_str(&more);
     }
     run.schema_tally();
-    if let Some((line, count)) = run.left_out {
-        let s = if count == 1 { "" } else { "s" };
-        let message = format!(
-            "{count} more response{s} differ from the recording, from line {line} on: past the first {MAX_KEPT_MISMATCHES} of a transcript, differences are counted and left out of the report (no diff, not told from noise)"
-        );
+    let mut left_out_finding = None;
+    if let Some(first) = run.overflow.first() {
+        let message = left_out_message(run.overflow.len(), first.line);
         let finding = Finding::new(
             LawId::TranscriptMatch,
             options.profile,
-            run.location(line),
+            run.location(first.line),
             message,
         )
         .with_hint(format!(
             "accept the new responses with `{}`",
             options.bless_hint
         ));
+        left_out_finding = Some(run.findings.len());
         run.findings.push(finding);
     }
     let exchanges = run.exchanges();
@@ -351,6 +375,8 @@ pub(crate) fn replay_on<C: Channel>(
         mismatches: run.mismatches,
         silent: run.silent,
         mismatched: run.mismatched,
+        overflow: run.overflow,
+        left_out_finding,
         compared: run.compared,
         complete,
         reshaped: run.reshaped,
@@ -422,9 +448,8 @@ struct Run<'a, C> {
     compared: HashSet<usize>,
     /// The transcript lines of the recorded responses that differ.
     changed: Vec<usize>,
-    /// The mismatches past [`MAX_KEPT_MISMATCHES`]: the line of the first,
-    /// and how many.
-    left_out: Option<(usize, usize)>,
+    /// See [`ReplayOutcome::overflow`].
+    overflow: Vec<Overflow>,
     /// See [`ReplayOutcome::reshaped`].
     reshaped: bool,
     /// How many client lines have been sent.
@@ -1046,7 +1071,7 @@ mod tests {
         assert_eq!(
             last.message,
             format!(
-                "150 more responses differ from the recording, from line {first_left_out} on: past the first 100 of a transcript, differences are counted and left out of the report (no diff, not told from noise)"
+                "150 more responses differ from the recording, from line {first_left_out} on: past the first 100 of a transcript, differences are counted and left out of the report (no diff)"
             )
         );
         // Every exchange still says how it went.
