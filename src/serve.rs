@@ -1,9 +1,11 @@
 //! `mcp-replay serve`: the checker as an MCP server, on the crate's own core
 //! library.
 //!
-//! Two tools: `check`, which runs [`check::run`] as `mcp-replay check`
+//! Three tools: `check`, which runs [`check::run`] as `mcp-replay check`
 //! would and answers the human report as text and the JSON Lines report as
-//! structured content, and `laws`, the catalog. A run with a failing
+//! structured content; `fuzz`, which runs [`crate::fuzz::run`] as
+//! `mcp-replay fuzz --read-only --no-findings` would and answers the same
+//! way; and `laws`, the catalog. A run with a failing
 //! finding is a failed tool call (`isError: true`, MCP-CORE r1 §3¶19): the
 //! gate did not pass. Commands that must never be tools (`record`, and
 //! `check --bless`, which rewrites files a person reviews) are not offered,
@@ -30,20 +32,21 @@ mod front;
 pub use self::front::{Limits, MAX_RUNNING, MAX_WAITING, serve_stdio};
 
 /// The names of the tools `mcp-replay serve` offers.
-pub const TOOL_NAMES: &[&str] = &["check", "laws"];
+pub const TOOL_NAMES: &[&str] = &["check", "fuzz", "laws"];
 
 /// The server `mcp-replay serve` runs, named `mcp-replay` at `version`.
 pub fn server(version: &str) -> Server {
     Server::new("mcp-replay", version, tools()).with_instructions(
         "Run `check` on a server command (argv) or on transcript paths to hold an MCP \
-         stdio server to the laws of the stdio contract; `laws` lists them. A call \
-         with findings answers isError: true with the report.",
+         stdio server to the laws of the stdio contract; `fuzz` calls a server's \
+         read-only tools with arguments drawn from their schemas; `laws` lists the \
+         laws. A call with findings answers isError: true with the report.",
     )
 }
 
 /// The tools of `mcp-replay serve`.
 pub fn tools() -> ToolSet {
-    ToolSet::new().with(CheckTool).with(LawsTool)
+    ToolSet::new().with(CheckTool).with(FuzzTool).with(LawsTool)
 }
 
 /// `check`: replay transcripts and probe a server command.
@@ -134,13 +137,7 @@ impl Tool for CheckTool {
         // A call stopped while it ran was cancelled (and is not answered)
         // or ran past serve's limit for one call.
         if scope.is_some_and(|scope| scope.is_stopped()) {
-            let limit = front::call_timeout()
-                .map(|limit| format!(" ({})", crate::check::duration::format_duration(limit)))
-                .unwrap_or_default();
-            return ToolOutput::error(format!(
-                "check: stopped: the call ran past serve's limit for one call{limit}, and its servers were killed; \
-                 check fewer paths or with shorter deadlines, or start serve with a longer --call-timeout"
-            ));
+            return stopped("check");
         }
         let report = match report {
             Ok(report) => report,
@@ -153,31 +150,50 @@ impl Tool for CheckTool {
                 return ToolOutput::error(text);
             }
         };
-        let mut text = Vec::new();
-        let mut lines = Vec::new();
-        let rendered = report::human::render(&report, &Palette::plain(), verbose, &mut text)
-            .and_then(|()| report::json::render(&report, &mut lines));
-        if let Err(err) = rendered {
-            return ToolOutput::error(format!("check: the report could not be rendered: {err}"));
-        }
-        let (records, left_out) = bounded_records(&lines, MAX_RECORDS_BYTES);
-        let exit_code = report.exit_code();
-        let mut structured = json!({
-            "exit_code": exit_code,
-            "passed": exit_code == report::EXIT_OK,
-            "records": records,
-        });
-        if left_out > 0 {
-            structured["left_out"] = json!(left_out);
-        }
-        let mut output = ToolOutput::ok(bounded_text(
-            &String::from_utf8_lossy(&text),
-            MAX_TEXT_BYTES,
-        ))
-        .with_structured(structured);
-        output.is_error = exit_code != report::EXIT_OK;
-        output
+        answer(&report, verbose, "check")
     }
+}
+
+/// A report as a tool's answer: the human report as text, the JSON Lines
+/// report as structured content, both bounded; `isError` when the run
+/// failed.
+fn answer(report: &report::Report, verbose: bool, tool: &str) -> ToolOutput {
+    let mut text = Vec::new();
+    let mut lines = Vec::new();
+    let rendered = report::human::render(report, &Palette::plain(), verbose, &mut text)
+        .and_then(|()| report::json::render(report, &mut lines));
+    if let Err(err) = rendered {
+        return ToolOutput::error(format!("{tool}: the report could not be rendered: {err}"));
+    }
+    let (records, left_out) = bounded_records(&lines, MAX_RECORDS_BYTES);
+    let exit_code = report.exit_code();
+    let mut structured = json!({
+        "exit_code": exit_code,
+        "passed": exit_code == report::EXIT_OK,
+        "records": records,
+    });
+    if left_out > 0 {
+        structured["left_out"] = json!(left_out);
+    }
+    let mut output = ToolOutput::ok(bounded_text(
+        &String::from_utf8_lossy(&text),
+        MAX_TEXT_BYTES,
+    ))
+    .with_structured(structured);
+    output.is_error = exit_code != report::EXIT_OK;
+    output
+}
+
+/// The answer of a call that serve stopped while it ran: it ran past the
+/// limit for one call (a cancelled call is not answered at all).
+fn stopped(tool: &str) -> ToolOutput {
+    let limit = front::call_timeout()
+        .map(|limit| format!(" ({})", crate::check::duration::format_duration(limit)))
+        .unwrap_or_default();
+    ToolOutput::error(format!(
+        "{tool}: stopped: the call ran past serve's limit for one call{limit}, and its servers were killed; \
+         ask for less or with shorter deadlines, or start serve with a longer --call-timeout"
+    ))
 }
 
 /// The most of the human report a `check` answer carries as text.
@@ -329,6 +345,217 @@ fn options(args: &Value) -> Result<(CheckOptions, bool), String> {
     }
     Ok((options, flag("verbose")))
 }
+
+/// `fuzz`: every tool of a server called with arguments drawn from its
+/// schema, as `mcp-replay fuzz --read-only --no-findings` does.
+struct FuzzTool;
+
+/// The most cases a `fuzz` call draws for one tool.
+pub const MAX_FUZZ_CASES: u64 = 10_000;
+
+impl Tool for FuzzTool {
+    fn descriptor(&self) -> ToolDescriptor {
+        let duration = |what: &str| json!({"type": "string", "description": what});
+        let laws: Vec<&str> = CATALOG.iter().map(|law| law.id.as_str()).collect();
+        ToolDescriptor::new(
+            "fuzz",
+            "Call a server's tools with arguments drawn from their input schemas, as \
+             `mcp-replay fuzz` does: only the tools annotated readOnlyHint: true, the \
+             server in a scratch directory, no finding transcripts written. Findings \
+             that fail the run answer isError: true.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "command": {
+                        "type": "array", "items": {"type": "string"}, "minItems": 1,
+                        "description": "The server command and its arguments, one element each."
+                    },
+                    "seed": {"type": "integer", "minimum": 0, "description": "The seed of the run's cases (default: a fresh one, in the report)."},
+                    "cases": {"type": "integer", "minimum": 0, "maximum": MAX_FUZZ_CASES, "description": "How many cases to draw for each tool (default 100)."},
+                    "budget": duration("How long to send cases for, such as 60s (default 60s); shrinking gets half as long again at most."),
+                    "timeout": duration("The deadline of each call (default 5s)."),
+                    "startup_timeout": duration("The deadline of a fresh server's first answer (default 20s)."),
+                    "grace": duration("How long a server may take to exit after stdin closes (default 2s)."),
+                    "skip_tools": {"type": "array", "items": {"type": "string"}, "description": "Tools never to call."},
+                    "era": {"enum": ["auto", "legacy", "modern"], "description": "The era to speak (default auto)."},
+                    "pipeline": {"type": "integer", "minimum": 1, "maximum": 65535, "description": "How many calls may be in flight at once (default 8)."},
+                    "no_shrink": {"type": "boolean", "description": "Report failing cases as first sent, unshrunk."},
+                    "profile": {"enum": ["core", "spec"], "description": "The contract to hold the server to (default core)."},
+                    "waive": {"type": "array", "items": {"enum": laws}, "description": "Laws not to fail on."},
+                    "deny_warnings": {"type": "boolean", "description": "Fail on warnings too."},
+                    "verbose": {"type": "boolean", "description": "List every tool and law of the report."}
+                },
+                "required": ["command"],
+                "additionalProperties": false
+            }),
+        )
+        .with_title("Fuzz an MCP server's tools")
+        .with_annotations(
+            // It starts the command it is given and calls its tools: any
+            // program, which can change anything and talk to anything.
+            ToolAnnotations::new()
+                .read_only(false)
+                .destructive(true)
+                .idempotent(false)
+                .open_world(true),
+        )
+        .with_output_schema(json!({
+            "type": "object",
+            "properties": {
+                "exit_code": {"type": "integer", "description": "The exit status `mcp-replay fuzz` would end with: 0 held, 1 findings, 2 a server that cannot be started."},
+                "passed": {"type": "boolean"},
+                "records": records_schema(),
+                "left_out": {"type": "integer", "description": "How many records of the report the answer left out to stay under its size limit; the whole report is `mcp-replay fuzz --format json`."}
+            },
+            "required": ["exit_code", "passed", "records"]
+        }))
+    }
+
+    fn run(&self, args: &Value) -> ToolOutput {
+        let (options, verbose) = match fuzz_options(args) {
+            Ok(parsed) => parsed,
+            Err(message) => return ToolOutput::error(format!("fuzz: {message}")),
+        };
+        let scope = crate::process::current_scope();
+        let report = crate::fuzz::run(&options, &|_, _| {});
+        if scope.is_some_and(|scope| scope.is_stopped()) {
+            return stopped("fuzz");
+        }
+        match report {
+            Ok(report) => answer(&report, verbose, "fuzz"),
+            Err(err) => ToolOutput::error(format!("fuzz: {err}")),
+        }
+    }
+}
+
+/// The fuzz options of a `fuzz` call, and whether the report is verbose.
+/// What would widen the run past what its tools say of themselves (`tool`,
+/// `all_tools`), or write or choose files (`findings`, `cwd`), is no
+/// argument: the call calls only read-only tools, in a scratch directory,
+/// and writes no transcripts.
+fn fuzz_options(args: &Value) -> Result<(crate::fuzz::FuzzOptions, bool), String> {
+    use crate::fuzz::{EraChoice, FuzzOptions};
+    let empty = Map::new();
+    let args = args.as_object().unwrap_or(&empty);
+    if let Some(unknown) = args
+        .keys()
+        .find(|key| !FUZZ_ARGUMENTS.contains(&key.as_str()))
+    {
+        return Err(format!("`{unknown}` is no argument of fuzz"));
+    }
+    let strings = |key: &str| -> Result<Vec<String>, String> {
+        match args.get(key) {
+            None => Ok(Vec::new()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| {
+                    item.as_str()
+                        .map(str::to_owned)
+                        .ok_or_else(|| format!("`{key}` must be an array of strings"))
+                })
+                .collect(),
+            Some(_) => Err(format!("`{key}` must be an array of strings")),
+        }
+    };
+    let flag = |key: &str| args.get(key).and_then(Value::as_bool).unwrap_or(false);
+    let duration = |key: &str| -> Result<Option<Duration>, String> {
+        args.get(key)
+            .map(|value| {
+                value
+                    .as_str()
+                    .ok_or_else(|| format!("`{key}` must be a duration such as 5s"))
+                    .and_then(|text| parse_duration(text).map_err(|err| format!("`{key}`: {err}")))
+            })
+            .transpose()
+    };
+    let integer = |key: &str, min: u64, max: u64| -> Result<Option<u64>, String> {
+        args.get(key)
+            .map(|value| {
+                value
+                    .as_u64()
+                    .filter(|n| (min..=max).contains(n))
+                    .ok_or_else(|| format!("`{key}` must be an integer from {min} to {max}"))
+            })
+            .transpose()
+    };
+    let command = strings("command")?;
+    if command.is_empty() {
+        return Err("`command` (the server's argv) is required".to_owned());
+    }
+    let mut options = FuzzOptions::new(command);
+    options.seed = integer("seed", 0, u64::MAX)?;
+    if let Some(cases) = integer("cases", 0, MAX_FUZZ_CASES)? {
+        options.cases = usize::try_from(cases).unwrap_or(usize::MAX);
+    }
+    if let Some(pipeline) = integer("pipeline", 1, 65_535)? {
+        options.pipeline = usize::try_from(pipeline).unwrap_or(1);
+    }
+    if let Some(budget) = duration("budget")? {
+        options.budget = budget;
+    }
+    if let Some(timeout) = duration("timeout")? {
+        options.call_timeout = timeout;
+    }
+    if let Some(startup) = duration("startup_timeout")? {
+        options.startup_timeout = startup;
+    }
+    if let Some(grace) = duration("grace")? {
+        options.grace = grace;
+    }
+    options.skip_tools = strings("skip_tools")?;
+    options.era = match args.get("era").map(|era| era.as_str()) {
+        None | Some(Some("auto")) => EraChoice::Auto,
+        Some(Some("legacy")) => EraChoice::Legacy,
+        Some(Some("modern")) => EraChoice::Modern,
+        Some(_) => return Err("`era` must be auto, legacy or modern".to_owned()),
+    };
+    options.profile = args
+        .get("profile")
+        .map(|profile| {
+            profile
+                .as_str()
+                .ok_or_else(|| "`profile` must be core or spec".to_owned())
+                .and_then(|text| {
+                    text.parse::<Profile>()
+                        .map_err(|err| format!("`profile`: {err}"))
+                })
+        })
+        .transpose()?
+        .unwrap_or_default();
+    options.waive = strings("waive")?
+        .iter()
+        .map(|id| id.parse::<LawId>())
+        .collect::<Result<_, _>>()?;
+    options.deny_warnings = flag("deny_warnings");
+    options.shrink = !flag("no_shrink");
+    // Only what says it changes nothing, in a scratch directory, and no
+    // transcript written: the agent's call decides none of these.
+    options.read_only = true;
+    options.tools = Vec::new();
+    options.all_tools = false;
+    options.cwd = None;
+    options.findings = None;
+    Ok((options, flag("verbose")))
+}
+
+/// The arguments a `fuzz` call takes.
+const FUZZ_ARGUMENTS: &[&str] = &[
+    "command",
+    "seed",
+    "cases",
+    "budget",
+    "timeout",
+    "startup_timeout",
+    "grace",
+    "skip_tools",
+    "era",
+    "pipeline",
+    "no_shrink",
+    "profile",
+    "waive",
+    "deny_warnings",
+    "verbose",
+];
 
 /// `laws`: the catalog.
 struct LawsTool;

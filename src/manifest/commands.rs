@@ -389,9 +389,9 @@ fn fuzz() -> CommandEntry {
         // It runs the server's tools and writes finding transcripts.
         DangerLevel::Mutating,
     );
-    // Not a tool of `serve` yet: it starts servers and runs their tools,
-    // for as long as its budget.
-    entry.mcp = Some(false);
+    // A tool of `serve`, which calls only read-only tools in a scratch
+    // directory and writes no transcripts: the flags that would change
+    // that are off its tool.
     entry.arguments = Some("passthrough".to_owned());
     entry.output_formats = vec!["human".to_owned(), "json".to_owned()];
     use FlagType::{Array, Boolean, Duration, Enum, Integer, Path};
@@ -456,7 +456,8 @@ fn fuzz() -> CommandEntry {
             Boolean,
             "Call by default only tools annotated readOnlyHint: true, leaving out those that only add (destructiveHint: false)",
         )
-        .default(false),
+        .default(false)
+        .off_mcp(),
     );
     flag(
         &mut entry,
@@ -485,7 +486,9 @@ fn fuzz() -> CommandEntry {
     flag(
         &mut entry,
         "no-findings",
-        Flag::new(Boolean, "Write no finding transcripts").default(false),
+        Flag::new(Boolean, "Write no finding transcripts")
+            .default(false)
+            .off_mcp(),
     );
     flag(
         &mut entry,

@@ -94,6 +94,19 @@ impl Shared {
     }
 
     /// Writes one line and its newline, whole.
+    /// Drops `call` from the calls in flight, unless `id` names another
+    /// call by now (the host used the id again once it was answered).
+    fn forget(&self, id: &RequestId, call: &Arc<Call>) {
+        let mut calls = self.calls();
+        if calls
+            .by_id
+            .get(id)
+            .is_some_and(|known| Arc::ptr_eq(known, call))
+        {
+            calls.by_id.remove(id);
+        }
+    }
+
     fn write(&self, line: &[u8]) -> Result<(), TransportError> {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line);
@@ -210,7 +223,7 @@ fn route(line: &[u8]) -> Route {
                     .as_ref()
                     .and_then(|params| params.get("name"))
                     .and_then(Value::as_str)
-                    == Some("check") =>
+                    .is_some_and(|name| matches!(name, "check" | "fuzz")) =>
             {
                 Route::Check(id)
             }
@@ -331,7 +344,7 @@ fn work(
         if !job.call.silenced.load(Ordering::Relaxed) {
             run_call(shared, &job, version, limits);
         }
-        shared.calls().by_id.remove(&job.id);
+        shared.forget(&job.id, &job.call);
     }
 }
 
@@ -357,6 +370,7 @@ fn run_call(shared: &Arc<Shared>, job: &Job, version: &str, limits: Limits) {
     lines.extend(initialize);
     lines.push_back(job.line.clone());
     let mut transport = CallTransport {
+        id: job.id.clone(),
         lines,
         skip,
         shared: shared.clone(),
@@ -376,6 +390,7 @@ fn run_call(shared: &Arc<Shared>, job: &Job, version: &str, limits: Limits) {
 /// dropped), then the call; what it writes goes to the host unless the call
 /// was silenced.
 struct CallTransport {
+    id: RequestId,
     lines: VecDeque<Vec<u8>>,
     /// How many lines written are answers to the replayed `initialize`.
     skip: usize,
@@ -399,6 +414,8 @@ impl Transport for CallTransport {
             self.skip -= 1;
             return Ok(());
         }
+        // Answered: the id is the host's to use again once it reads this.
+        self.shared.forget(&self.id, &self.call);
         if self.call.silenced.load(Ordering::Relaxed) {
             return Ok(());
         }

@@ -314,7 +314,7 @@ fn serve_lists_no_mcp_false_command_and_refuses_calls_naming_one() {
     let list = answer(&mut host);
     let tools = list["result"]["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["check", "laws"]);
+    assert_eq!(names, ["check", "fuzz", "laws"]);
     let off: Vec<String> = manifest()["commands"]
         .as_object()
         .unwrap()
@@ -345,9 +345,16 @@ fn serve_lists_no_mcp_false_command_and_refuses_calls_naming_one() {
     assert_eq!(check["annotations"]["destructiveHint"], true);
     assert_eq!(check["annotations"]["idempotentHint"], false);
     assert_eq!(check["annotations"]["openWorldHint"], true);
-    assert_eq!(tools[1]["annotations"]["readOnlyHint"], true);
+    // So does `fuzz`, which starts its command and calls its tools.
+    let fuzz = &tools[1];
+    assert_eq!(fuzz["annotations"]["readOnlyHint"], false);
+    assert_eq!(fuzz["annotations"]["destructiveHint"], true);
+    assert_eq!(fuzz["annotations"]["idempotentHint"], false);
+    assert_eq!(fuzz["annotations"]["openWorldHint"], true);
+    let laws = &tools[2];
+    assert_eq!(laws["annotations"]["readOnlyHint"], true);
     assert_eq!(check["outputSchema"]["type"], "object");
-    assert_eq!(tools[1]["annotations"]["openWorldHint"], false);
+    assert_eq!(laws["annotations"]["openWorldHint"], false);
     host.close_stdin();
     assert_eq!(host.wait().code(), Some(0));
 }
@@ -413,6 +420,81 @@ fn the_check_tool_gates_a_server() {
     );
     host.close_stdin();
     assert_eq!(host.wait().code(), Some(0));
+}
+
+/// `fuzz` finds a tool's bug, calls only the tools that say they change
+/// nothing (not one that only adds), in a scratch directory, writes no
+/// transcript, and takes no argument that would widen that.
+#[test]
+fn the_fuzz_tool_calls_read_only_tools_in_a_scratch_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(bin());
+    cmd.current_dir(dir.path()).arg("serve");
+    let mut host = Host::spawn(cmd);
+    // 2025-06-18 or later: the answer carries structured content.
+    host.send(
+        format!(
+            "{}\n",
+            request(
+                json!(1),
+                "initialize",
+                json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}})
+            )
+        )
+        .as_bytes(),
+    );
+    answer(&mut host);
+    let server = |extra: &[&'static str]| {
+        let mut argv = vec![fixture_server(), "--additive-tool"];
+        argv.extend(extra);
+        argv
+    };
+    let clean = call(
+        &mut host,
+        2,
+        "fuzz",
+        json!({"command": server(&[]), "cases": 5, "seed": 7}),
+    );
+    let result = &clean["result"];
+    assert_eq!(result["isError"], false, "{clean}");
+    assert_eq!(result["structuredContent"]["exit_code"], 0, "{clean}");
+    let records = result["structuredContent"]["records"].as_array().unwrap();
+    let status = |tool: &str| {
+        records
+            .iter()
+            .find(|r| r["type"] == "tool" && r["tool"] == tool)
+            .map(|r| r["status"].clone())
+    };
+    assert_eq!(status("convert"), Some(json!("pass")), "{records:?}");
+    for not_called in ["append", "touch", "delete_all"] {
+        assert_eq!(
+            status(not_called),
+            Some(json!("skip")),
+            "{not_called}: {records:?}"
+        );
+    }
+    let broken = call(
+        &mut host,
+        3,
+        "fuzz",
+        json!({"command": server(&["--fuzz-bug", "crash"]), "cases": 20, "seed": 7}),
+    );
+    let result = &broken["result"];
+    assert_eq!(result["isError"], true, "{broken}");
+    assert_eq!(result["structuredContent"]["exit_code"], 1, "{broken}");
+    for widening in [
+        json!({"command": server(&[]), "all_tools": true}),
+        json!({"command": server(&[]), "tool": ["touch"]}),
+        json!({"command": server(&[]), "cwd": "/"}),
+        json!({"command": server(&[]), "findings": "out"}),
+    ] {
+        let refused = call(&mut host, 4, "fuzz", widening.clone());
+        assert_eq!(refused["result"]["isError"], true, "{widening}: {refused}");
+    }
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "serve's directory holds {left:?}");
 }
 
 /// The status of each law of `check --format json` on `record`s.
