@@ -68,6 +68,10 @@ struct Flags {
     /// Serve `tools/list` in pages of N tools.
     #[arg(long, value_name = "N")]
     page_size: Option<usize>,
+    /// With `--page-size`: answer a cursor the server never issued with
+    /// the first page, not error -32602 (a warning of `tools-list-valid`).
+    #[arg(long)]
+    lax_cursor: bool,
     /// Refuse `initialize` for any revision but 2024-11-05 with error -32602
     /// and `data {supported, requested}`, as an example in the specification
     /// does.
@@ -168,16 +172,16 @@ enum Flaw {
     /// server to name the versions it serves).
     UnnamedVersions,
     /// `tools/list` serves the tools out of name order, in another order
-    /// each time (breaks `tools-list-sorted`, probed in 2026-07-28 for a
-    /// server with `--modern-only`).
+    /// each time (breaks `tools-list-sorted`, in 2026-07-28 only: a
+    /// dual-era server keeps it in its legacy conversation).
     UnsortedTools,
     /// Arguments that break a tool's inputSchema get error -32602, not an
-    /// `isError` result (breaks `tool-error-is-result`, probed in
-    /// 2026-07-28 for a server with `--modern-only`).
+    /// `isError` result (breaks `tool-error-is-result`, in 2026-07-28 only: a
+    /// dual-era server keeps it in its legacy conversation).
     InvalidArgumentsError,
     /// A call of an unknown tool gets an `isError` result, not a JSON-RPC
-    /// error (breaks `unknown-tool`, probed in 2026-07-28 for a server
-    /// with `--modern-only`).
+    /// error (breaks `unknown-tool`, in 2026-07-28 only: a
+    /// dual-era server keeps it in its legacy conversation).
     UnknownToolResult,
 }
 
@@ -921,14 +925,20 @@ impl Fixture {
         };
         let start = match params.and_then(|p| p.get("cursor")) {
             None => 0,
-            Some(cursor) => cursor
+            Some(cursor) => match cursor
                 .as_str()
                 .and_then(|c| c.parse::<usize>().ok())
                 .filter(|start| *start < tools.len())
-                .ok_or((
-                    ErrorCode::INVALID_PARAMS,
-                    format!("invalid cursor {cursor}"),
-                ))?,
+            {
+                Some(start) => start,
+                None if self.flags.lax_cursor => 0,
+                None => {
+                    return Err((
+                        ErrorCode::INVALID_PARAMS,
+                        format!("invalid cursor {cursor}"),
+                    ));
+                }
+            },
         };
         let end = (start + page_size.max(1)).min(tools.len());
         let mut page = json!({ "tools": tools[start..end] });

@@ -765,3 +765,21 @@ fn the_demo_server_holds_every_law_in_both_profiles() {
         assert_failures(&report, &[]);
     }
 }
+
+#[test]
+fn a_cursor_never_issued_answered_with_a_page_warns_on_tools_list_valid() {
+    // A SHOULD of the pagination page: a warning in both profiles, made by
+    // the conversation that followed the pages.
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--page-size", "1", "--lax-cursor"], profile);
+        assert_failures(&report, &[(LawId::ToolsListValid, Warning)]);
+        let finding = &report.findings[0];
+        assert!(
+            finding
+                .message
+                .starts_with("answered a page to a cursor it never issued"),
+            "{}",
+            finding.message
+        );
+    }
+}

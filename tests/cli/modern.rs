@@ -1,8 +1,8 @@
 //! The modern era against the fixture server: each `--modern-flaw` is
 //! caught by its law id in both profiles, with every other law held; the
-//! modern-only and dual-era fixtures pass in both profiles; a modern-only
-//! server is held to the tool laws in 2026-07-28, which a dual-era one
-//! owes in its legacy conversation; findings say which era they belong to.
+//! modern-only and dual-era fixtures pass in both profiles; the tool laws
+//! are graded in 2026-07-28 for a modern-only server and in each era for a
+//! dual-era one; findings say which era they belong to.
 
 use mcp_replay::check::probes::ProbeReport;
 use mcp_replay::laws::{LawId, Profile, Severity};
@@ -134,6 +134,39 @@ modern_only_flaws! {
         "unknown-tool-result" => LawId::UnknownTool;
 }
 
+/// Each flaw of a dual-era server's modern tools, which its legacy
+/// conversation does not show: caught in the modern era, with the legacy
+/// era's verdict beside it on the law's outcome.
+macro_rules! dual_era_flaws {
+    ($($test:ident: $flaw:literal => $law:expr;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let args = ["--modern-flaw", $flaw];
+                for (profile, severity) in [(Profile::Core, Error), (Profile::Spec, Warning)] {
+                    caught_in(&args, profile, &[($law, severity)]);
+                    let report = probe(&args, profile);
+                    let outcome = report.outcomes.iter().find(|o| o.law == $law).unwrap();
+                    assert_eq!(outcome.status, LawStatus::Failed, "{report:#?}");
+                    let eras: Vec<Era> = outcome.eras.iter().map(|(era, _)| *era).collect();
+                    assert_eq!(eras, [Era::Legacy, Era::Modern], "{outcome:#?}");
+                    assert_eq!(outcome.eras[1].1, LawStatus::Failed, "{outcome:#?}");
+                    assert_ne!(outcome.eras[0].1, LawStatus::Failed, "{outcome:#?}");
+                }
+            }
+        )*
+    };
+}
+
+dual_era_flaws! {
+    a_dual_era_server_unsorted_only_in_2026_breaks_tools_list_sorted: "unsorted-tools" =>
+        LawId::ToolsListSorted;
+    a_dual_era_server_with_modern_invalid_arguments_errors_breaks_tool_error_is_result:
+        "invalid-arguments-error" => LawId::ToolErrorIsResult;
+    a_dual_era_server_whose_modern_unknown_tool_is_a_result_breaks_unknown_tool:
+        "unknown-tool-result" => LawId::UnknownTool;
+}
+
 #[test]
 fn a_modern_only_tool_finding_names_the_modern_session() {
     let report = probe(
@@ -159,25 +192,28 @@ fn a_modern_only_tool_finding_names_the_modern_session() {
 }
 
 #[test]
-fn a_dual_era_server_has_its_tool_laws_graded_once_by_its_conversation() {
-    // The broken tool answers in either era; the conversation grades the
-    // law, and the modern session does not grade it again.
-    for profile in [Profile::Core, Profile::Spec] {
-        let report = probe(&["--modern", "--break", "tool-error-is-result"], profile);
-        let eras: Vec<Option<Era>> = report
-            .findings
-            .iter()
-            .filter(|f| TOOL_LAWS.contains(&f.law))
-            .map(|f| f.era)
-            .collect();
-        assert!(
-            eras.iter().all(|era| *era == Some(Era::Legacy)),
-            "{profile:?}: {report:#?}"
-        );
-        if profile == Profile::Core {
-            assert!(!eras.is_empty(), "{report:#?}");
-        }
-    }
+fn a_dual_era_server_has_its_tool_laws_graded_in_each_era() {
+    // The broken tool answers in either era: each era grades the law, and
+    // under core, where both fail it, the outcome needs no verdict per era.
+    let report = probe(
+        &["--modern", "--break", "tool-error-is-result"],
+        Profile::Core,
+    );
+    let eras: Vec<Option<Era>> = report
+        .findings
+        .iter()
+        .filter(|f| f.law == LawId::ToolErrorIsResult)
+        .map(|f| f.era)
+        .collect();
+    assert!(eras.contains(&Some(Era::Legacy)), "{report:#?}");
+    assert!(eras.contains(&Some(Era::Modern)), "{report:#?}");
+    let outcome = report
+        .outcomes
+        .iter()
+        .find(|o| o.law == LawId::ToolErrorIsResult)
+        .unwrap();
+    assert_eq!(outcome.status, LawStatus::Failed);
+    assert!(outcome.eras.is_empty(), "{outcome:#?}");
 }
 
 #[test]

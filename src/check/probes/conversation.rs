@@ -319,6 +319,9 @@ fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
     for problem in tools::validate(&listing) {
         s.ledger.fail(LawId::ToolsListValid, &step, problem);
     }
+    if listing.pages > 1 {
+        unknown_cursor(s);
+    }
     s.ledger.held(LawId::ToolsListValid);
 
     let law = LawId::ToolsListSorted;
@@ -377,6 +380,28 @@ fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
         }
     }
     Ok(listing)
+}
+
+/// A cursor the server never issued, to a server that paginates.
+const UNKNOWN_CURSOR: &str = "mcp-replay-probe-unknown-cursor";
+
+/// `tools-list-valid`: a server that paginates answers a cursor it never
+/// issued with an error (-32602 by the pagination page's SHOULD), not with
+/// a page, which a client cannot tell from the first. A SHOULD: a warning
+/// under both profiles. A server whose list fits one page issues no
+/// cursor and is not asked.
+fn unknown_cursor(s: &mut Session<'_>) {
+    let law = LawId::ToolsListValid;
+    let step = s.step(format!("tools/list with the unknown cursor {UNKNOWN_CURSOR:?}"));
+    let params = s.params(Some(json!({ "cursor": UNKNOWN_CURSOR })));
+    if let Some(Ok(_)) = s.call(law, method::TOOLS_LIST, params) {
+        s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            &step,
+            "answered a page to a cursor it never issued, which a client cannot tell from a first page; an invalid cursor should get error -32602",
+        );
+    }
 }
 
 /// `capabilities-honest` for the other list methods a server may declare.

@@ -207,7 +207,7 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     if ledgers[2].failed(LawId::QuietBeforeServing) {
         ledgers[0].forget(LawId::QuietBeforeServing);
     }
-    era::settle(&mut ledgers);
+    let eras = era::settle(&mut ledgers);
     let mut all = Ledger::new(command.display(), options.profile, "");
     // A server that wrote nothing to any session may just start slowly;
     // one that answered some session and not another did not.
@@ -218,6 +218,11 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         all.merge(ledger);
     }
     let mut report = all.into_report();
+    for outcome in &mut report.outcomes {
+        if let Some(verdicts) = eras.get(&outcome.law) {
+            *outcome = outcome.clone().with_eras(verdicts.clone());
+        }
+    }
     if let Some(bad_flag) = &options.cli {
         let (outcomes, findings) = cli::run(command, options, bad_flag)?;
         report.outcomes.extend(outcomes);
@@ -375,6 +380,29 @@ impl Ledger {
     /// or why it was skipped.
     fn mentions(&self, law: LawId) -> bool {
         self.failed(law) || self.held.contains(&law) || self.skipped.contains_key(&law)
+    }
+
+    /// What `ledgers` together say of `law`, as the report grades it:
+    /// failed if any finding names it, else held if any held it, else
+    /// skipped with the first reason; `None` when none mentions it.
+    fn status_among<'a>(
+        ledgers: impl Iterator<Item = &'a Ledger>,
+        law: LawId,
+    ) -> Option<LawStatus> {
+        let mut status = None;
+        for ledger in ledgers {
+            if ledger.failed(law) {
+                return Some(LawStatus::Failed);
+            }
+            if ledger.held.contains(&law) {
+                status = Some(LawStatus::Held);
+            } else if let Some(reason) = ledger.skipped.get(&law)
+                && status.is_none()
+            {
+                status = Some(LawStatus::Skipped(reason.clone()));
+            }
+        }
+        status
     }
 
     /// Whether some finding names `law`.

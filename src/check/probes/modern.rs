@@ -14,8 +14,9 @@
 //! this revision, each request with its own `_meta` (`tools-list-valid`,
 //! `tools-list-sorted`, `invalid-params`, `unknown-tool`,
 //! `tool-error-is-result`, and `capabilities-honest` against the
-//! `DiscoverResult`'s capabilities): they stand for a modern-only server,
-//! which opens no conversation. Every finding's step names this session,
+//! `DiscoverResult`'s capabilities): graded in this era as in the
+//! legacy one, and the only verdict of a modern-only server, which opens
+//! no conversation. Every finding's step names this session,
 //! so a report says which era each finding belongs to.
 
 use serde_json::{Map, Value, json};
@@ -42,9 +43,9 @@ const UNSUPPORTED: &str = "1900-01-01";
 const LAWS: &[LawId] = &[LawId::Discover, LawId::ListCacheHints];
 
 /// The laws this session probes as the legacy conversation does, in
-/// 2026-07-28: the tool laws and `capabilities-honest`. The conversation
-/// grades them for a server it can open; this session's verdict stands
-/// for a modern-only server (see `era.rs`).
+/// 2026-07-28: the tool laws and `capabilities-honest`. They are graded
+/// in each era a server speaks; for a modern-only server this session's
+/// verdict replaces the legacy sessions' skips (see `era.rs`).
 pub(super) const CONVERSATION_LAWS: &[LawId] = &[
     LawId::CapabilitiesHonest,
     LawId::ToolsListSorted,
@@ -309,6 +310,7 @@ fn stateless(s: &mut Session<'_>, mut fresh: Session<'_>, listed: Option<Answer>
         let listing = Listing {
             tools: tools.clone(),
             problems: Vec::new(),
+            pages: 1,
         };
         match tools::violation(&listing) {
             Some((tool, arguments, what)) => (
