@@ -183,6 +183,16 @@ enum Flaw {
     /// error (breaks `unknown-tool`, in 2026-07-28 only: a
     /// dual-era server keeps it in its legacy conversation).
     UnknownToolResult,
+    /// `server/discover` promises a TTL of a minute and names another
+    /// `supportedVersions` list each time (breaks `discover`: a result
+    /// cached for its TTL must stay true).
+    UnstableDiscover,
+    /// A modern request without `clientInfo` in its `_meta` is refused
+    /// with -32602, though the key is optional (breaks `discover`).
+    RequiresClientInfo,
+    /// Results carry no `_meta` `io.modelcontextprotocol/serverInfo`, which
+    /// the revision says a server SHOULD send (a warning of `discover`).
+    NoServerInfo,
 }
 
 /// One misbehaviour per law id.
@@ -291,6 +301,7 @@ fn main() -> ExitCode {
         spoken_to,
         stateless: fixture_modern_only,
         listed: false,
+        discovered: 0,
         out: io::stdout().lock(),
         wrote: false,
         fuzz: fuzz_tools::State::default(),
@@ -423,6 +434,9 @@ struct Fixture {
     stateless: bool,
     /// Set once a modern `tools/list` was answered (`--modern-flaw stateful`).
     listed: bool,
+    /// How many `server/discover` requests were answered
+    /// (`--modern-flaw unstable-discover`).
+    discovered: usize,
     out: io::StdoutLock<'static>,
     /// Whether a line has been written to stdout yet.
     wrote: bool,
@@ -629,6 +643,18 @@ impl Fixture {
                 Some(json!({"supported": ["2026-07-28"]})),
             )));
         }
+        if self.flawed(Flaw::RequiresClientInfo)
+            && version.is_some()
+            && meta
+                .and_then(|m| m.get("io.modelcontextprotocol/clientInfo"))
+                .is_none()
+        {
+            return Some(Err((
+                ErrorCode::INVALID_PARAMS,
+                "params._meta is missing `io.modelcontextprotocol/clientInfo`".to_owned(),
+                None,
+            )));
+        }
         let lax = self.broken(Break::Discover) || self.flawed(Flaw::MetaOptional);
         let capabilities = meta.and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"));
         if !lax && (version.is_none() || capabilities.is_none()) {
@@ -666,16 +692,30 @@ impl Fixture {
             }
             result
         };
+        if method == "server/discover" {
+            self.discovered += 1;
+        }
+        let versions = if self.flawed(Flaw::UnstableDiscover) && self.discovered % 2 == 0 {
+            json!(["2026-07-28", "2025-11-25"])
+        } else {
+            json!(["2026-07-28"])
+        };
         let tools_capability = if self.flawed(Flaw::WrongShape) {
             json!(true)
         } else {
             json!({})
         };
         Some(match method {
-            "server/discover" => Ok(hints(
-                json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": tools_capability}}),
-                true,
-            )),
+            "server/discover" => {
+                let mut result = hints(
+                    json!({"supportedVersions": versions, "capabilities": {"tools": tools_capability}}),
+                    true,
+                );
+                if self.flawed(Flaw::UnstableDiscover) {
+                    result["ttlMs"] = json!(60_000);
+                }
+                Ok(result)
+            }
             method::TOOLS_LIST => {
                 let mut tools = self.tools();
                 if self.flawed(Flaw::UnsortedTools) {
@@ -745,7 +785,14 @@ impl Fixture {
             && let Some(outcome) = self.modern_answer(&method, params.as_ref())
         {
             let response = match outcome {
-                Ok(result) => Response::ok(id, result),
+                Ok(mut result) => {
+                    if !self.flawed(Flaw::NoServerInfo) && result.is_object() {
+                        result["_meta"] = json!({
+                            "io.modelcontextprotocol/serverInfo": {"name": "fixture-server", "version": env!("CARGO_PKG_VERSION")}
+                        });
+                    }
+                    Response::ok(id, result)
+                }
                 Err((code, message, data)) => {
                     let response = Response::error(Some(id), code, message);
                     match data {

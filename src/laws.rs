@@ -348,6 +348,13 @@ const DISCOVER_CITES: &[Cite] = &[
         "protocol-version-negotiation",
     ),
     Mcp("2026-07-28", "basic", "meta"),
+    Note("clientInfo optional; serverInfo in a result's _meta a SHOULD: a warning"),
+    Mcp(
+        "2026-07-28",
+        "server/utilities/caching",
+        "time-to-live-ttl-field",
+    ),
+    Note("a result stays true for its ttlMs: a warning under spec"),
 ];
 
 /// What `tools-list-valid` cites in both profiles.
@@ -359,6 +366,12 @@ const TOOLS_LIST_VALID_CITES: &[Cite] = &[
         "server/utilities/pagination",
         "implementation-guidelines",
     ),
+    Mcp(
+        "2025-11-25",
+        "server/utilities/pagination",
+        "error-handling",
+    ),
+    Note("an invalid cursor gets -32602, a SHOULD: a warning"),
 ];
 
 /// What `transcript-match` cites in both profiles: the recording.

@@ -97,6 +97,44 @@ flaws! {
         LawId::UnknownMethod;
     a_result_of_the_wrong_shape_breaks_schema: "wrong-shape" => LawId::Schema;
     a_request_that_needs_an_earlier_one_breaks_discover: "stateful" => LawId::Discover;
+    a_request_refused_for_want_of_client_info_breaks_discover: "requires-client-info" =>
+        LawId::Discover;
+}
+
+#[test]
+fn results_that_name_no_server_warn_on_discover() {
+    // A SHOULD of the revision: a warning in both profiles, for the
+    // DiscoverResult and the tool list alike.
+    let args = ["--modern-flaw", "no-server-info"];
+    caught(&args, &[(LawId::Discover, Warning)]);
+    let report = probe(&args, Profile::Core);
+    let messages: Vec<&str> = report.findings.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "the server/discover result has no `_meta` `io.modelcontextprotocol/serverInfo`; a 2026-07-28 server should name itself in every result",
+            "the tools/list result has no `_meta` `io.modelcontextprotocol/serverInfo`; a 2026-07-28 server should name itself in every result",
+        ],
+        "{report:#?}"
+    );
+}
+
+#[test]
+fn a_discover_result_that_changes_within_its_ttl_breaks_discover() {
+    // The caching page lets a client keep the result for its TTL, and says
+    // nothing of a server that changes it: an error under core, a warning
+    // under spec.
+    let args = ["--modern-flaw", "unstable-discover"];
+    caught_in(&args, Profile::Core, &[(LawId::Discover, Error)]);
+    caught_in(&args, Profile::Spec, &[(LawId::Discover, Warning)]);
+    let report = probe(&args, Profile::Core);
+    assert_eq!(
+        report.findings[0].location,
+        Location::Probe {
+            command: report.command.clone(),
+            step: "modern session: server/discover again, within its ttlMs of 60000".to_owned(),
+        }
+    );
 }
 
 /// The tool laws, which a modern-only server is held to in 2026-07-28.

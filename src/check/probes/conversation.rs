@@ -392,7 +392,9 @@ const UNKNOWN_CURSOR: &str = "mcp-replay-probe-unknown-cursor";
 /// cursor and is not asked.
 fn unknown_cursor(s: &mut Session<'_>) {
     let law = LawId::ToolsListValid;
-    let step = s.step(format!("tools/list with the unknown cursor {UNKNOWN_CURSOR:?}"));
+    let step = s.step(format!(
+        "tools/list with the unknown cursor {UNKNOWN_CURSOR:?}"
+    ));
     let params = s.params(Some(json!({ "cursor": UNKNOWN_CURSOR })));
     if let Some(Ok(_)) = s.call(law, method::TOOLS_LIST, params) {
         s.ledger.fail_as(

@@ -114,6 +114,7 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     s.ledger.modern = Some(versions);
     s.speaking(MODERN, method::SERVER_DISCOVER, &result);
     discover_result(&mut s, &step, &result);
+    stable_discover(&mut s, &result);
     unsupported_version(&mut s);
     missing_meta(&mut s);
     let listed = cache_hints(&mut s);
@@ -183,7 +184,65 @@ fn discover_result(s: &mut Session<'_>, step: &str, result: &Value) {
             .fail(law, step, "the DiscoverResult has no `capabilities` object");
     }
     hints(s, LawId::Discover, step, "server/discover", result);
+    server_info(s, step, "server/discover", result);
     s.ledger.held(law);
+}
+
+/// `discover`: a result the client may cache for its `ttlMs` stays true
+/// that long: a second `server/discover` within a TTL above zero names the
+/// same versions and capabilities. Under `spec` a warning: the caching
+/// page lets the client keep the result, and says nothing of a server
+/// that changes it.
+fn stable_discover(s: &mut Session<'_>, first: &Value) {
+    let law = LawId::Discover;
+    let Some(ttl) = first
+        .get("ttlMs")
+        .and_then(Value::as_u64)
+        .filter(|ttl| *ttl > 0)
+    else {
+        return;
+    };
+    let step = s.step(format!("server/discover again, within its ttlMs of {ttl}"));
+    let Some(Ok(again)) = s.call(law, method::SERVER_DISCOVER, Some(params(json!({})))) else {
+        return;
+    };
+    let severity = match s.ledger.profile() {
+        Profile::Core => Severity::Error,
+        Profile::Spec => Severity::Warning,
+    };
+    for field in ["supportedVersions", "capabilities"] {
+        if first.get(field) != again.get(field) {
+            s.ledger.fail_as(
+                law,
+                severity,
+                &step,
+                format!(
+                    "answered `{field}` {} where the first answer, which a client may cache for {ttl} ms, said {}",
+                    again.get(field).map_or("absent".to_owned(), short),
+                    first.get(field).map_or("absent".to_owned(), short)
+                ),
+            );
+        }
+    }
+}
+
+/// `discover`: a 2026-07-28 result names the server in `_meta`
+/// (`io.modelcontextprotocol/serverInfo`), which the revision says a server
+/// SHOULD do: a warning under both profiles. The schema holds its shape
+/// when it is there.
+fn server_info(s: &mut Session<'_>, step: &str, method: &str, result: &Value) {
+    let info = result.get("_meta").and_then(|m| m.get(meta::SERVER_INFO));
+    if info.is_none() {
+        s.ledger.fail_as(
+            LawId::Discover,
+            Severity::Warning,
+            step,
+            format!(
+                "the {method} result has no `_meta` `{}`; a {MODERN} server should name itself in every result",
+                meta::SERVER_INFO
+            ),
+        );
+    }
 }
 
 /// `discover`: a request for a version the server does not serve gets
@@ -248,6 +307,7 @@ fn missing_meta(s: &mut Session<'_>) {
             json!({"_meta": without_capabilities}),
         ),
     ];
+    client_info_optional(s);
     for (what, request) in cases {
         let step = s.step(what);
         let Some(answer) = s.call(law, method::TOOLS_LIST, Some(request)) else {
@@ -267,6 +327,38 @@ fn missing_meta(s: &mut Session<'_>) {
     }
 }
 
+/// `discover`: `clientInfo` is the one optional key of a request's
+/// `_meta` (a client SHOULD send it), so a request without it is served:
+/// a server that refuses it makes a SHOULD of the client a MUST, and
+/// turns conformant clients away.
+fn client_info_optional(s: &mut Session<'_>) {
+    let law = LawId::Discover;
+    let mut without_info = request_meta(MODERN.as_str());
+    if let Some(object) = without_info.as_object_mut() {
+        object.remove(meta::CLIENT_INFO);
+    }
+    let step = s.step("tools/list without the client's `clientInfo` in `_meta`");
+    let Some(answer) = s.call(
+        law,
+        method::TOOLS_LIST,
+        Some(json!({"_meta": without_info})),
+    ) else {
+        return;
+    };
+    if let Err(error) = answer
+        && error.code != ErrorCode::METHOD_NOT_FOUND
+    {
+        s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered {}; `clientInfo` is optional in a request's `_meta` (a client SHOULD send it), so the request must be served",
+                error_words(&error)
+            ),
+        );
+    }
+}
+
 /// `list-cache-hints`: `tools/list` carries `ttlMs` and `cacheScope`.
 /// Returns the answer, for the statelessness probe.
 fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
@@ -277,6 +369,7 @@ fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
         None => {}
         Some(Ok(result)) => {
             hints(s, law, &step, "tools/list", result);
+            server_info(s, &step, "tools/list", result);
             s.ledger.held(law);
         }
         Some(Err(error)) => s.ledger.skip(
