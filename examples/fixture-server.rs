@@ -104,6 +104,13 @@ struct Flags {
     /// one flaw in its modern answers.
     #[arg(long, value_name = "FLAW")]
     modern_flaw: Option<Flaw>,
+    /// Declare and serve prompts (`greet`) and resources (`fixture://readme`,
+    /// no templates) beside the tools, in either era.
+    #[arg(long)]
+    prompts_resources: bool,
+    /// With `--prompts-resources`: one flaw in what they answer.
+    #[arg(long, value_name = "FLAW")]
+    content_flaw: Option<ContentFlaw>,
     /// Serve two tools whose answers change by themselves: `now` (the
     /// current time, as JSON in its text) and `token` (a fresh random token).
     #[arg(long)]
@@ -193,6 +200,22 @@ enum Flaw {
     /// Results carry no `_meta` `io.modelcontextprotocol/serverInfo`, which
     /// the revision says a server SHOULD send (a warning of `discover`).
     NoServerInfo,
+}
+
+/// One way to get prompts or resources wrong (`--content-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ContentFlaw {
+    /// `prompts/get` is not served, though prompts are declared (breaks
+    /// `capabilities-honest`).
+    NoPromptGet,
+    /// `resources/templates/list` is not served, though resources are
+    /// declared (breaks `capabilities-honest`).
+    NoTemplates,
+    /// A listed resource cannot be read (breaks `capabilities-honest`).
+    Unreadable,
+    /// `resources/read` of an unknown URI answers empty `contents` instead
+    /// of an error (breaks `invalid-params`).
+    UnknownUriResult,
 }
 
 /// One misbehaviour per law id.
@@ -705,10 +728,18 @@ impl Fixture {
         } else {
             json!({})
         };
+        if let Some(outcome) = self.content(method, params, true) {
+            return Some(outcome.map_err(|(code, message)| (code, message, None)));
+        }
         Some(match method {
             "server/discover" => {
+                let mut capabilities = json!({"tools": tools_capability});
+                if self.flags.prompts_resources {
+                    capabilities["prompts"] = json!({});
+                    capabilities["resources"] = json!({});
+                }
                 let mut result = hints(
-                    json!({"supportedVersions": versions, "capabilities": {"tools": tools_capability}}),
+                    json!({"supportedVersions": versions, "capabilities": capabilities}),
                     true,
                 );
                 if self.flawed(Flaw::UnstableDiscover) {
@@ -832,7 +863,9 @@ impl Fixture {
             .with_data(data);
             return self.write(&response.to_line());
         }
+        let content = self.content(&method, params.as_ref(), false);
         let outcome = match method.as_str() {
+            _ if content.is_some() => content.unwrap_or(Ok(Value::Null)),
             method::INITIALIZE => Ok(self.initialize(params.as_ref())),
             method::PING if self.broken(Break::Ping) => Ok(json!({"pong": true})),
             method::PING if self.broken(Break::Schema) => Ok(json!({"_meta": 5})),
@@ -900,16 +933,85 @@ impl Fixture {
         if self.broken(Break::Initialize) {
             server_info = json!({"name": "fixture-server"});
         }
-        let capabilities = if self.flags.undeclared_tools {
+        let mut capabilities = if self.flags.undeclared_tools {
             json!({})
         } else {
             json!({"tools": {"listChanged": self.flags.unsolicited || self.flags.announce}})
         };
+        if self.flags.prompts_resources {
+            capabilities["prompts"] = json!({});
+            capabilities["resources"] = json!({});
+        }
         json!({
             "protocolVersion": version,
             "serverInfo": server_info,
             "capabilities": capabilities,
         })
+    }
+
+    /// The answer to a prompts or resources request (`--prompts-resources`),
+    /// in 2026-07-28 when `modern` (with `resultType` and the cache hints);
+    /// `None` for another method, or without the flag.
+    fn content(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        modern: bool,
+    ) -> Option<Result<Value, (ErrorCode, String)>> {
+        if !self.flags.prompts_resources {
+            return None;
+        }
+        let flaw = self.flags.content_flaw;
+        let not_found = |what: &str| {
+            Err((
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("method not found: {what}"),
+            ))
+        };
+        let uri = "fixture://readme";
+        let answer = match method {
+            "prompts/list" => {
+                Ok(json!({"prompts": [{"name": "greet", "description": "A greeting"}]}))
+            }
+            "prompts/get" if flaw == Some(ContentFlaw::NoPromptGet) => not_found(method),
+            "prompts/get" => match params.and_then(|p| p.get("name")).and_then(Value::as_str) {
+                Some("greet") => Ok(
+                    json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Hello"}}]}),
+                ),
+                _ => Err((ErrorCode::INVALID_PARAMS, "unknown prompt".to_owned())),
+            },
+            "resources/list" => Ok(json!({"resources": [{"uri": uri, "name": "readme"}]})),
+            "resources/templates/list" if flaw == Some(ContentFlaw::NoTemplates) => {
+                not_found(method)
+            }
+            "resources/templates/list" => Ok(json!({"resourceTemplates": []})),
+            "resources/read" => {
+                let asked = params.and_then(|p| p.get("uri")).and_then(Value::as_str);
+                match asked {
+                    Some(asked) if asked == uri && flaw != Some(ContentFlaw::Unreadable) => Ok(
+                        json!({"contents": [{"uri": uri, "mimeType": "text/plain", "text": "read me"}]}),
+                    ),
+                    _ if flaw == Some(ContentFlaw::UnknownUriResult) => Ok(json!({"contents": []})),
+                    // 2026-07-28 makes an unknown resource -32602; the
+                    // legacy revisions suggest -32002.
+                    _ if modern => {
+                        Err((ErrorCode::INVALID_PARAMS, "resource not found".to_owned()))
+                    }
+                    _ => Err((ErrorCode(-32002), "resource not found".to_owned())),
+                }
+            }
+            _ => return None,
+        };
+        Some(answer.map(|mut result| {
+            if modern {
+                result["resultType"] = json!("complete");
+                if method != "prompts/get" {
+                    result["ttlMs"] = json!(0);
+                    result["cacheScope"] = json!("public");
+                }
+            }
+            result
+        }))
     }
 
     /// Whether a `tools/call`'s params name a tool the fixture serves (a

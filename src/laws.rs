@@ -357,6 +357,14 @@ const DISCOVER_CITES: &[Cite] = &[
     Note("a result stays true for its ttlMs: a warning under spec"),
 ];
 
+/// What `capabilities-honest` cites in both profiles.
+const CAPABILITIES_HONEST_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "server/tools", "capabilities"),
+    Mcp("2025-11-25", "server/utilities/logging", "capabilities"),
+    Mcp("2025-11-25", "server/prompts", "capabilities"),
+    Mcp("2025-11-25", "server/resources", "capabilities"),
+];
+
 /// What `tools-list-valid` cites in both profiles.
 const TOOLS_LIST_VALID_CITES: &[Cite] = &[
     Mcp("2025-11-25", "server/tools", "tool-names"),
@@ -515,17 +523,11 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::CapabilitiesHonest,
-        summary: "methods of an advertised capability are served; no log notifications without logging",
+        summary: "methods of an advertised capability are served, listed resources read; no log notifications without logging",
         core: W,
         spec: W,
-        core_cites: &[
-            Mcp("2025-11-25", "server/tools", "capabilities"),
-            Mcp("2025-11-25", "server/utilities/logging", "capabilities"),
-        ],
-        spec_cites: &[
-            Mcp("2025-11-25", "server/tools", "capabilities"),
-            Mcp("2025-11-25", "server/utilities/logging", "capabilities"),
-        ],
+        core_cites: CAPABILITIES_HONEST_CITES,
+        spec_cites: CAPABILITIES_HONEST_CITES,
         implemented: true,
     },
     Law {
@@ -582,13 +584,22 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::InvalidParams,
-        summary: "tools/call without a name, or with non-object arguments, gets error -32602",
+        summary: "tools/call without a name, or with non-object arguments, gets error -32602; reading an unknown resource is an error",
         core: E,
         spec: E,
-        core_cites: &[McpCore(2, 15)],
+        core_cites: &[
+            McpCore(2, 15),
+            Mcp("2026-07-28", "server/resources", "error-handling"),
+            Note("an unknown resource: -32602 on 2026-07-28, an error before"),
+        ],
         spec_cites: &[
             Mcp("2025-11-25", "server/tools", "error-handling"),
             Note("malformed requests are protocol errors"),
+            Mcp("2025-11-25", "server/resources", "error-handling"),
+            Mcp("2026-07-28", "server/resources", "error-handling"),
+            Note(
+                "an unknown resource: -32002 by example before 2026-07-28 (a warning), -32602 on it",
+            ),
         ],
         implemented: true,
     },

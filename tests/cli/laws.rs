@@ -783,3 +783,72 @@ fn a_cursor_never_issued_answered_with_a_page_warns_on_tools_list_valid() {
         );
     }
 }
+
+#[test]
+fn declared_prompts_and_resources_that_are_served_pass() {
+    for args in [
+        &["--prompts-resources"][..],
+        &["--prompts-resources", "--modern"][..],
+    ] {
+        for profile in [Profile::Core, Profile::Spec] {
+            let report = probe(args, profile);
+            assert_failures(&report, &[]);
+        }
+    }
+}
+
+/// Each flaw of `--content-flaw`, caught by its law: `capabilities-honest`
+/// (a warning in both profiles) for a declared method not served or a
+/// listed resource not read, `invalid-params` for an unknown resource
+/// answered with a result (legacy: -32002 is the resources page's example,
+/// so a warning under spec).
+macro_rules! content_flaws {
+    ($($test:ident: $flaw:literal => $law:expr, core $core:expr, spec $spec:expr;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let args = ["--prompts-resources", "--content-flaw", $flaw];
+                assert_failures(&probe(&args, Profile::Core), &[($law, $core)]);
+                assert_failures(&probe(&args, Profile::Spec), &[($law, $spec)]);
+            }
+        )*
+    };
+}
+
+content_flaws! {
+    a_declared_prompt_get_not_served_breaks_capabilities_honest: "no-prompt-get" =>
+        LawId::CapabilitiesHonest, core Warning, spec Warning;
+    declared_resource_templates_not_served_break_capabilities_honest: "no-templates" =>
+        LawId::CapabilitiesHonest, core Warning, spec Warning;
+    a_listed_resource_that_cannot_be_read_breaks_capabilities_honest: "unreadable" =>
+        LawId::CapabilitiesHonest, core Warning, spec Warning;
+    an_unknown_resource_read_as_empty_contents_breaks_invalid_params: "unknown-uri-result" =>
+        LawId::InvalidParams, core Error, spec Warning;
+}
+
+#[test]
+fn an_unknown_resource_answered_in_2026_is_an_error_in_both_profiles() {
+    let args = [
+        "--modern",
+        "--prompts-resources",
+        "--content-flaw",
+        "unknown-uri-result",
+    ];
+    let report = probe(&args, Profile::Spec);
+    let modern: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| {
+            f.law == LawId::InvalidParams && f.era == Some(mcp_replay::revision::Era::Modern)
+        })
+        .collect();
+    assert_eq!(modern.len(), 1, "{report:#?}");
+    assert_eq!(modern[0].severity, Error);
+    assert!(
+        modern[0]
+            .message
+            .ends_with("a resource the server does not have is an error (-32602)"),
+        "{}",
+        modern[0].message
+    );
+}
