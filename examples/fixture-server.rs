@@ -104,6 +104,14 @@ struct Flags {
     /// one flaw in its modern answers.
     #[arg(long, value_name = "FLAW")]
     modern_flaw: Option<Flaw>,
+    /// Answer `initialize` for 2025-03-26 with 2025-03-26, and take JSON-RPC
+    /// batches on such a session, as that revision asks: one array of
+    /// answers, none for notifications.
+    #[arg(long)]
+    batches: bool,
+    /// With `--batches`: one flaw in how a batch is answered.
+    #[arg(long, value_name = "FLAW")]
+    batch_flaw: Option<BatchFlaw>,
     /// Declare and serve prompts (`greet`) and resources (`fixture://readme`,
     /// no templates) beside the tools, in either era.
     #[arg(long)]
@@ -200,6 +208,17 @@ enum Flaw {
     /// Results carry no `_meta` `io.modelcontextprotocol/serverInfo`, which
     /// the revision says a server SHOULD send (a warning of `discover`).
     NoServerInfo,
+}
+
+/// One way to answer a batch wrong (`--batch-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BatchFlaw {
+    /// Each answer on a line of its own, not one array (breaks
+    /// `request-answered-once`; a warning under spec).
+    OneByOne,
+    /// An error response with id null for each notification of the batch
+    /// (breaks `notification-unanswered`).
+    AnswersNotifications,
 }
 
 /// One way to get prompts or resources wrong (`--content-flaw`).
@@ -325,6 +344,8 @@ fn main() -> ExitCode {
         stateless: fixture_modern_only,
         listed: false,
         discovered: 0,
+        batching: false,
+        collected: None,
         out: io::stdout().lock(),
         wrote: false,
         fuzz: fuzz_tools::State::default(),
@@ -460,6 +481,11 @@ struct Fixture {
     /// How many `server/discover` requests were answered
     /// (`--modern-flaw unstable-discover`).
     discovered: usize,
+    /// Set once `initialize` answered 2025-03-26 (`--batches`): arrays are
+    /// batches.
+    batching: bool,
+    /// The answers to the batch being handled, to go out as one array.
+    collected: Option<Vec<String>>,
     out: io::StdoutLock<'static>,
     /// Whether a line has been written to stdout yet.
     wrote: bool,
@@ -505,6 +531,11 @@ impl Fixture {
     /// Handles one line; `more` says whether more input is already buffered
     /// behind it.
     fn handle(&mut self, line: &[u8], more: bool) -> Result<(), Stop> {
+        if self.batching
+            && let Ok(Value::Array(members)) = serde_json::from_slice::<Value>(line)
+        {
+            return self.batch(members);
+        }
         match Frame::parse(line) {
             // `--fuzz-bug stops-answering`: nothing is answered any more.
             Frame::Request { .. } if self.fuzz.deaf() => Ok(()),
@@ -541,6 +572,37 @@ impl Fixture {
         }
     }
 
+    /// A JSON-RPC batch (`--batches`): each member handled in turn, and
+    /// the answers written as one array (or as `--batch-flaw` says).
+    fn batch(&mut self, members: Vec<Value>) -> Result<(), Stop> {
+        self.collected = Some(Vec::new());
+        for member in members {
+            let notification = member.get("id").is_none();
+            self.handle(member.to_string().as_bytes(), false)?;
+            if notification && self.flags.batch_flaw == Some(BatchFlaw::AnswersNotifications) {
+                self.write(
+                    &Response::error(
+                        None,
+                        ErrorCode::INVALID_REQUEST,
+                        "a notification in a batch",
+                    )
+                    .to_line(),
+                )?;
+            }
+        }
+        let answers = self.collected.take().unwrap_or_default();
+        if answers.is_empty() {
+            return Ok(());
+        }
+        if self.flags.batch_flaw == Some(BatchFlaw::OneByOne) {
+            for answer in answers {
+                self.write(&answer)?;
+            }
+            return Ok(());
+        }
+        self.write(&format!("[{}]", answers.join(",")))
+    }
+
     fn answer_held(&mut self, reverse: bool) -> Result<(), Stop> {
         let mut held = std::mem::take(&mut self.held);
         if reverse {
@@ -553,6 +615,10 @@ impl Fixture {
     }
 
     fn write(&mut self, line: &str) -> Result<(), Stop> {
+        if let Some(collected) = &mut self.collected {
+            collected.push(line.to_owned());
+            return Ok(());
+        }
         // A fuzz bug's stray line goes out before the answer it belongs to.
         for noise in self.fuzz.take_noise() {
             self.out.write_all(noise.as_bytes())?;
@@ -866,7 +932,11 @@ impl Fixture {
         let content = self.content(&method, params.as_ref(), false);
         let outcome = match method.as_str() {
             _ if content.is_some() => content.unwrap_or(Ok(Value::Null)),
-            method::INITIALIZE => Ok(self.initialize(params.as_ref())),
+            method::INITIALIZE => {
+                let result = self.initialize(params.as_ref());
+                self.batching = self.flags.batches && result["protocolVersion"] == "2025-03-26";
+                Ok(result)
+            }
             method::PING if self.broken(Break::Ping) => Ok(json!({"pong": true})),
             method::PING if self.broken(Break::Schema) => Ok(json!({"_meta": 5})),
             method::PING => Ok(json!({})),
@@ -922,6 +992,7 @@ impl Fixture {
                 requested
             }
             (None, _) if self.flags.fuzz.enabled() => SDK_REVISIONS[SDK_REVISIONS.len() - 1],
+            (None, Some("2025-03-26")) if self.flags.batches => "2025-03-26",
             (None, _) => PROTOCOL_2024_11_05,
             // The SDKs echo a revision they know, and otherwise answer their
             // latest.

@@ -346,12 +346,17 @@ fn sdk_like_servers_pass_spec_and_fail_core_where_they_differ() {
             &[LawId::InvalidParams, LawId::UnknownTool],
         ),
     ];
+    // Each negotiates 2025-03-26 when asked and drops a batch, as the SDKs
+    // do: a warning in both profiles.
+    let batch = (LawId::RequestAnsweredOnce, Warning);
     for (sdk, core, spec_warnings) in cases {
         let args = ["--like", sdk];
-        let core: Vec<_> = core.iter().map(|law| (*law, Error)).collect();
+        let mut core: Vec<_> = core.iter().map(|law| (*law, Error)).collect();
+        core.push(batch);
         assert_failures(&probe(&args, Profile::Core), &core);
         let spec = probe(&args, Profile::Spec);
-        let warnings: Vec<_> = spec_warnings.iter().map(|law| (*law, Warning)).collect();
+        let mut warnings: Vec<_> = spec_warnings.iter().map(|law| (*law, Warning)).collect();
+        warnings.push(batch);
         assert_failures(&spec, &warnings);
         // The SDKs negotiate 2025-11-25, so spec grades tool errors.
         assert_eq!(
@@ -851,4 +856,43 @@ fn an_unknown_resource_answered_in_2026_is_an_error_in_both_profiles() {
         "{}",
         modern[0].message
     );
+}
+
+#[test]
+fn a_2025_03_26_server_that_answers_a_batch_with_one_array_passes() {
+    for profile in [Profile::Core, Profile::Spec] {
+        assert_failures(&probe(&["--batches"], profile), &[]);
+    }
+}
+
+#[test]
+fn a_batch_answered_line_by_line_breaks_request_answered_once() {
+    // JSON-RPC 2.0 §6 says SHOULD: an error under core, a warning under spec.
+    let args = ["--batches", "--batch-flaw", "one-by-one"];
+    let report = probe(&args, Profile::Core);
+    assert_failures(&report, &[(LawId::RequestAnsweredOnce, Error)]);
+    assert_eq!(
+        report.findings[0].message,
+        "answered the batch's two requests on 2 lines (0 of them arrays); a batch is answered with one array"
+    );
+    assert_failures(
+        &probe(&args, Profile::Spec),
+        &[(LawId::RequestAnsweredOnce, Warning)],
+    );
+}
+
+#[test]
+fn a_notification_of_a_batch_answered_breaks_notification_unanswered() {
+    let args = ["--batches", "--batch-flaw", "answers-notifications"];
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&args, profile);
+        assert_failures(&report, &[(LawId::NotificationUnanswered, Error)]);
+        let Location::Probe { step, .. } = &report.findings[0].location else {
+            panic!("{report:#?}");
+        };
+        assert_eq!(
+            step,
+            "2025-03-26 session: a batch of tools/list, an unknown notification and ping"
+        );
+    }
 }
