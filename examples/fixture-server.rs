@@ -104,6 +104,15 @@ struct Flags {
     /// one flaw in its modern answers.
     #[arg(long, value_name = "FLAW")]
     modern_flaw: Option<Flaw>,
+    /// With a 2026-07-28 mode: promise `tools.listChanged` in the
+    /// `DiscoverResult` and serve `subscriptions/listen` streams (the
+    /// acknowledgement, then one tagged `notifications/tools/list_changed`;
+    /// silence once cancelled; the closing result at end of input).
+    #[arg(long)]
+    listen: bool,
+    /// With `--listen`: one flaw in the streams.
+    #[arg(long, value_name = "FLAW")]
+    listen_flaw: Option<ListenFlaw>,
     /// Answer `initialize` for 2025-03-26 with 2025-03-26, and take JSON-RPC
     /// batches on such a session, as that revision asks: one array of
     /// answers, none for notifications.
@@ -210,6 +219,26 @@ enum Flaw {
     NoServerInfo,
 }
 
+/// One way to get a `subscriptions/listen` stream wrong (`--listen-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ListenFlaw {
+    /// The stream's notification comes without the acknowledgement first
+    /// (breaks `request-answered-once`).
+    NoAck,
+    /// The stream's notification lacks its subscription id (breaks
+    /// `request-answered-once`).
+    Untagged,
+    /// A notification of the stream follows its cancellation (breaks
+    /// `request-answered-once`).
+    AfterCancel,
+    /// `notifications/tools/list_changed` before each modern `tools/list`
+    /// answer, outside any stream (breaks `capabilities-honest`).
+    Unsolicited,
+}
+
+/// The `_meta` key of a listen stream's notifications.
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
 /// One way to answer a batch wrong (`--batch-flaw`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum BatchFlaw {
@@ -287,6 +316,17 @@ enum Break {
     SigtermExit143,
 }
 
+/// A `notifications/tools/list_changed` line, tagged with the listen
+/// stream `stream` when there is one.
+fn list_changed(stream: Option<&RequestId>) -> String {
+    let mut notification =
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {}});
+    if let Some(stream) = stream {
+        notification["params"]["_meta"] = json!({SUBSCRIPTION_ID: stream.to_value()});
+    }
+    notification.to_string()
+}
+
 fn parse_break(text: &str) -> Result<Break, String> {
     let law: LawId = text.parse()?;
     Ok(match law {
@@ -346,6 +386,7 @@ fn main() -> ExitCode {
         discovered: 0,
         batching: false,
         collected: None,
+        listening: None,
         out: io::stdout().lock(),
         wrote: false,
         fuzz: fuzz_tools::State::default(),
@@ -486,6 +527,8 @@ struct Fixture {
     batching: bool,
     /// The answers to the batch being handled, to go out as one array.
     collected: Option<Vec<String>>,
+    /// The id of the open `subscriptions/listen` stream (`--listen`).
+    listening: Option<RequestId>,
     out: io::StdoutLock<'static>,
     /// Whether a line has been written to stdout yet.
     wrote: bool,
@@ -520,6 +563,12 @@ impl Fixture {
         }
         if let Some(late) = self.late.take() {
             self.write(&late)?;
+        }
+        // A stream still open is closed with its result.
+        if let Some(stream) = self.listening.take() {
+            let result =
+                json!({"resultType": "complete", "_meta": {SUBSCRIPTION_ID: stream.to_value()}});
+            self.write(&Response::ok(stream, result).to_line())?;
         }
         Ok(if self.broken(Break::EofExitZero) {
             3
@@ -663,6 +712,16 @@ impl Fixture {
     }
 
     fn notification(&mut self, name: &str, params: Option<Value>) -> Result<(), Stop> {
+        if name == method::CANCELLED
+            && let Some(stream) = self.listening.clone()
+            && params.as_ref().and_then(|p| p.get("requestId")) == Some(&stream.to_value())
+        {
+            self.listening = None;
+            if self.flags.listen_flaw == Some(ListenFlaw::AfterCancel) {
+                self.write(&list_changed(Some(&stream)))?;
+            }
+            return Ok(());
+        }
         if name == method::CANCELLED {
             if self.broken(Break::CancelTolerated) {
                 let id = params
@@ -791,6 +850,8 @@ impl Fixture {
         };
         let tools_capability = if self.flawed(Flaw::WrongShape) {
             json!(true)
+        } else if self.flags.listen {
+            json!({"listChanged": true})
         } else {
             json!({})
         };
@@ -876,8 +937,38 @@ impl Fixture {
         })
     }
 
+    /// Opens a `subscriptions/listen` stream (`--listen`): the
+    /// acknowledgement of what the fixture serves, then one tagged change.
+    fn listen(&mut self, id: RequestId) -> Result<(), Stop> {
+        let flaw = self.flags.listen_flaw;
+        if flaw != Some(ListenFlaw::NoAck) {
+            let ack = json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/subscriptions/acknowledged",
+                "params": {
+                    "notifications": {"toolsListChanged": true},
+                    "_meta": {SUBSCRIPTION_ID: id.to_value()},
+                },
+            });
+            self.write(&ack.to_string())?;
+        }
+        let tag = (flaw != Some(ListenFlaw::Untagged)).then_some(&id);
+        self.write(&list_changed(tag))?;
+        self.listening = Some(id);
+        Ok(())
+    }
+
     fn answer(&mut self, request: Held) -> Result<(), Stop> {
         let Held { id, method, params } = request;
+        if self.flags.listen && self.modern() && method == "subscriptions/listen" {
+            return self.listen(id);
+        }
+        if self.flags.listen_flaw == Some(ListenFlaw::Unsolicited)
+            && self.stateless
+            && method == method::TOOLS_LIST
+        {
+            self.write(&list_changed(None))?;
+        }
         if self.modern()
             && let Some(outcome) = self.modern_answer(&method, params.as_ref())
         {

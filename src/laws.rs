@@ -363,6 +363,12 @@ const CAPABILITIES_HONEST_CITES: &[Cite] = &[
     Mcp("2025-11-25", "server/utilities/logging", "capabilities"),
     Mcp("2025-11-25", "server/prompts", "capabilities"),
     Mcp("2025-11-25", "server/resources", "capabilities"),
+    Mcp(
+        "2026-07-28",
+        "basic/patterns/subscriptions",
+        "receiving-notifications",
+    ),
+    Note("list notifications only on a listen stream: an error"),
 ];
 
 /// What `tools-list-valid` cites in both profiles.
@@ -452,11 +458,35 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::RequestAnsweredOnce,
-        summary: "every request gets exactly one response with its id, of the same JSON type",
+        summary: "every request gets exactly one response with its id, of the same JSON type; a batch one array, a listen request its stream",
         core: E,
         spec: E,
-        core_cites: &[McpCore(1, 9), JsonRpc("5")],
-        spec_cites: &[Mcp("2025-11-25", "basic", "responses"), JsonRpc("5")],
+        core_cites: &[
+            McpCore(1, 9),
+            JsonRpc("5"),
+            JsonRpc("6"),
+            Mcp("2025-03-26", "basic", "batching"),
+            Mcp(
+                "2026-07-28",
+                "basic/patterns/subscriptions",
+                "acknowledgment",
+            ),
+            Mcp("2026-07-28", "basic/patterns/subscriptions", "cancellation"),
+        ],
+        spec_cites: &[
+            Mcp("2025-11-25", "basic", "responses"),
+            JsonRpc("5"),
+            JsonRpc("6"),
+            Note("a batch is answered with one array, a SHOULD: a warning"),
+            Mcp("2025-03-26", "basic", "batching"),
+            Note("the SDKs drop batches: a batch left unanswered is a warning"),
+            Mcp(
+                "2026-07-28",
+                "basic/patterns/subscriptions",
+                "acknowledgment",
+            ),
+            Mcp("2026-07-28", "basic/patterns/subscriptions", "cancellation"),
+        ],
         implemented: true,
     },
     Law {

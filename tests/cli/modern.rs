@@ -388,3 +388,53 @@ fn json_findings_name_their_era() {
     assert_eq!(finding["law"], "ping");
     assert_eq!(finding["era"], "legacy");
 }
+
+#[test]
+fn a_listen_stream_served_as_the_revision_asks_passes() {
+    for args in [
+        &["--modern", "--listen"][..],
+        &["--modern-only", "--listen"][..],
+    ] {
+        for profile in [Profile::Core, Profile::Spec] {
+            let report = probe(args, profile);
+            assert_only(&report, profile, &[]);
+            assert_eq!(
+                report.status(LawId::RequestAnsweredOnce),
+                Some(&LawStatus::Held),
+                "{report:#?}"
+            );
+        }
+    }
+}
+
+/// Each flaw of a `subscriptions/listen` stream, caught in the modern era
+/// in both profiles (`capabilities-honest` is an error here: the revision's
+/// MUST), with the message that names it.
+macro_rules! listen_flaws {
+    ($($test:ident: $flaw:literal => $law:expr, $message:literal;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let args = ["--modern", "--listen", "--listen-flaw", $flaw];
+                caught(&args, &[($law, Error)]);
+                let report = probe(&args, Profile::Core);
+                assert!(
+                    report.findings.iter().any(|f| f.message.contains($message)),
+                    "{report:#?}"
+                );
+            }
+        )*
+    };
+}
+
+listen_flaws! {
+    a_stream_without_its_acknowledgement_first_breaks_request_answered_once: "no-ack" =>
+        LawId::RequestAnsweredOnce, "the stream's first message is";
+    // A list notification without its stream's id is one outside a stream.
+    a_stream_notification_without_its_subscription_breaks_capabilities_honest: "untagged" =>
+        LawId::CapabilitiesHonest, "sent 1 notifications/tools/list_changed outside a subscriptions/listen stream";
+    a_stream_notification_after_the_cancel_breaks_request_answered_once: "after-cancel" =>
+        LawId::RequestAnsweredOnce, "sent {\"jsonrpc\"";
+    a_list_change_outside_a_stream_breaks_capabilities_honest: "unsolicited" =>
+        LawId::CapabilitiesHonest, "notifications/tools/list_changed outside a subscriptions/listen stream";
+}

@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::jsonrpc::{ErrorCode, method};
+use crate::jsonrpc::{ErrorCode, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 use crate::revision::{Era, Revision, meta};
 
@@ -131,6 +131,7 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     s.speak_statelessly();
     conversation::tool_laws(&mut s, &init, MODERN.tool_input_errors_are_results());
     every_era(&mut s);
+    listen(&mut s, &init.capabilities);
     // Malformed input last, as in the legacy conversation: a server it
     // kills has answered everything else. The notifications it sent after
     // one count too.
@@ -483,6 +484,217 @@ fn every_era(s: &mut Session<'_>) {
     {
         s.ledger.held(law);
     }
+}
+
+/// The notification that opens a `subscriptions/listen` stream.
+const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+
+/// The `_meta` key that tags a stream's notifications with its listen
+/// request's id.
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// The list notifications of 2026-07-28, with the capability that promises
+/// each and the key a listen request asks for it with.
+const LIST_CHANGES: [(&str, &str, &str); 3] = [
+    (
+        "tools",
+        "notifications/tools/list_changed",
+        "toolsListChanged",
+    ),
+    (
+        "prompts",
+        "notifications/prompts/list_changed",
+        "promptsListChanged",
+    ),
+    (
+        "resources",
+        "notifications/resources/list_changed",
+        "resourcesListChanged",
+    ),
+];
+
+/// `subscriptions/listen` (MCP 2026-07-28 basic/patterns/subscriptions),
+/// for a server whose `DiscoverResult` promises a `listChanged`: the list
+/// notifications come only on a listen stream, so one sent before any
+/// stream opened breaks `capabilities-honest` (an error: a MUST of the
+/// revision). A listen request for the promised kinds is then answered
+/// by its stream (`request-answered-once`): its first tagged message is
+/// `notifications/subscriptions/acknowledged`, which accepts no kind that
+/// was not asked for; every stream notification carries the listen
+/// request's id as `_meta` `io.modelcontextprotocol/subscriptionId`, and
+/// is of a kind asked for; and once the client cancels the stream, no
+/// message for it follows. Each part is fenced by two requests, never
+/// timed. (The result that closes a stream at end of input is not
+/// checked.)
+fn listen(s: &mut Session<'_>, capabilities: &Value) {
+    // The list notifications so far came before any stream; those of the
+    // streams below without their tag are outside one too.
+    let mut outside: Vec<usize> = LIST_CHANGES
+        .iter()
+        .map(|(_, name, _)| s.notifications().get(*name).copied().unwrap_or(0))
+        .collect();
+    listen_stream(s, capabilities, &mut outside);
+    for ((_, name, _), sent) in LIST_CHANGES.iter().zip(outside) {
+        if sent > 0 {
+            s.ledger.fail_as(
+                LawId::CapabilitiesHonest,
+                Severity::Error,
+                "notifications the server sent",
+                format!(
+                    "sent {sent} {name} outside a subscriptions/listen stream (without `_meta` `{SUBSCRIPTION_ID}`); {MODERN} delivers list notifications only on one"
+                ),
+            );
+        }
+    }
+}
+
+/// The stream of [`listen`]; counts into `outside` the list notifications
+/// it read that no stream's id tags.
+fn listen_stream(s: &mut Session<'_>, capabilities: &Value, outside: &mut [usize]) {
+    let asked: Vec<(&str, &str)> = LIST_CHANGES
+        .iter()
+        .filter(|(capability, _, _)| {
+            capabilities.pointer(&format!("/{capability}/listChanged")) == Some(&Value::Bool(true))
+        })
+        .map(|(_, name, key)| (*name, *key))
+        .collect();
+    if asked.is_empty() {
+        return;
+    }
+    let law = LawId::RequestAnsweredOnce;
+    let fence = |s: &mut Session<'_>| {
+        s.call(law, method::TOOLS_LIST, Some(params(json!({}))))
+            .is_some()
+            && s.call(law, method::TOOLS_LIST, Some(params(json!({}))))
+                .is_some()
+    };
+    let id = s.number_id();
+    let tag = id.to_value();
+    let notifications: Map<String, Value> = asked
+        .iter()
+        .map(|(_, key)| ((*key).to_owned(), Value::Bool(true)))
+        .collect();
+    let step = s.step(format!(
+        "subscriptions/listen for {}",
+        asked
+            .iter()
+            .map(|(_, key)| *key)
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    s.record();
+    let line = s.request_with(
+        id.clone(),
+        "subscriptions/listen",
+        Some(params(json!({ "notifications": notifications }))),
+    );
+    s.send_lines(&[line]);
+    let fenced = fence(s);
+    let opened = s.take_recorded();
+    if !fenced {
+        return;
+    }
+    let tagged = |message: &Value| {
+        message.get("method").is_some()
+            && message.pointer(&format!(
+                "/params/_meta/{}",
+                SUBSCRIPTION_ID.replace('/', "~1")
+            )) == Some(&tag)
+    };
+    if let Some(error) = opened
+        .iter()
+        .find(|m| m.get("id") == Some(&tag) && m.get("error").is_some())
+    {
+        s.ledger.fail(
+            LawId::CapabilitiesHonest,
+            &step,
+            format!(
+                "promises listChanged, but refused subscriptions/listen: {}",
+                short(&error["error"])
+            ),
+        );
+        return;
+    }
+    let mut problems = Vec::new();
+    match opened.iter().find(|m| tagged(m)) {
+        None => problems.push(format!(
+            "sent no {ACKNOWLEDGED} tagged with the listen request's id {tag}"
+        )),
+        Some(first) if first.get("method") != Some(&json!(ACKNOWLEDGED)) => problems.push(format!(
+            "the stream's first message is {}, not {ACKNOWLEDGED}",
+            short(first)
+        )),
+        Some(ack) => {
+            let accepted = ack
+                .pointer("/params/notifications")
+                .and_then(Value::as_object);
+            for (key, value) in accepted.into_iter().flatten() {
+                let requested = asked.iter().any(|(_, asked)| asked == key);
+                if !requested && value != &Value::Bool(false) && !value.is_null() {
+                    problems.push(format!(
+                        "the acknowledgement accepts {key}, which the listen request did not ask for"
+                    ));
+                }
+            }
+        }
+    }
+    let untagged = |messages: &[Value], outside: &mut [usize]| {
+        for message in messages {
+            let name = message.get("method").and_then(Value::as_str);
+            let tags = message.pointer(&format!(
+                "/params/_meta/{}",
+                SUBSCRIPTION_ID.replace('/', "~1")
+            ));
+            if let Some(at) = LIST_CHANGES
+                .iter()
+                .position(|(_, change, _)| Some(*change) == name)
+                && tags.is_none()
+            {
+                outside[at] += 1;
+            }
+        }
+    };
+    untagged(&opened, outside);
+    for message in &opened {
+        let Some(name) = message.get("method").and_then(Value::as_str) else {
+            continue;
+        };
+        if tagged(message)
+            && LIST_CHANGES.iter().any(|(_, change, _)| *change == name)
+            && !asked.iter().any(|(asked, _)| *asked == name)
+        {
+            problems.push(format!("sent {name} on a stream that did not ask for it"));
+        }
+    }
+    for problem in problems {
+        s.ledger.fail(law, &step, problem);
+    }
+    let step = s.step("notifications/cancelled for the listen stream");
+    s.record();
+    let cancel = notification_line(
+        method::CANCELLED,
+        Some(&json!({"requestId": tag, "reason": "mcp-replay probe"})),
+    );
+    s.send_lines(&[cancel]);
+    let fenced = fence(s);
+    let after = s.take_recorded();
+    untagged(&after, outside);
+    if !fenced {
+        return;
+    }
+    for message in after {
+        if tagged(&message) || message.get("id") == Some(&tag) {
+            s.ledger.fail(
+                law,
+                &step,
+                format!(
+                    "sent {} for the listen stream after the client cancelled it; no message for it may follow",
+                    short(&message)
+                ),
+            );
+        }
+    }
+    s.ledger.held(law);
 }
 
 /// What kind of answer `answer` is, for comparing two answers to one

@@ -100,6 +100,8 @@ pub(super) struct Session<'a> {
     early: HashMap<RequestId, Answer>,
     /// Collects strays while a fence is up.
     strays: Option<Vec<Stray>>,
+    /// Every message read, while a probe of a stream records them.
+    recorded: Option<Vec<Value>>,
     /// Why the session cannot go on, once it cannot.
     dead: Option<String>,
     /// The session is opening: a failure is a reason to skip, not a finding.
@@ -128,6 +130,7 @@ impl<'a> Session<'a> {
             next_id: 0,
             early: HashMap::new(),
             strays: None,
+            recorded: None,
             dead: None,
             prologue: false,
             not_protocol: None,
@@ -335,6 +338,19 @@ impl<'a> Session<'a> {
         self.client.expect_strays(false);
         let strays = self.strays.take().unwrap_or_default();
         answer.map(|_| strays)
+    }
+
+    /// From now on, every message the server writes is kept, in order, for
+    /// [`Session::take_recorded`]: a probe of a stream reads what came in
+    /// between its requests' answers.
+    pub fn record(&mut self) {
+        self.recorded.get_or_insert_with(Vec::new);
+    }
+
+    /// The messages kept since [`Session::record`], which stops keeping
+    /// them.
+    pub fn take_recorded(&mut self) -> Vec<Value> {
+        self.recorded.take().unwrap_or_default()
     }
 
     /// Sends `members` as one JSON-RPC batch (revision 2025-03-26), each a
@@ -671,6 +687,9 @@ impl<'a> Session<'a> {
     /// waits for them, strays judged, the server's requests declined.
     fn take_messages(&mut self, messages: Vec<crate::check::client::Message>) {
         for message in messages {
+            if let Some(recorded) = &mut self.recorded {
+                recorded.push(message.value.clone());
+            }
             let answer = match &message.kind {
                 Kind::Response { .. } => message.answer(),
                 _ => Ok(Value::Null),
