@@ -438,3 +438,34 @@ listen_flaws! {
     a_list_change_outside_a_stream_breaks_capabilities_honest: "unsolicited" =>
         LawId::CapabilitiesHonest, "notifications/tools/list_changed outside a subscriptions/listen stream";
 }
+
+#[test]
+fn a_law_the_eras_differ_on_shows_both_verdicts_in_each_format() {
+    let run = |format: &str| {
+        let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+            .args(["check", "--no-replay", "--format", format, "--"])
+            .args([fixture_server(), "--modern-flaw", "unsorted-tools"])
+            .assert()
+            .code(1);
+        String::from_utf8(output.get_output().stdout.clone()).unwrap()
+    };
+    let human = run("human");
+    assert!(
+        human.contains("  FAIL tools-list-sorted  (legacy era: PASS; modern era: FAIL)\n"),
+        "{human}"
+    );
+    let lines = json_lines(run("json").as_bytes());
+    let law = lines
+        .iter()
+        .find(|l| l["type"] == "law" && l["law"] == "tools-list-sorted")
+        .unwrap();
+    assert_eq!(law["status"], "fail");
+    assert_eq!(
+        law["eras"],
+        serde_json::json!({"legacy": "pass", "modern": "fail"})
+    );
+    // Counted once: one law line per law.
+    let summary = lines.iter().find(|l| l["type"] == "summary").unwrap();
+    let laws = lines.iter().filter(|l| l["type"] == "law").count();
+    assert_eq!(summary["laws"], laws, "{summary}");
+}

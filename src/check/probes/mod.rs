@@ -20,17 +20,20 @@
 //! - version negotiation: one session per legacy revision after
 //!   2024-11-05 (each `initialize` needs a process of its own), which asks
 //!   for it and holds what the server answers to `initialize` (and the
-//!   revision's schema to its tool list);
+//!   revision's schema to its tool list; in 2025-03-26, a JSON-RPC batch);
 //! - the modern era: `server/discover` first, as the spec tells a client
 //!   that speaks both eras; a server that speaks 2026-07-28 gets its laws
 //!   (`discover`, `list-cache-hints`, the removed methods under
-//!   `unknown-method`, malformed input, and statelessness on a second
-//!   fresh process), a legacy one has them skipped.
+//!   `unknown-method`, a `subscriptions/listen` stream, malformed input,
+//!   and statelessness on a second fresh process), a legacy one has them
+//!   skipped.
 //!
 //! Then `era` settles what the sessions found together: a server that
 //! speaks 2026-07-28 and refuses `initialize` is modern-only, and the
-//! legacy laws it does not owe are skipped, not failed; the revisions
-//! answered across the sessions are held to each other.
+//! legacy laws it does not owe are skipped, not failed; a server that
+//! speaks both eras has each law graded in each, with both verdicts on
+//! the laws the eras differ on; the revisions answered across the
+//! sessions are held to each other.
 //!
 //! Negatives are proven with fences, never with sleeps: a notification or a
 //! malformed line is sent with a `ping` right behind it, then a second
