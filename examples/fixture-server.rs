@@ -68,6 +68,10 @@ struct Flags {
     /// Serve `tools/list` in pages of N tools.
     #[arg(long, value_name = "N")]
     page_size: Option<usize>,
+    /// With `--page-size`: answer a cursor the server never issued with
+    /// the first page, not error -32602 (a warning of `tools-list-valid`).
+    #[arg(long)]
+    lax_cursor: bool,
     /// Refuse `initialize` for any revision but 2024-11-05 with error -32602
     /// and `data {supported, requested}`, as an example in the specification
     /// does.
@@ -100,6 +104,30 @@ struct Flags {
     /// one flaw in its modern answers.
     #[arg(long, value_name = "FLAW")]
     modern_flaw: Option<Flaw>,
+    /// With a 2026-07-28 mode: promise `tools.listChanged` in the
+    /// `DiscoverResult` and serve `subscriptions/listen` streams (the
+    /// acknowledgement, then one tagged `notifications/tools/list_changed`;
+    /// silence once cancelled; the closing result at end of input).
+    #[arg(long)]
+    listen: bool,
+    /// With `--listen`: one flaw in the streams.
+    #[arg(long, value_name = "FLAW")]
+    listen_flaw: Option<ListenFlaw>,
+    /// Answer `initialize` for 2025-03-26 with 2025-03-26, and take JSON-RPC
+    /// batches on such a session, as that revision asks: one array of
+    /// answers, none for notifications.
+    #[arg(long)]
+    batches: bool,
+    /// With `--batches`: one flaw in how a batch is answered.
+    #[arg(long, value_name = "FLAW")]
+    batch_flaw: Option<BatchFlaw>,
+    /// Declare and serve prompts (`greet`) and resources (`fixture://readme`,
+    /// no templates) beside the tools, in either era.
+    #[arg(long)]
+    prompts_resources: bool,
+    /// With `--prompts-resources`: one flaw in what they answer.
+    #[arg(long, value_name = "FLAW")]
+    content_flaw: Option<ContentFlaw>,
     /// Serve two tools whose answers change by themselves: `now` (the
     /// current time, as JSON in its text) and `token` (a fresh random token).
     #[arg(long)]
@@ -168,17 +196,74 @@ enum Flaw {
     /// server to name the versions it serves).
     UnnamedVersions,
     /// `tools/list` serves the tools out of name order, in another order
-    /// each time (breaks `tools-list-sorted`, probed in 2026-07-28 for a
-    /// server with `--modern-only`).
+    /// each time (breaks `tools-list-sorted`, in 2026-07-28 only: a
+    /// dual-era server keeps it in its legacy conversation).
     UnsortedTools,
     /// Arguments that break a tool's inputSchema get error -32602, not an
-    /// `isError` result (breaks `tool-error-is-result`, probed in
-    /// 2026-07-28 for a server with `--modern-only`).
+    /// `isError` result (breaks `tool-error-is-result`, in 2026-07-28 only: a
+    /// dual-era server keeps it in its legacy conversation).
     InvalidArgumentsError,
     /// A call of an unknown tool gets an `isError` result, not a JSON-RPC
-    /// error (breaks `unknown-tool`, probed in 2026-07-28 for a server
-    /// with `--modern-only`).
+    /// error (breaks `unknown-tool`, in 2026-07-28 only: a
+    /// dual-era server keeps it in its legacy conversation).
     UnknownToolResult,
+    /// `server/discover` promises a TTL of a minute and names another
+    /// `supportedVersions` list each time (breaks `discover`: a result
+    /// cached for its TTL must stay true).
+    UnstableDiscover,
+    /// A modern request without `clientInfo` in its `_meta` is refused
+    /// with -32602, though the key is optional (breaks `discover`).
+    RequiresClientInfo,
+    /// Results carry no `_meta` `io.modelcontextprotocol/serverInfo`, which
+    /// the revision says a server SHOULD send (a warning of `discover`).
+    NoServerInfo,
+}
+
+/// One way to get a `subscriptions/listen` stream wrong (`--listen-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ListenFlaw {
+    /// The stream's notification comes without the acknowledgement first
+    /// (breaks `request-answered-once`).
+    NoAck,
+    /// The stream's notification lacks its subscription id (breaks
+    /// `request-answered-once`).
+    Untagged,
+    /// A notification of the stream follows its cancellation (breaks
+    /// `request-answered-once`).
+    AfterCancel,
+    /// `notifications/tools/list_changed` before each modern `tools/list`
+    /// answer, outside any stream (breaks `capabilities-honest`).
+    Unsolicited,
+}
+
+/// The `_meta` key of a listen stream's notifications.
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// One way to answer a batch wrong (`--batch-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BatchFlaw {
+    /// Each answer on a line of its own, not one array (breaks
+    /// `request-answered-once`; a warning under spec).
+    OneByOne,
+    /// An error response with id null for each notification of the batch
+    /// (breaks `notification-unanswered`).
+    AnswersNotifications,
+}
+
+/// One way to get prompts or resources wrong (`--content-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ContentFlaw {
+    /// `prompts/get` is not served, though prompts are declared (breaks
+    /// `capabilities-honest`).
+    NoPromptGet,
+    /// `resources/templates/list` is not served, though resources are
+    /// declared (breaks `capabilities-honest`).
+    NoTemplates,
+    /// A listed resource cannot be read (breaks `capabilities-honest`).
+    Unreadable,
+    /// `resources/read` of an unknown URI answers empty `contents` instead
+    /// of an error (breaks `invalid-params`).
+    UnknownUriResult,
 }
 
 /// One misbehaviour per law id.
@@ -229,6 +314,17 @@ enum Break {
     EofDrains,
     /// SIGTERM exits with status 0.
     SigtermExit143,
+}
+
+/// A `notifications/tools/list_changed` line, tagged with the listen
+/// stream `stream` when there is one.
+fn list_changed(stream: Option<&RequestId>) -> String {
+    let mut notification =
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {}});
+    if let Some(stream) = stream {
+        notification["params"]["_meta"] = json!({SUBSCRIPTION_ID: stream.to_value()});
+    }
+    notification.to_string()
 }
 
 fn parse_break(text: &str) -> Result<Break, String> {
@@ -287,6 +383,10 @@ fn main() -> ExitCode {
         spoken_to,
         stateless: fixture_modern_only,
         listed: false,
+        discovered: 0,
+        batching: false,
+        collected: None,
+        listening: None,
         out: io::stdout().lock(),
         wrote: false,
         fuzz: fuzz_tools::State::default(),
@@ -419,6 +519,16 @@ struct Fixture {
     stateless: bool,
     /// Set once a modern `tools/list` was answered (`--modern-flaw stateful`).
     listed: bool,
+    /// How many `server/discover` requests were answered
+    /// (`--modern-flaw unstable-discover`).
+    discovered: usize,
+    /// Set once `initialize` answered 2025-03-26 (`--batches`): arrays are
+    /// batches.
+    batching: bool,
+    /// The answers to the batch being handled, to go out as one array.
+    collected: Option<Vec<String>>,
+    /// The id of the open `subscriptions/listen` stream (`--listen`).
+    listening: Option<RequestId>,
     out: io::StdoutLock<'static>,
     /// Whether a line has been written to stdout yet.
     wrote: bool,
@@ -454,6 +564,12 @@ impl Fixture {
         if let Some(late) = self.late.take() {
             self.write(&late)?;
         }
+        // A stream still open is closed with its result.
+        if let Some(stream) = self.listening.take() {
+            let result =
+                json!({"resultType": "complete", "_meta": {SUBSCRIPTION_ID: stream.to_value()}});
+            self.write(&Response::ok(stream, result).to_line())?;
+        }
         Ok(if self.broken(Break::EofExitZero) {
             3
         } else {
@@ -464,6 +580,11 @@ impl Fixture {
     /// Handles one line; `more` says whether more input is already buffered
     /// behind it.
     fn handle(&mut self, line: &[u8], more: bool) -> Result<(), Stop> {
+        if self.batching
+            && let Ok(Value::Array(members)) = serde_json::from_slice::<Value>(line)
+        {
+            return self.batch(members);
+        }
         match Frame::parse(line) {
             // `--fuzz-bug stops-answering`: nothing is answered any more.
             Frame::Request { .. } if self.fuzz.deaf() => Ok(()),
@@ -500,6 +621,37 @@ impl Fixture {
         }
     }
 
+    /// A JSON-RPC batch (`--batches`): each member handled in turn, and
+    /// the answers written as one array (or as `--batch-flaw` says).
+    fn batch(&mut self, members: Vec<Value>) -> Result<(), Stop> {
+        self.collected = Some(Vec::new());
+        for member in members {
+            let notification = member.get("id").is_none();
+            self.handle(member.to_string().as_bytes(), false)?;
+            if notification && self.flags.batch_flaw == Some(BatchFlaw::AnswersNotifications) {
+                self.write(
+                    &Response::error(
+                        None,
+                        ErrorCode::INVALID_REQUEST,
+                        "a notification in a batch",
+                    )
+                    .to_line(),
+                )?;
+            }
+        }
+        let answers = self.collected.take().unwrap_or_default();
+        if answers.is_empty() {
+            return Ok(());
+        }
+        if self.flags.batch_flaw == Some(BatchFlaw::OneByOne) {
+            for answer in answers {
+                self.write(&answer)?;
+            }
+            return Ok(());
+        }
+        self.write(&format!("[{}]", answers.join(",")))
+    }
+
     fn answer_held(&mut self, reverse: bool) -> Result<(), Stop> {
         let mut held = std::mem::take(&mut self.held);
         if reverse {
@@ -512,6 +664,10 @@ impl Fixture {
     }
 
     fn write(&mut self, line: &str) -> Result<(), Stop> {
+        if let Some(collected) = &mut self.collected {
+            collected.push(line.to_owned());
+            return Ok(());
+        }
         // A fuzz bug's stray line goes out before the answer it belongs to.
         for noise in self.fuzz.take_noise() {
             self.out.write_all(noise.as_bytes())?;
@@ -556,6 +712,16 @@ impl Fixture {
     }
 
     fn notification(&mut self, name: &str, params: Option<Value>) -> Result<(), Stop> {
+        if name == method::CANCELLED
+            && let Some(stream) = self.listening.clone()
+            && params.as_ref().and_then(|p| p.get("requestId")) == Some(&stream.to_value())
+        {
+            self.listening = None;
+            if self.flags.listen_flaw == Some(ListenFlaw::AfterCancel) {
+                self.write(&list_changed(Some(&stream)))?;
+            }
+            return Ok(());
+        }
         if name == method::CANCELLED {
             if self.broken(Break::CancelTolerated) {
                 let id = params
@@ -625,6 +791,18 @@ impl Fixture {
                 Some(json!({"supported": ["2026-07-28"]})),
             )));
         }
+        if self.flawed(Flaw::RequiresClientInfo)
+            && version.is_some()
+            && meta
+                .and_then(|m| m.get("io.modelcontextprotocol/clientInfo"))
+                .is_none()
+        {
+            return Some(Err((
+                ErrorCode::INVALID_PARAMS,
+                "params._meta is missing `io.modelcontextprotocol/clientInfo`".to_owned(),
+                None,
+            )));
+        }
         let lax = self.broken(Break::Discover) || self.flawed(Flaw::MetaOptional);
         let capabilities = meta.and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"));
         if !lax && (version.is_none() || capabilities.is_none()) {
@@ -662,16 +840,40 @@ impl Fixture {
             }
             result
         };
+        if method == "server/discover" {
+            self.discovered += 1;
+        }
+        let versions = if self.flawed(Flaw::UnstableDiscover) && self.discovered % 2 == 0 {
+            json!(["2026-07-28", "2025-11-25"])
+        } else {
+            json!(["2026-07-28"])
+        };
         let tools_capability = if self.flawed(Flaw::WrongShape) {
             json!(true)
+        } else if self.flags.listen {
+            json!({"listChanged": true})
         } else {
             json!({})
         };
+        if let Some(outcome) = self.content(method, params, true) {
+            return Some(outcome.map_err(|(code, message)| (code, message, None)));
+        }
         Some(match method {
-            "server/discover" => Ok(hints(
-                json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": tools_capability}}),
-                true,
-            )),
+            "server/discover" => {
+                let mut capabilities = json!({"tools": tools_capability});
+                if self.flags.prompts_resources {
+                    capabilities["prompts"] = json!({});
+                    capabilities["resources"] = json!({});
+                }
+                let mut result = hints(
+                    json!({"supportedVersions": versions, "capabilities": capabilities}),
+                    true,
+                );
+                if self.flawed(Flaw::UnstableDiscover) {
+                    result["ttlMs"] = json!(60_000);
+                }
+                Ok(result)
+            }
             method::TOOLS_LIST => {
                 let mut tools = self.tools();
                 if self.flawed(Flaw::UnsortedTools) {
@@ -735,13 +937,50 @@ impl Fixture {
         })
     }
 
+    /// Opens a `subscriptions/listen` stream (`--listen`): the
+    /// acknowledgement of what the fixture serves, then one tagged change.
+    fn listen(&mut self, id: RequestId) -> Result<(), Stop> {
+        let flaw = self.flags.listen_flaw;
+        if flaw != Some(ListenFlaw::NoAck) {
+            let ack = json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/subscriptions/acknowledged",
+                "params": {
+                    "notifications": {"toolsListChanged": true},
+                    "_meta": {SUBSCRIPTION_ID: id.to_value()},
+                },
+            });
+            self.write(&ack.to_string())?;
+        }
+        let tag = (flaw != Some(ListenFlaw::Untagged)).then_some(&id);
+        self.write(&list_changed(tag))?;
+        self.listening = Some(id);
+        Ok(())
+    }
+
     fn answer(&mut self, request: Held) -> Result<(), Stop> {
         let Held { id, method, params } = request;
+        if self.flags.listen && self.modern() && method == "subscriptions/listen" {
+            return self.listen(id);
+        }
+        if self.flags.listen_flaw == Some(ListenFlaw::Unsolicited)
+            && self.stateless
+            && method == method::TOOLS_LIST
+        {
+            self.write(&list_changed(None))?;
+        }
         if self.modern()
             && let Some(outcome) = self.modern_answer(&method, params.as_ref())
         {
             let response = match outcome {
-                Ok(result) => Response::ok(id, result),
+                Ok(mut result) => {
+                    if !self.flawed(Flaw::NoServerInfo) && result.is_object() {
+                        result["_meta"] = json!({
+                            "io.modelcontextprotocol/serverInfo": {"name": "fixture-server", "version": env!("CARGO_PKG_VERSION")}
+                        });
+                    }
+                    Response::ok(id, result)
+                }
                 Err((code, message, data)) => {
                     let response = Response::error(Some(id), code, message);
                     match data {
@@ -781,8 +1020,14 @@ impl Fixture {
             .with_data(data);
             return self.write(&response.to_line());
         }
+        let content = self.content(&method, params.as_ref(), false);
         let outcome = match method.as_str() {
-            method::INITIALIZE => Ok(self.initialize(params.as_ref())),
+            _ if content.is_some() => content.unwrap_or(Ok(Value::Null)),
+            method::INITIALIZE => {
+                let result = self.initialize(params.as_ref());
+                self.batching = self.flags.batches && result["protocolVersion"] == "2025-03-26";
+                Ok(result)
+            }
             method::PING if self.broken(Break::Ping) => Ok(json!({"pong": true})),
             method::PING if self.broken(Break::Schema) => Ok(json!({"_meta": 5})),
             method::PING => Ok(json!({})),
@@ -838,6 +1083,7 @@ impl Fixture {
                 requested
             }
             (None, _) if self.flags.fuzz.enabled() => SDK_REVISIONS[SDK_REVISIONS.len() - 1],
+            (None, Some("2025-03-26")) if self.flags.batches => "2025-03-26",
             (None, _) => PROTOCOL_2024_11_05,
             // The SDKs echo a revision they know, and otherwise answer their
             // latest.
@@ -849,16 +1095,85 @@ impl Fixture {
         if self.broken(Break::Initialize) {
             server_info = json!({"name": "fixture-server"});
         }
-        let capabilities = if self.flags.undeclared_tools {
+        let mut capabilities = if self.flags.undeclared_tools {
             json!({})
         } else {
             json!({"tools": {"listChanged": self.flags.unsolicited || self.flags.announce}})
         };
+        if self.flags.prompts_resources {
+            capabilities["prompts"] = json!({});
+            capabilities["resources"] = json!({});
+        }
         json!({
             "protocolVersion": version,
             "serverInfo": server_info,
             "capabilities": capabilities,
         })
+    }
+
+    /// The answer to a prompts or resources request (`--prompts-resources`),
+    /// in 2026-07-28 when `modern` (with `resultType` and the cache hints);
+    /// `None` for another method, or without the flag.
+    fn content(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        modern: bool,
+    ) -> Option<Result<Value, (ErrorCode, String)>> {
+        if !self.flags.prompts_resources {
+            return None;
+        }
+        let flaw = self.flags.content_flaw;
+        let not_found = |what: &str| {
+            Err((
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("method not found: {what}"),
+            ))
+        };
+        let uri = "fixture://readme";
+        let answer = match method {
+            "prompts/list" => {
+                Ok(json!({"prompts": [{"name": "greet", "description": "A greeting"}]}))
+            }
+            "prompts/get" if flaw == Some(ContentFlaw::NoPromptGet) => not_found(method),
+            "prompts/get" => match params.and_then(|p| p.get("name")).and_then(Value::as_str) {
+                Some("greet") => Ok(
+                    json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Hello"}}]}),
+                ),
+                _ => Err((ErrorCode::INVALID_PARAMS, "unknown prompt".to_owned())),
+            },
+            "resources/list" => Ok(json!({"resources": [{"uri": uri, "name": "readme"}]})),
+            "resources/templates/list" if flaw == Some(ContentFlaw::NoTemplates) => {
+                not_found(method)
+            }
+            "resources/templates/list" => Ok(json!({"resourceTemplates": []})),
+            "resources/read" => {
+                let asked = params.and_then(|p| p.get("uri")).and_then(Value::as_str);
+                match asked {
+                    Some(asked) if asked == uri && flaw != Some(ContentFlaw::Unreadable) => Ok(
+                        json!({"contents": [{"uri": uri, "mimeType": "text/plain", "text": "read me"}]}),
+                    ),
+                    _ if flaw == Some(ContentFlaw::UnknownUriResult) => Ok(json!({"contents": []})),
+                    // 2026-07-28 makes an unknown resource -32602; the
+                    // legacy revisions suggest -32002.
+                    _ if modern => {
+                        Err((ErrorCode::INVALID_PARAMS, "resource not found".to_owned()))
+                    }
+                    _ => Err((ErrorCode(-32002), "resource not found".to_owned())),
+                }
+            }
+            _ => return None,
+        };
+        Some(answer.map(|mut result| {
+            if modern {
+                result["resultType"] = json!("complete");
+                if method != "prompts/get" {
+                    result["ttlMs"] = json!(0);
+                    result["cacheScope"] = json!("public");
+                }
+            }
+            result
+        }))
     }
 
     /// Whether a `tools/call`'s params name a tool the fixture serves (a
@@ -921,14 +1236,20 @@ impl Fixture {
         };
         let start = match params.and_then(|p| p.get("cursor")) {
             None => 0,
-            Some(cursor) => cursor
+            Some(cursor) => match cursor
                 .as_str()
                 .and_then(|c| c.parse::<usize>().ok())
                 .filter(|start| *start < tools.len())
-                .ok_or((
-                    ErrorCode::INVALID_PARAMS,
-                    format!("invalid cursor {cursor}"),
-                ))?,
+            {
+                Some(start) => start,
+                None if self.flags.lax_cursor => 0,
+                None => {
+                    return Err((
+                        ErrorCode::INVALID_PARAMS,
+                        format!("invalid cursor {cursor}"),
+                    ));
+                }
+            },
         };
         let end = (start + page_size.max(1)).min(tools.len());
         let mut page = json!({ "tools": tools[start..end] });

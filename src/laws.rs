@@ -348,6 +348,27 @@ const DISCOVER_CITES: &[Cite] = &[
         "protocol-version-negotiation",
     ),
     Mcp("2026-07-28", "basic", "meta"),
+    Note("clientInfo optional; serverInfo in a result's _meta a SHOULD: a warning"),
+    Mcp(
+        "2026-07-28",
+        "server/utilities/caching",
+        "time-to-live-ttl-field",
+    ),
+    Note("a result stays true for its ttlMs: a warning under spec"),
+];
+
+/// What `capabilities-honest` cites in both profiles.
+const CAPABILITIES_HONEST_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "server/tools", "capabilities"),
+    Mcp("2025-11-25", "server/utilities/logging", "capabilities"),
+    Mcp("2025-11-25", "server/prompts", "capabilities"),
+    Mcp("2025-11-25", "server/resources", "capabilities"),
+    Mcp(
+        "2026-07-28",
+        "basic/patterns/subscriptions",
+        "receiving-notifications",
+    ),
+    Note("list notifications only on a listen stream: an error"),
 ];
 
 /// What `tools-list-valid` cites in both profiles.
@@ -359,6 +380,12 @@ const TOOLS_LIST_VALID_CITES: &[Cite] = &[
         "server/utilities/pagination",
         "implementation-guidelines",
     ),
+    Mcp(
+        "2025-11-25",
+        "server/utilities/pagination",
+        "error-handling",
+    ),
+    Note("an invalid cursor gets -32602, a SHOULD: a warning"),
 ];
 
 /// What `transcript-match` cites in both profiles: the recording.
@@ -431,11 +458,35 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::RequestAnsweredOnce,
-        summary: "every request gets exactly one response with its id, of the same JSON type",
+        summary: "every request gets exactly one response with its id, of the same JSON type; a batch one array, a listen request its stream",
         core: E,
         spec: E,
-        core_cites: &[McpCore(1, 9), JsonRpc("5")],
-        spec_cites: &[Mcp("2025-11-25", "basic", "responses"), JsonRpc("5")],
+        core_cites: &[
+            McpCore(1, 9),
+            JsonRpc("5"),
+            JsonRpc("6"),
+            Mcp("2025-03-26", "basic", "batching"),
+            Mcp(
+                "2026-07-28",
+                "basic/patterns/subscriptions",
+                "acknowledgment",
+            ),
+            Mcp("2026-07-28", "basic/patterns/subscriptions", "cancellation"),
+        ],
+        spec_cites: &[
+            Mcp("2025-11-25", "basic", "responses"),
+            JsonRpc("5"),
+            JsonRpc("6"),
+            Note("a batch is answered with one array, a SHOULD: a warning"),
+            Mcp("2025-03-26", "basic", "batching"),
+            Note("the SDKs drop batches: a batch left unanswered is a warning"),
+            Mcp(
+                "2026-07-28",
+                "basic/patterns/subscriptions",
+                "acknowledgment",
+            ),
+            Mcp("2026-07-28", "basic/patterns/subscriptions", "cancellation"),
+        ],
         implemented: true,
     },
     Law {
@@ -502,17 +553,11 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::CapabilitiesHonest,
-        summary: "methods of an advertised capability are served; no log notifications without logging",
+        summary: "methods of an advertised capability are served, listed resources read; no log notifications without logging",
         core: W,
         spec: W,
-        core_cites: &[
-            Mcp("2025-11-25", "server/tools", "capabilities"),
-            Mcp("2025-11-25", "server/utilities/logging", "capabilities"),
-        ],
-        spec_cites: &[
-            Mcp("2025-11-25", "server/tools", "capabilities"),
-            Mcp("2025-11-25", "server/utilities/logging", "capabilities"),
-        ],
+        core_cites: CAPABILITIES_HONEST_CITES,
+        spec_cites: CAPABILITIES_HONEST_CITES,
         implemented: true,
     },
     Law {
@@ -569,13 +614,22 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::InvalidParams,
-        summary: "tools/call without a name, or with non-object arguments, gets error -32602",
+        summary: "tools/call without a name, or with non-object arguments, gets error -32602; reading an unknown resource is an error",
         core: E,
         spec: E,
-        core_cites: &[McpCore(2, 15)],
+        core_cites: &[
+            McpCore(2, 15),
+            Mcp("2026-07-28", "server/resources", "error-handling"),
+            Note("an unknown resource: -32602 on 2026-07-28, an error before"),
+        ],
         spec_cites: &[
             Mcp("2025-11-25", "server/tools", "error-handling"),
             Note("malformed requests are protocol errors"),
+            Mcp("2025-11-25", "server/resources", "error-handling"),
+            Mcp("2026-07-28", "server/resources", "error-handling"),
+            Note(
+                "an unknown resource: -32002 by example before 2026-07-28 (a warning), -32602 on it",
+            ),
         ],
         implemented: true,
     },

@@ -209,10 +209,61 @@ struct Conversation<'m> {
     asked: u64,
 }
 
+/// The lines a batch's members are answered with, held to go out as one
+/// array.
+struct Batch<'t, T> {
+    inner: &'t mut T,
+    lines: Vec<Vec<u8>>,
+}
+
+impl<T: Transport> Transport for Batch<'_, T> {
+    fn read_line(&mut self, line: &mut Vec<u8>) -> Result<bool, TransportError> {
+        self.inner.read_line(line)
+    }
+
+    fn write_line(&mut self, line: &[u8]) -> Result<(), TransportError> {
+        self.lines.push(line.to_vec());
+        Ok(())
+    }
+}
+
 impl Conversation<'_> {
+    /// One inbound line; in a 2025-03-26 session an array is a batch
+    /// (MCP 2025-03-26 basic#batching), whose members are answered in one
+    /// array, none for notifications, as the core library answers it.
     fn line(&mut self, line: &[u8], transport: &mut impl Transport) -> Result<(), TransportError> {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+        if matches!(self.session, Session::Legacy(revision) if revision.batches())
+            && line.first() == Some(&b'[')
+            && let Ok(members) =
+                serde_json::from_slice::<Vec<Box<serde_json::value::RawValue>>>(line)
+            && !members.is_empty()
+        {
+            let mut batch = Batch {
+                inner: transport,
+                lines: Vec::new(),
+            };
+            for member in &members {
+                self.member(member.get().as_bytes(), &mut batch)?;
+            }
+            if batch.lines.is_empty() {
+                return Ok(());
+            }
+            let mut answers = vec![b'['];
+            answers.extend_from_slice(&batch.lines.join(&b","[..]));
+            answers.push(b']');
+            return transport.write_line(&answers);
+        }
+        self.member(line, transport)
+    }
+
+    /// One message, or one member of a batch.
+    fn member(
+        &mut self,
+        line: &[u8],
+        transport: &mut impl Transport,
+    ) -> Result<(), TransportError> {
         match Frame::parse(line) {
             Frame::Request { id, method, params } => {
                 if std::mem::take(&mut self.preamble) {

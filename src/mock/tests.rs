@@ -142,3 +142,36 @@ fn a_modern_request_is_held_to_its_meta() {
     assert_eq!(answers[2]["error"]["code"], -32602);
     assert_eq!(answers[3]["error"]["code"], -32022);
 }
+
+/// A 2025-03-26 session takes batches, as the core library does: one array
+/// of answers, none for the notification; before a session opens, an array
+/// is still a parse error.
+#[test]
+fn a_batch_of_a_2025_03_26_session_is_answered_with_one_array() {
+    let path = bundled()
+        .into_iter()
+        .find(|path| path.ends_with("python-sdk-demo.jsonl"))
+        .unwrap();
+    let mock = Mock::load(&[path]).unwrap();
+    let answers = served(
+        &mock,
+        &[
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-03-26", "capabilities": {},
+                "clientInfo": {"name": "c", "version": "1"}}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json!([
+                {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                {"jsonrpc": "2.0", "method": "notifications/mcp-replay/probe"},
+                {"jsonrpc": "2.0", "id": 3, "method": "no/such"},
+            ]),
+        ],
+    );
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert_eq!(answers[0]["result"]["protocolVersion"], "2025-03-26");
+    let batch = answers[1].as_array().expect("one array");
+    assert_eq!(batch.len(), 2, "{batch:?}");
+    assert_eq!(batch[0], json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+    assert_eq!(batch[1]["id"], 3);
+    assert_eq!(batch[1]["error"]["code"], -32601);
+}

@@ -171,6 +171,9 @@ fn render_probe(
         if let LawStatus::Skipped(reason) = &outcome.status {
             rest.push_str(&format!("  ({reason})"));
         }
+        if !outcome.eras.is_empty() {
+            rest.push_str(&format!("  ({})", era_verdicts(probe, outcome)));
+        }
         status_line(out, palette, status, &rest)?;
         for graded in probe.findings_of(outcome.law) {
             render_finding(out, palette, graded)?;
@@ -190,6 +193,23 @@ fn render_probe(
         )?;
     }
     Ok(())
+}
+
+/// The verdict of each era a dual-era server fared otherwise in:
+/// `legacy era: PASS; modern era: FAIL`, a skip with its reason.
+fn era_verdicts(probe: &ProbeResult, outcome: &super::LawOutcome) -> String {
+    outcome
+        .eras
+        .iter()
+        .map(|(era, status)| {
+            let word = probe.era_status(outcome, *era, status).as_str();
+            match status {
+                LawStatus::Skipped(reason) => format!("{} era: {word}, {reason}", era.as_str()),
+                _ => format!("{} era: {word}", era.as_str()),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn render_finding(out: &mut dyn Write, palette: &Palette, graded: &Graded) -> io::Result<()> {

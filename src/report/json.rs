@@ -5,6 +5,7 @@
 //! `docs/output-formats.md` describes every field. The structs below are the
 //! wire format: their field order is the order on the line.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -84,6 +85,9 @@ enum Line<'a> {
         command: &'a str,
         status: String,
         reason: Option<&'a str>,
+        /// A dual-era server's verdict in each era, where they differ.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        eras: Option<BTreeMap<&'static str, String>>,
     },
     Stale {
         law: &'a str,
@@ -190,6 +194,18 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     command: &probe.command,
                     status: status(probe.status(outcome)),
                     reason,
+                    eras: (!outcome.eras.is_empty()).then(|| {
+                        outcome
+                            .eras
+                            .iter()
+                            .map(|(era, verdict)| {
+                                (
+                                    era.as_str(),
+                                    status(probe.era_status(outcome, *era, verdict)),
+                                )
+                            })
+                            .collect()
+                    }),
                 },
             )?;
             for graded in probe.findings_of(outcome.law) {
@@ -244,6 +260,7 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     command: &run.command,
                     status: status(run.status(outcome)),
                     reason,
+                    eras: None,
                 },
             )?;
             for graded in run

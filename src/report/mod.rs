@@ -159,12 +159,27 @@ pub struct LawOutcome {
     pub law: LawId,
     /// How it fared.
     pub status: LawStatus,
+    /// How it fared in each era, where a server that speaks both eras
+    /// fared otherwise in one than in the other (in era order); empty
+    /// when the eras agree, or only one was spoken. The law is counted
+    /// once, by `status`.
+    pub eras: Vec<(crate::revision::Era, LawStatus)>,
 }
 
 impl LawOutcome {
     /// A law's outcome.
     pub fn new(law: LawId, status: LawStatus) -> LawOutcome {
-        LawOutcome { law, status }
+        LawOutcome {
+            law,
+            status,
+            eras: Vec::new(),
+        }
+    }
+
+    /// The same outcome with the verdicts of each era.
+    pub fn with_eras(mut self, eras: Vec<(crate::revision::Era, LawStatus)>) -> LawOutcome {
+        self.eras = eras;
+        self
     }
 }
 
@@ -405,6 +420,28 @@ impl ProbeResult {
             LawStatus::Waived => Status::Waived,
             LawStatus::Failed => match Status::of(self.findings_of(outcome.law)) {
                 // Failed with no finding left to say why: still a failure.
+                Status::Pass => Status::Fail,
+                status => status,
+            },
+        }
+    }
+
+    /// The status of `outcome` in `era`, one of its per-era verdicts: as
+    /// [`ProbeResult::status`], from the findings of that era alone.
+    pub fn era_status(
+        &self,
+        outcome: &LawOutcome,
+        era: crate::revision::Era,
+        status: &LawStatus,
+    ) -> Status {
+        match status {
+            LawStatus::Held => Status::Pass,
+            LawStatus::Skipped(_) => Status::Skip,
+            LawStatus::Waived => Status::Waived,
+            LawStatus::Failed => match Status::of(
+                self.findings_of(outcome.law)
+                    .filter(|graded| graded.finding.era == Some(era)),
+            ) {
                 Status::Pass => Status::Fail,
                 status => status,
             },

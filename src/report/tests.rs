@@ -24,24 +24,19 @@ fn failing(law: LawId, profile: Profile, message: &str) -> Graded {
 fn probed(held: &[LawId], skipped: &[LawId], findings: Vec<Graded>) -> ProbeResult {
     let mut outcomes: Vec<LawOutcome> = held
         .iter()
-        .map(|law| LawOutcome {
-            law: *law,
-            status: LawStatus::Held,
-        })
+        .map(|law| LawOutcome::new(*law, LawStatus::Held))
         .collect();
-    outcomes.extend(skipped.iter().map(|law| LawOutcome {
-        law: *law,
-        status: LawStatus::Skipped("no tools".into()),
-    }));
+    outcomes.extend(
+        skipped
+            .iter()
+            .map(|law| LawOutcome::new(*law, LawStatus::Skipped("no tools".into()))),
+    );
     for graded in &findings {
         if !outcomes
             .iter()
             .any(|outcome| outcome.law == graded.finding.law)
         {
-            outcomes.push(LawOutcome {
-                law: graded.finding.law,
-                status: LawStatus::Failed,
-            });
+            outcomes.push(LawOutcome::new(graded.finding.law, LawStatus::Failed));
         }
     }
     ProbeResult {
@@ -201,4 +196,56 @@ fn server_text_is_escaped_once_in_each_report() {
         .find(|line| line["type"] == "finding")
         .unwrap();
     assert_eq!(finding["message"], message);
+}
+
+/// A law a dual-era server fared otherwise in each era is one law line,
+/// counted once, whose human and JSON renderings show both verdicts.
+#[test]
+fn a_law_of_two_eras_shows_both_verdicts_and_counts_once() {
+    use crate::revision::Era;
+    let modern = Graded::new(
+        failing(LawId::ToolsListSorted, Profile::Core, "unsorted")
+            .finding
+            .with_era(Some(Era::Modern)),
+        Disposition::Fails,
+    );
+    let mut probe = probed(&[LawId::Ping], &[], vec![modern]);
+    for outcome in &mut probe.outcomes {
+        if outcome.law == LawId::ToolsListSorted {
+            *outcome = outcome.clone().with_eras(vec![
+                (Era::Legacy, LawStatus::Held),
+                (Era::Modern, LawStatus::Failed),
+            ]);
+        }
+    }
+    let report = report(Vec::new(), vec![probe]);
+    let summary = report.summary();
+    assert_eq!(
+        (
+            summary.laws,
+            summary.law_tally.held,
+            summary.law_tally.failed
+        ),
+        (2, 1, 1)
+    );
+    let mut human = Vec::new();
+    human::render(&report, &Palette::plain(), false, &mut human).unwrap();
+    let human = String::from_utf8(human).unwrap();
+    assert!(
+        human.contains("  FAIL tools-list-sorted  (legacy era: PASS; modern era: FAIL)\n"),
+        "{human}"
+    );
+    let mut json = Vec::new();
+    json::render(&report, &mut json).unwrap();
+    let law = String::from_utf8(json)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .find(|line| line["type"] == "law" && line["law"] == "tools-list-sorted")
+        .unwrap();
+    assert_eq!(law["status"], "fail");
+    assert_eq!(
+        law["eras"],
+        serde_json::json!({"legacy": "pass", "modern": "fail"})
+    );
 }

@@ -135,9 +135,11 @@ caught! {
     break_parse_error_keeps_serving: "parse-error-keeps-serving", core Error, spec Some(Error);
     // A server that answers every unknown method with `{}` answers
     // `server/discover` so too: it claims the modern era, and its answer
-    // has none of a DiscoverResult's fields.
+    // has none of a DiscoverResult's fields (nor the server's name, a
+    // warning).
     break_unknown_method: "unknown-method", core Error, spec Some(Error),
-        also (LawId::Schema, Error), (LawId::Discover, Error), (LawId::ListCacheHints, Error);
+        also (LawId::Schema, Error), (LawId::Discover, Error), (LawId::Discover, Warning),
+        (LawId::ListCacheHints, Error);
     break_initialize: "initialize", core Error, spec Some(Error),
         also (LawId::Schema, Error);
     break_ping: "ping", core Error, spec Some(Error);
@@ -201,9 +203,11 @@ fn tool_errors_are_graded_under_spec_from_2025_11_25() {
         "tool-error-is-result",
     ];
     let report = probe(&args, Profile::Spec);
+    // The batch the TypeScript SDK drops is a warning too.
     assert_failures(
         &report,
         &[
+            (LawId::RequestAnsweredOnce, Warning),
             (LawId::InvalidParams, Warning),
             (LawId::UnknownTool, Warning),
             (LawId::ToolErrorIsResult, Warning),
@@ -346,12 +350,17 @@ fn sdk_like_servers_pass_spec_and_fail_core_where_they_differ() {
             &[LawId::InvalidParams, LawId::UnknownTool],
         ),
     ];
+    // Each negotiates 2025-03-26 when asked and drops a batch, as the SDKs
+    // do: a warning in both profiles.
+    let batch = (LawId::RequestAnsweredOnce, Warning);
     for (sdk, core, spec_warnings) in cases {
         let args = ["--like", sdk];
-        let core: Vec<_> = core.iter().map(|law| (*law, Error)).collect();
+        let mut core: Vec<_> = core.iter().map(|law| (*law, Error)).collect();
+        core.push(batch);
         assert_failures(&probe(&args, Profile::Core), &core);
         let spec = probe(&args, Profile::Spec);
-        let warnings: Vec<_> = spec_warnings.iter().map(|law| (*law, Warning)).collect();
+        let mut warnings: Vec<_> = spec_warnings.iter().map(|law| (*law, Warning)).collect();
+        warnings.push(batch);
         assert_failures(&spec, &warnings);
         // The SDKs negotiate 2025-11-25, so spec grades tool errors.
         assert_eq!(
@@ -763,5 +772,131 @@ fn the_demo_server_holds_every_law_in_both_profiles() {
     for profile in [Profile::Core, Profile::Spec] {
         let report = probes::run(&command, &options(profile)).unwrap();
         assert_failures(&report, &[]);
+    }
+}
+
+#[test]
+fn a_cursor_never_issued_answered_with_a_page_warns_on_tools_list_valid() {
+    // A SHOULD of the pagination page: a warning in both profiles, made by
+    // the conversation that followed the pages.
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--page-size", "1", "--lax-cursor"], profile);
+        assert_failures(&report, &[(LawId::ToolsListValid, Warning)]);
+        let finding = &report.findings[0];
+        assert!(
+            finding
+                .message
+                .starts_with("answered a page to a cursor it never issued"),
+            "{}",
+            finding.message
+        );
+    }
+}
+
+#[test]
+fn declared_prompts_and_resources_that_are_served_pass() {
+    for args in [
+        &["--prompts-resources"][..],
+        &["--prompts-resources", "--modern"][..],
+    ] {
+        for profile in [Profile::Core, Profile::Spec] {
+            let report = probe(args, profile);
+            assert_failures(&report, &[]);
+        }
+    }
+}
+
+/// Each flaw of `--content-flaw`, caught by its law: `capabilities-honest`
+/// (a warning in both profiles) for a declared method not served or a
+/// listed resource not read, `invalid-params` for an unknown resource
+/// answered with a result (legacy: -32002 is the resources page's example,
+/// so a warning under spec).
+macro_rules! content_flaws {
+    ($($test:ident: $flaw:literal => $law:expr, core $core:expr, spec $spec:expr;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let args = ["--prompts-resources", "--content-flaw", $flaw];
+                assert_failures(&probe(&args, Profile::Core), &[($law, $core)]);
+                assert_failures(&probe(&args, Profile::Spec), &[($law, $spec)]);
+            }
+        )*
+    };
+}
+
+content_flaws! {
+    a_declared_prompt_get_not_served_breaks_capabilities_honest: "no-prompt-get" =>
+        LawId::CapabilitiesHonest, core Warning, spec Warning;
+    declared_resource_templates_not_served_break_capabilities_honest: "no-templates" =>
+        LawId::CapabilitiesHonest, core Warning, spec Warning;
+    a_listed_resource_that_cannot_be_read_breaks_capabilities_honest: "unreadable" =>
+        LawId::CapabilitiesHonest, core Warning, spec Warning;
+    an_unknown_resource_read_as_empty_contents_breaks_invalid_params: "unknown-uri-result" =>
+        LawId::InvalidParams, core Error, spec Warning;
+}
+
+#[test]
+fn an_unknown_resource_answered_in_2026_is_an_error_in_both_profiles() {
+    let args = [
+        "--modern",
+        "--prompts-resources",
+        "--content-flaw",
+        "unknown-uri-result",
+    ];
+    let report = probe(&args, Profile::Spec);
+    let modern: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| {
+            f.law == LawId::InvalidParams && f.era == Some(mcp_replay::revision::Era::Modern)
+        })
+        .collect();
+    assert_eq!(modern.len(), 1, "{report:#?}");
+    assert_eq!(modern[0].severity, Error);
+    assert!(
+        modern[0]
+            .message
+            .ends_with("a resource the server does not have is an error (-32602)"),
+        "{}",
+        modern[0].message
+    );
+}
+
+#[test]
+fn a_2025_03_26_server_that_answers_a_batch_with_one_array_passes() {
+    for profile in [Profile::Core, Profile::Spec] {
+        assert_failures(&probe(&["--batches"], profile), &[]);
+    }
+}
+
+#[test]
+fn a_batch_answered_line_by_line_breaks_request_answered_once() {
+    // JSON-RPC 2.0 §6 says SHOULD: an error under core, a warning under spec.
+    let args = ["--batches", "--batch-flaw", "one-by-one"];
+    let report = probe(&args, Profile::Core);
+    assert_failures(&report, &[(LawId::RequestAnsweredOnce, Error)]);
+    assert_eq!(
+        report.findings[0].message,
+        "answered the batch's two requests on 2 lines (0 of them arrays); a batch is answered with one array"
+    );
+    assert_failures(
+        &probe(&args, Profile::Spec),
+        &[(LawId::RequestAnsweredOnce, Warning)],
+    );
+}
+
+#[test]
+fn a_notification_of_a_batch_answered_breaks_notification_unanswered() {
+    let args = ["--batches", "--batch-flaw", "answers-notifications"];
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&args, profile);
+        assert_failures(&report, &[(LawId::NotificationUnanswered, Error)]);
+        let Location::Probe { step, .. } = &report.findings[0].location else {
+            panic!("{report:#?}");
+        };
+        assert_eq!(
+            step,
+            "2025-03-26 session: a batch of tools/list, an unknown notification and ping"
+        );
     }
 }

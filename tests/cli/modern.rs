@@ -1,8 +1,8 @@
 //! The modern era against the fixture server: each `--modern-flaw` is
 //! caught by its law id in both profiles, with every other law held; the
-//! modern-only and dual-era fixtures pass in both profiles; a modern-only
-//! server is held to the tool laws in 2026-07-28, which a dual-era one
-//! owes in its legacy conversation; findings say which era they belong to.
+//! modern-only and dual-era fixtures pass in both profiles; the tool laws
+//! are graded in 2026-07-28 for a modern-only server and in each era for a
+//! dual-era one; findings say which era they belong to.
 
 use mcp_replay::check::probes::ProbeReport;
 use mcp_replay::laws::{LawId, Profile, Severity};
@@ -97,6 +97,44 @@ flaws! {
         LawId::UnknownMethod;
     a_result_of_the_wrong_shape_breaks_schema: "wrong-shape" => LawId::Schema;
     a_request_that_needs_an_earlier_one_breaks_discover: "stateful" => LawId::Discover;
+    a_request_refused_for_want_of_client_info_breaks_discover: "requires-client-info" =>
+        LawId::Discover;
+}
+
+#[test]
+fn results_that_name_no_server_warn_on_discover() {
+    // A SHOULD of the revision: a warning in both profiles, for the
+    // DiscoverResult and the tool list alike.
+    let args = ["--modern-flaw", "no-server-info"];
+    caught(&args, &[(LawId::Discover, Warning)]);
+    let report = probe(&args, Profile::Core);
+    let messages: Vec<&str> = report.findings.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "the server/discover result has no `_meta` `io.modelcontextprotocol/serverInfo`; a 2026-07-28 server should name itself in every result",
+            "the tools/list result has no `_meta` `io.modelcontextprotocol/serverInfo`; a 2026-07-28 server should name itself in every result",
+        ],
+        "{report:#?}"
+    );
+}
+
+#[test]
+fn a_discover_result_that_changes_within_its_ttl_breaks_discover() {
+    // The caching page lets a client keep the result for its TTL, and says
+    // nothing of a server that changes it: an error under core, a warning
+    // under spec.
+    let args = ["--modern-flaw", "unstable-discover"];
+    caught_in(&args, Profile::Core, &[(LawId::Discover, Error)]);
+    caught_in(&args, Profile::Spec, &[(LawId::Discover, Warning)]);
+    let report = probe(&args, Profile::Core);
+    assert_eq!(
+        report.findings[0].location,
+        Location::Probe {
+            command: report.command.clone(),
+            step: "modern session: server/discover again, within its ttlMs of 60000".to_owned(),
+        }
+    );
 }
 
 /// The tool laws, which a modern-only server is held to in 2026-07-28.
@@ -134,6 +172,39 @@ modern_only_flaws! {
         "unknown-tool-result" => LawId::UnknownTool;
 }
 
+/// Each flaw of a dual-era server's modern tools, which its legacy
+/// conversation does not show: caught in the modern era, with the legacy
+/// era's verdict beside it on the law's outcome.
+macro_rules! dual_era_flaws {
+    ($($test:ident: $flaw:literal => $law:expr;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let args = ["--modern-flaw", $flaw];
+                for (profile, severity) in [(Profile::Core, Error), (Profile::Spec, Warning)] {
+                    caught_in(&args, profile, &[($law, severity)]);
+                    let report = probe(&args, profile);
+                    let outcome = report.outcomes.iter().find(|o| o.law == $law).unwrap();
+                    assert_eq!(outcome.status, LawStatus::Failed, "{report:#?}");
+                    let eras: Vec<Era> = outcome.eras.iter().map(|(era, _)| *era).collect();
+                    assert_eq!(eras, [Era::Legacy, Era::Modern], "{outcome:#?}");
+                    assert_eq!(outcome.eras[1].1, LawStatus::Failed, "{outcome:#?}");
+                    assert_ne!(outcome.eras[0].1, LawStatus::Failed, "{outcome:#?}");
+                }
+            }
+        )*
+    };
+}
+
+dual_era_flaws! {
+    a_dual_era_server_unsorted_only_in_2026_breaks_tools_list_sorted: "unsorted-tools" =>
+        LawId::ToolsListSorted;
+    a_dual_era_server_with_modern_invalid_arguments_errors_breaks_tool_error_is_result:
+        "invalid-arguments-error" => LawId::ToolErrorIsResult;
+    a_dual_era_server_whose_modern_unknown_tool_is_a_result_breaks_unknown_tool:
+        "unknown-tool-result" => LawId::UnknownTool;
+}
+
 #[test]
 fn a_modern_only_tool_finding_names_the_modern_session() {
     let report = probe(
@@ -159,25 +230,28 @@ fn a_modern_only_tool_finding_names_the_modern_session() {
 }
 
 #[test]
-fn a_dual_era_server_has_its_tool_laws_graded_once_by_its_conversation() {
-    // The broken tool answers in either era; the conversation grades the
-    // law, and the modern session does not grade it again.
-    for profile in [Profile::Core, Profile::Spec] {
-        let report = probe(&["--modern", "--break", "tool-error-is-result"], profile);
-        let eras: Vec<Option<Era>> = report
-            .findings
-            .iter()
-            .filter(|f| TOOL_LAWS.contains(&f.law))
-            .map(|f| f.era)
-            .collect();
-        assert!(
-            eras.iter().all(|era| *era == Some(Era::Legacy)),
-            "{profile:?}: {report:#?}"
-        );
-        if profile == Profile::Core {
-            assert!(!eras.is_empty(), "{report:#?}");
-        }
-    }
+fn a_dual_era_server_has_its_tool_laws_graded_in_each_era() {
+    // The broken tool answers in either era: each era grades the law, and
+    // under core, where both fail it, the outcome needs no verdict per era.
+    let report = probe(
+        &["--modern", "--break", "tool-error-is-result"],
+        Profile::Core,
+    );
+    let eras: Vec<Option<Era>> = report
+        .findings
+        .iter()
+        .filter(|f| f.law == LawId::ToolErrorIsResult)
+        .map(|f| f.era)
+        .collect();
+    assert!(eras.contains(&Some(Era::Legacy)), "{report:#?}");
+    assert!(eras.contains(&Some(Era::Modern)), "{report:#?}");
+    let outcome = report
+        .outcomes
+        .iter()
+        .find(|o| o.law == LawId::ToolErrorIsResult)
+        .unwrap();
+    assert_eq!(outcome.status, LawStatus::Failed);
+    assert!(outcome.eras.is_empty(), "{outcome:#?}");
 }
 
 #[test]
@@ -313,4 +387,85 @@ fn json_findings_name_their_era() {
     let finding = lines.iter().find(|l| l["type"] == "finding").unwrap();
     assert_eq!(finding["law"], "ping");
     assert_eq!(finding["era"], "legacy");
+}
+
+#[test]
+fn a_listen_stream_served_as_the_revision_asks_passes() {
+    for args in [
+        &["--modern", "--listen"][..],
+        &["--modern-only", "--listen"][..],
+    ] {
+        for profile in [Profile::Core, Profile::Spec] {
+            let report = probe(args, profile);
+            assert_only(&report, profile, &[]);
+            assert_eq!(
+                report.status(LawId::RequestAnsweredOnce),
+                Some(&LawStatus::Held),
+                "{report:#?}"
+            );
+        }
+    }
+}
+
+/// Each flaw of a `subscriptions/listen` stream, caught in the modern era
+/// in both profiles (`capabilities-honest` is an error here: the revision's
+/// MUST), with the message that names it.
+macro_rules! listen_flaws {
+    ($($test:ident: $flaw:literal => $law:expr, $message:literal;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let args = ["--modern", "--listen", "--listen-flaw", $flaw];
+                caught(&args, &[($law, Error)]);
+                let report = probe(&args, Profile::Core);
+                assert!(
+                    report.findings.iter().any(|f| f.message.contains($message)),
+                    "{report:#?}"
+                );
+            }
+        )*
+    };
+}
+
+listen_flaws! {
+    a_stream_without_its_acknowledgement_first_breaks_request_answered_once: "no-ack" =>
+        LawId::RequestAnsweredOnce, "the stream's first message is";
+    // A list notification without its stream's id is one outside a stream.
+    a_stream_notification_without_its_subscription_breaks_capabilities_honest: "untagged" =>
+        LawId::CapabilitiesHonest, "sent 1 notifications/tools/list_changed outside a subscriptions/listen stream";
+    a_stream_notification_after_the_cancel_breaks_request_answered_once: "after-cancel" =>
+        LawId::RequestAnsweredOnce, "sent {\"jsonrpc\"";
+    a_list_change_outside_a_stream_breaks_capabilities_honest: "unsolicited" =>
+        LawId::CapabilitiesHonest, "notifications/tools/list_changed outside a subscriptions/listen stream";
+}
+
+#[test]
+fn a_law_the_eras_differ_on_shows_both_verdicts_in_each_format() {
+    let run = |format: &str| {
+        let output = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay")
+            .args(["check", "--no-replay", "--format", format, "--"])
+            .args([fixture_server(), "--modern-flaw", "unsorted-tools"])
+            .assert()
+            .code(1);
+        String::from_utf8(output.get_output().stdout.clone()).unwrap()
+    };
+    let human = run("human");
+    assert!(
+        human.contains("  FAIL tools-list-sorted  (legacy era: PASS; modern era: FAIL)\n"),
+        "{human}"
+    );
+    let lines = json_lines(run("json").as_bytes());
+    let law = lines
+        .iter()
+        .find(|l| l["type"] == "law" && l["law"] == "tools-list-sorted")
+        .unwrap();
+    assert_eq!(law["status"], "fail");
+    assert_eq!(
+        law["eras"],
+        serde_json::json!({"legacy": "pass", "modern": "fail"})
+    );
+    // Counted once: one law line per law.
+    let summary = lines.iter().find(|l| l["type"] == "summary").unwrap();
+    let laws = lines.iter().filter(|l| l["type"] == "law").count();
+    assert_eq!(summary["laws"], laws, "{summary}");
 }

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
-use crate::revision::Revision;
+use crate::revision::{Era, Revision};
 
 use super::lifecycle;
 use super::session::{Answer, Init, Session, describe, error_words, short};
@@ -319,6 +319,9 @@ fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
     for problem in tools::validate(&listing) {
         s.ledger.fail(LawId::ToolsListValid, &step, problem);
     }
+    if listing.pages > 1 {
+        unknown_cursor(s);
+    }
     s.ledger.held(LawId::ToolsListValid);
 
     let law = LawId::ToolsListSorted;
@@ -379,26 +382,160 @@ fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
     Ok(listing)
 }
 
-/// `capabilities-honest` for the other list methods a server may declare.
+/// A cursor the server never issued, to a server that paginates.
+const UNKNOWN_CURSOR: &str = "mcp-replay-probe-unknown-cursor";
+
+/// `tools-list-valid`: a server that paginates answers a cursor it never
+/// issued with an error (-32602 by the pagination page's SHOULD), not with
+/// a page, which a client cannot tell from the first. A SHOULD: a warning
+/// under both profiles. A server whose list fits one page issues no
+/// cursor and is not asked.
+fn unknown_cursor(s: &mut Session<'_>) {
+    let law = LawId::ToolsListValid;
+    let step = s.step(format!(
+        "tools/list with the unknown cursor {UNKNOWN_CURSOR:?}"
+    ));
+    let params = s.params(Some(json!({ "cursor": UNKNOWN_CURSOR })));
+    if let Some(Ok(_)) = s.call(law, method::TOOLS_LIST, params) {
+        s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            &step,
+            "answered a page to a cursor it never issued, which a client cannot tell from a first page; an invalid cursor should get error -32602",
+        );
+    }
+}
+
+/// A resource URI no server has, for `invalid-params`.
+const NO_SUCH_RESOURCE: &str = "mcp-replay-probe://no-such-resource";
+
+/// `capabilities-honest` for the other capabilities a server may declare:
+/// their methods are served (not -32601). Prompts: `prompts/list`, and
+/// `prompts/get` of the first listed prompt that needs no argument.
+/// Resources: `resources/list`, `resources/templates/list`, and
+/// `resources/read` of the first listed resource, which must be read (the
+/// server listed it); and under `invalid-params`, `resources/read` of a
+/// URI the server does not have is an error, not a result (2026-07-28:
+/// -32602, a MUST; before it -32002 by the resources page's example, so a
+/// result is a warning under `spec`). The results' shapes are the
+/// schema's.
 fn other_capabilities(s: &mut Session<'_>, init: &Init) {
     let law = LawId::CapabilitiesHonest;
-    for (capability, list) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
-        if !init.declares(capability) {
-            continue;
-        }
-        let step = s.step(list);
-        let params = s.params(None);
-        if let Some(Err(error)) = s.call(law, list, params)
+    let not_served = |s: &mut Session<'_>, step: &str, capability: &str, name: &str| {
+        s.ledger.fail(
+            law,
+            step,
+            format!(
+                "declares the {capability} capability, but {name} is not served (error -32601)"
+            ),
+        );
+    };
+    let call = |s: &mut Session<'_>, capability: &str, name: &str, extra: Option<Value>| {
+        let step = s.step(name);
+        let params = s.params(extra);
+        let answer = s.call(law, name, params);
+        if let Some(Err(error)) = &answer
             && error.code == ErrorCode::METHOD_NOT_FOUND
         {
-            s.ledger.fail(
+            not_served(s, &step, capability, name);
+            return None;
+        }
+        answer
+    };
+    if init.declares("prompts")
+        && let Some(Ok(listed)) = call(s, "prompts", "prompts/list", None)
+        && let Some(prompt) = listed
+            .get("prompts")
+            .and_then(Value::as_array)
+            .and_then(|prompts| {
+                prompts.iter().find(|prompt| {
+                    !prompt
+                        .get("arguments")
+                        .and_then(Value::as_array)
+                        .is_some_and(|arguments| {
+                            arguments
+                                .iter()
+                                .any(|a| a.get("required") == Some(&Value::Bool(true)))
+                        })
+                })
+            })
+            .and_then(|prompt| prompt.get("name"))
+            .and_then(Value::as_str)
+    {
+        let prompt = prompt.to_owned();
+        call(
+            s,
+            "prompts",
+            "prompts/get",
+            Some(json!({"name": prompt, "arguments": {}})),
+        );
+    }
+    if !init.declares("resources") {
+        return;
+    }
+    let listed = call(s, "resources", "resources/list", None);
+    call(s, "resources", "resources/templates/list", None);
+    let uri = listed
+        .as_ref()
+        .and_then(|answer| answer.as_ref().ok())
+        .and_then(|result| result.get("resources"))
+        .and_then(Value::as_array)
+        .and_then(|resources| resources.first())
+        .and_then(|resource| resource.get("uri"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    if let Some(uri) = uri {
+        let step = s.step(format!("resources/read of the listed {uri}"));
+        let params = s.params(Some(json!({ "uri": uri })));
+        match s.call(law, "resources/read", params) {
+            Some(Err(error)) if error.code == ErrorCode::METHOD_NOT_FOUND => {
+                not_served(s, &step, "resources", "resources/read");
+            }
+            Some(Err(error)) => s.ledger.fail(
                 law,
                 &step,
                 format!(
-                    "declares the {capability} capability, but {list} is not served (error -32601)"
+                    "lists the resource {uri}, but reading it answered {}",
+                    error_words(&error)
+                ),
+            ),
+            _ => {}
+        }
+    }
+    unknown_resource(s, init);
+}
+
+/// `invalid-params`: `resources/read` of a URI the server does not have.
+fn unknown_resource(s: &mut Session<'_>, init: &Init) {
+    let law = LawId::InvalidParams;
+    let step = s.step(format!("resources/read of the unknown {NO_SUCH_RESOURCE}"));
+    let params = s.params(Some(json!({ "uri": NO_SUCH_RESOURCE })));
+    let modern = Revision::parse(&init.revision).is_some_and(|r| r.era() == Era::Modern);
+    match s.call(law, "resources/read", params) {
+        Some(Ok(result)) => {
+            let message = format!(
+                "answered the result {}; a resource the server does not have is an error ({})",
+                short(&result),
+                if modern { "-32602" } else { "-32002" }
+            );
+            if modern || s.ledger.profile() == Profile::Core {
+                s.ledger.fail(law, &step, message);
+            } else {
+                s.ledger.fail_as(law, Severity::Warning, &step, message);
+            }
+        }
+        Some(Err(error)) if modern && error.code != ErrorCode::INVALID_PARAMS => {
+            s.ledger.fail_as(
+                law,
+                Severity::Warning,
+                &step,
+                format!(
+                    "answered {}; 2026-07-28 makes a resource not found error -32602",
+                    error_words(&error)
                 ),
             );
         }
+        _ => {}
     }
 }
 

@@ -13,19 +13,24 @@
 //! The era is never decided by one particular error code.
 //!
 //! The laws the legacy conversation and the modern session both probe (the
-//! tool laws and `capabilities-honest`) are graded once: by the
-//! conversation for a server it opened, and by the modern session, in
-//! 2026-07-28, for a modern-only server, where its verdict replaces the
-//! legacy sessions' skips.
+//! tool laws, `capabilities-honest`, and the laws of every era) are graded
+//! in each era a server speaks: a dual-era server whose tools break only in
+//! 2026-07-28 fails them in the modern era. Where the two eras' verdicts
+//! differ, the law's outcome carries both ([`verdicts`]); the law is still
+//! one outcome, counted once. For a modern-only server the modern session's
+//! verdict replaces the legacy sessions' skips.
 //!
 //! The revisions answered to `initialize` are also held to each other:
 //! a revision answered to a request for another one must be one the server
 //! supports, so a request for that revision itself gets it back (L12–L13).
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use crate::jsonrpc::RpcError;
 use crate::laws::{LawId, Profile, Severity};
+use crate::report::LawStatus;
 use crate::revision::Era;
 
 use super::modern::CONVERSATION_LAWS;
@@ -36,26 +41,55 @@ use super::{Ledger, MODERN_SESSION, Negotiated};
 const LEGACY_ONLY: &[LawId] = &[LawId::Initialize, LawId::Ping];
 
 /// Settles the sessions' ledgers: the modern-only verdict, then the
-/// revisions answered.
-pub(super) fn settle(ledgers: &mut [Ledger]) {
+/// revisions answered. Returns the verdicts of each era for the laws a
+/// dual-era server fared otherwise in one era than in the other.
+pub(super) fn settle(ledgers: &mut [Ledger]) -> BTreeMap<LawId, Vec<(Era, LawStatus)>> {
     let modern_only = modern_only(ledgers);
-    graded_once(ledgers, modern_only);
+    if modern_only {
+        modern_verdicts(ledgers);
+    }
     negotiated(ledgers);
+    if modern_only {
+        BTreeMap::new()
+    } else {
+        verdicts(ledgers)
+    }
 }
 
-/// The laws both the conversation and the modern session probe: the
-/// modern session's verdict is dropped unless the server is modern-only;
-/// then it replaces what the legacy sessions that could not open said.
-fn graded_once(ledgers: &mut [Ledger], modern_only: bool) {
+/// The laws both the conversation and the modern session probe, for a
+/// modern-only server: the modern session's verdict replaces what the
+/// legacy sessions that could not open said.
+fn modern_verdicts(ledgers: &mut [Ledger]) {
     for law in CONVERSATION_LAWS {
-        if !modern_only {
-            ledgers[MODERN_SESSION].withdraw(*law);
-        } else if ledgers[MODERN_SESSION].mentions(*law) {
+        if ledgers[MODERN_SESSION].mentions(*law) {
             for ledger in ledgers.iter_mut().filter(|l| l.refused.is_some()) {
                 ledger.withdraw(*law);
             }
         }
     }
+}
+
+/// The verdict of each era, for every law that sessions of both eras
+/// checked and that fared otherwise in one than in the other: failed in
+/// one and held in the other, or checked in one and skipped in the other.
+/// Only a server that speaks both eras has them.
+pub(super) fn verdicts(ledgers: &[Ledger]) -> BTreeMap<LawId, Vec<(Era, LawStatus)>> {
+    let mut verdicts = BTreeMap::new();
+    if ledgers[MODERN_SESSION].modern.is_none() {
+        return verdicts;
+    }
+    for law in LawId::ALL.iter().copied() {
+        let legacy =
+            Ledger::status_among(ledgers.iter().filter(|l| l.era == Some(Era::Legacy)), law);
+        let modern =
+            Ledger::status_among(ledgers.iter().filter(|l| l.era == Some(Era::Modern)), law);
+        if let (Some(legacy), Some(modern)) = (legacy, modern)
+            && std::mem::discriminant(&legacy) != std::mem::discriminant(&modern)
+        {
+            verdicts.insert(law, vec![(Era::Legacy, legacy), (Era::Modern, modern)]);
+        }
+    }
+    verdicts
 }
 
 /// The modern-only verdict; returns whether the server is modern-only.
@@ -235,17 +269,40 @@ mod tests {
     }
 
     #[test]
-    fn the_tool_laws_are_graded_once() {
+    fn the_tool_laws_are_graded_in_each_era() {
         let sessions = ["conversation", "eof", "sigterm", "modern"];
-        // A dual-era server: the conversation's verdict stands alone.
+        // A dual-era server: each era's verdict stands, and where they
+        // differ the law carries both.
         let mut ledgers: Vec<Ledger> = sessions.into_iter().map(ledger).collect();
+        for ledger in &mut ledgers[..3] {
+            ledger.era = Some(Era::Legacy);
+        }
+        ledgers[MODERN_SESSION].era = Some(Era::Modern);
         ledgers[0].held(LawId::ToolsListSorted);
+        ledgers[0].held(LawId::UnknownTool);
+        ledgers[0].held(LawId::ToolErrorIsResult);
         ledgers[MODERN_SESSION].modern = Some(vec!["2026-07-28".to_owned()]);
         ledgers[MODERN_SESSION].fail(LawId::ToolsListSorted, "tools/list", "unsorted");
+        ledgers[MODERN_SESSION].held(LawId::UnknownTool);
         ledgers[MODERN_SESSION].skip(LawId::ToolErrorIsResult, "no schema");
-        settle(&mut ledgers);
-        assert!(ledgers[MODERN_SESSION].findings.is_empty());
-        assert!(!ledgers[MODERN_SESSION].mentions(LawId::ToolErrorIsResult));
+        let verdicts = settle(&mut ledgers);
+        assert_eq!(ledgers[MODERN_SESSION].findings.len(), 1);
+        assert_eq!(
+            verdicts[&LawId::ToolsListSorted],
+            [
+                (Era::Legacy, LawStatus::Held),
+                (Era::Modern, LawStatus::Failed)
+            ]
+        );
+        assert_eq!(
+            verdicts[&LawId::ToolErrorIsResult],
+            [
+                (Era::Legacy, LawStatus::Held),
+                (Era::Modern, LawStatus::Skipped("no schema".to_owned()))
+            ]
+        );
+        // Eras that agree need no verdict of their own.
+        assert!(!verdicts.contains_key(&LawId::UnknownTool));
         // A modern-only server: the modern session's verdict replaces the
         // skips of the sessions that could not open.
         let mut ledgers: Vec<Ledger> = sessions.into_iter().map(ledger).collect();
@@ -256,7 +313,7 @@ mod tests {
         }
         ledgers[MODERN_SESSION].modern = Some(vec!["2026-07-28".to_owned()]);
         ledgers[MODERN_SESSION].skip(LawId::ToolsListSorted, "the tool set changed");
-        settle(&mut ledgers);
+        assert!(settle(&mut ledgers).is_empty());
         let mut all = ledger("");
         for ledger in ledgers {
             all.merge(ledger);

@@ -381,6 +381,73 @@ fn open_or_stateless(s: &mut Session<'_>, law: LawId) -> bool {
     }
 }
 
+/// A JSON-RPC batch, in 2025-03-26, the one revision whose servers MUST
+/// receive them (MCP 2025-03-26 basic#batching): `tools/list`, an unknown
+/// notification and `ping` in one array get their two answers in one
+/// array (`request-answered-once`), and nothing for the notification
+/// (`notification-unanswered`, an error). Answers on lines of their own
+/// are an error under `core` and a warning under `spec` (JSON-RPC 2.0 §6
+/// says SHOULD); a batch left unanswered, or refused as a whole, is a
+/// warning under both, since the SDKs that negotiate 2025-03-26 dropped
+/// batches (the TypeScript and Python SDKs drop an array, rmcp answers
+/// it -32600), and a fence, not a
+/// timeout, tells it.
+fn batch(s: &mut Session<'_>) {
+    let law = LawId::RequestAnsweredOnce;
+    let step = s.step("a batch of tools/list, an unknown notification and ping");
+    let (list, ping) = (s.number_id(), s.number_id());
+    let members = [
+        (Some(list), method::TOOLS_LIST, None),
+        (
+            None,
+            "notifications/mcp-replay/probe",
+            Some(serde_json::json!({})),
+        ),
+        (Some(ping), method::PING, None),
+    ];
+    let Some(batched) = s.batch(law, &members) else {
+        return;
+    };
+    if !batched.answered {
+        let refusal = match batched.strays.first() {
+            Some(stray) => format!(", and answered {}", describe(stray)),
+            None => String::new(),
+        };
+        s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            &step,
+            format!(
+                "answered revision 2025-03-26, whose servers must receive batches, but left the batch's requests unanswered{refusal}"
+            ),
+        );
+        return;
+    }
+    for stray in batched.strays {
+        s.ledger.fail(
+            LawId::NotificationUnanswered,
+            &step,
+            format!("answered the notification of a batch: {}", describe(&stray)),
+        );
+    }
+    if !matches!(batched.lines.as_slice(), [(true, 2)]) {
+        let severity = match s.ledger.profile() {
+            Profile::Core => Severity::Error,
+            Profile::Spec => Severity::Warning,
+        };
+        let arrays = batched.lines.iter().filter(|(array, _)| *array).count();
+        s.ledger.fail_as(
+            law,
+            severity,
+            &step,
+            format!(
+                "answered the batch's two requests on {} lines ({arrays} of them arrays); a batch is answered with one array",
+                batched.lines.len()
+            ),
+        );
+    }
+}
+
 /// Version negotiation for `revision`, on a process of its own (each
 /// `initialize` needs one): the answer names the requested revision when
 /// the server supports it, and another it supports when not (which
@@ -410,6 +477,9 @@ pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
             if s.initialized(LawId::RequestAnsweredOnce) {
                 s.step("tools/list");
                 let _ = tools::list(&mut s, LawId::RequestAnsweredOnce);
+                if Revision::parse(&init.revision).is_some_and(Revision::batches) {
+                    batch(&mut s);
+                }
             }
         }
         (Err(error), _) => {

@@ -20,17 +20,20 @@
 //! - version negotiation: one session per legacy revision after
 //!   2024-11-05 (each `initialize` needs a process of its own), which asks
 //!   for it and holds what the server answers to `initialize` (and the
-//!   revision's schema to its tool list);
+//!   revision's schema to its tool list; in 2025-03-26, a JSON-RPC batch);
 //! - the modern era: `server/discover` first, as the spec tells a client
 //!   that speaks both eras; a server that speaks 2026-07-28 gets its laws
 //!   (`discover`, `list-cache-hints`, the removed methods under
-//!   `unknown-method`, malformed input, and statelessness on a second
-//!   fresh process), a legacy one has them skipped.
+//!   `unknown-method`, a `subscriptions/listen` stream, malformed input,
+//!   and statelessness on a second fresh process), a legacy one has them
+//!   skipped.
 //!
 //! Then `era` settles what the sessions found together: a server that
 //! speaks 2026-07-28 and refuses `initialize` is modern-only, and the
-//! legacy laws it does not owe are skipped, not failed; the revisions
-//! answered across the sessions are held to each other.
+//! legacy laws it does not owe are skipped, not failed; a server that
+//! speaks both eras has each law graded in each, with both verdicts on
+//! the laws the eras differ on; the revisions answered across the
+//! sessions are held to each other.
 //!
 //! Negatives are proven with fences, never with sleeps: a notification or a
 //! malformed line is sent with a `ping` right behind it, then a second
@@ -207,7 +210,7 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     if ledgers[2].failed(LawId::QuietBeforeServing) {
         ledgers[0].forget(LawId::QuietBeforeServing);
     }
-    era::settle(&mut ledgers);
+    let eras = era::settle(&mut ledgers);
     let mut all = Ledger::new(command.display(), options.profile, "");
     // A server that wrote nothing to any session may just start slowly;
     // one that answered some session and not another did not.
@@ -218,6 +221,11 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         all.merge(ledger);
     }
     let mut report = all.into_report();
+    for outcome in &mut report.outcomes {
+        if let Some(verdicts) = eras.get(&outcome.law) {
+            *outcome = outcome.clone().with_eras(verdicts.clone());
+        }
+    }
     if let Some(bad_flag) = &options.cli {
         let (outcomes, findings) = cli::run(command, options, bad_flag)?;
         report.outcomes.extend(outcomes);
@@ -375,6 +383,29 @@ impl Ledger {
     /// or why it was skipped.
     fn mentions(&self, law: LawId) -> bool {
         self.failed(law) || self.held.contains(&law) || self.skipped.contains_key(&law)
+    }
+
+    /// What `ledgers` together say of `law`, as the report grades it:
+    /// failed if any finding names it, else held if any held it, else
+    /// skipped with the first reason; `None` when none mentions it.
+    fn status_among<'a>(
+        ledgers: impl Iterator<Item = &'a Ledger>,
+        law: LawId,
+    ) -> Option<LawStatus> {
+        let mut status = None;
+        for ledger in ledgers {
+            if ledger.failed(law) {
+                return Some(LawStatus::Failed);
+            }
+            if ledger.held.contains(&law) {
+                status = Some(LawStatus::Held);
+            } else if let Some(reason) = ledger.skipped.get(&law)
+                && status.is_none()
+            {
+                status = Some(LawStatus::Skipped(reason.clone()));
+            }
+        }
+        status
     }
 
     /// Whether some finding names `law`.

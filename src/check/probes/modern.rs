@@ -14,13 +14,14 @@
 //! this revision, each request with its own `_meta` (`tools-list-valid`,
 //! `tools-list-sorted`, `invalid-params`, `unknown-tool`,
 //! `tool-error-is-result`, and `capabilities-honest` against the
-//! `DiscoverResult`'s capabilities): they stand for a modern-only server,
-//! which opens no conversation. Every finding's step names this session,
+//! `DiscoverResult`'s capabilities): graded in this era as in the
+//! legacy one, and the only verdict of a modern-only server, which opens
+//! no conversation. Every finding's step names this session,
 //! so a report says which era each finding belongs to.
 
 use serde_json::{Map, Value, json};
 
-use crate::jsonrpc::{ErrorCode, method};
+use crate::jsonrpc::{ErrorCode, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 use crate::revision::{Era, Revision, meta};
 
@@ -42,9 +43,9 @@ const UNSUPPORTED: &str = "1900-01-01";
 const LAWS: &[LawId] = &[LawId::Discover, LawId::ListCacheHints];
 
 /// The laws this session probes as the legacy conversation does, in
-/// 2026-07-28: the tool laws and `capabilities-honest`. The conversation
-/// grades them for a server it can open; this session's verdict stands
-/// for a modern-only server (see `era.rs`).
+/// 2026-07-28: the tool laws and `capabilities-honest`. They are graded
+/// in each era a server speaks; for a modern-only server this session's
+/// verdict replaces the legacy sessions' skips (see `era.rs`).
 pub(super) const CONVERSATION_LAWS: &[LawId] = &[
     LawId::CapabilitiesHonest,
     LawId::ToolsListSorted,
@@ -113,6 +114,7 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     s.ledger.modern = Some(versions);
     s.speaking(MODERN, method::SERVER_DISCOVER, &result);
     discover_result(&mut s, &step, &result);
+    stable_discover(&mut s, &result);
     unsupported_version(&mut s);
     missing_meta(&mut s);
     let listed = cache_hints(&mut s);
@@ -129,6 +131,7 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     s.speak_statelessly();
     conversation::tool_laws(&mut s, &init, MODERN.tool_input_errors_are_results());
     every_era(&mut s);
+    listen(&mut s, &init.capabilities);
     // Malformed input last, as in the legacy conversation: a server it
     // kills has answered everything else. The notifications it sent after
     // one count too.
@@ -182,7 +185,65 @@ fn discover_result(s: &mut Session<'_>, step: &str, result: &Value) {
             .fail(law, step, "the DiscoverResult has no `capabilities` object");
     }
     hints(s, LawId::Discover, step, "server/discover", result);
+    server_info(s, step, "server/discover", result);
     s.ledger.held(law);
+}
+
+/// `discover`: a result the client may cache for its `ttlMs` stays true
+/// that long: a second `server/discover` within a TTL above zero names the
+/// same versions and capabilities. Under `spec` a warning: the caching
+/// page lets the client keep the result, and says nothing of a server
+/// that changes it.
+fn stable_discover(s: &mut Session<'_>, first: &Value) {
+    let law = LawId::Discover;
+    let Some(ttl) = first
+        .get("ttlMs")
+        .and_then(Value::as_u64)
+        .filter(|ttl| *ttl > 0)
+    else {
+        return;
+    };
+    let step = s.step(format!("server/discover again, within its ttlMs of {ttl}"));
+    let Some(Ok(again)) = s.call(law, method::SERVER_DISCOVER, Some(params(json!({})))) else {
+        return;
+    };
+    let severity = match s.ledger.profile() {
+        Profile::Core => Severity::Error,
+        Profile::Spec => Severity::Warning,
+    };
+    for field in ["supportedVersions", "capabilities"] {
+        if first.get(field) != again.get(field) {
+            s.ledger.fail_as(
+                law,
+                severity,
+                &step,
+                format!(
+                    "answered `{field}` {} where the first answer, which a client may cache for {ttl} ms, said {}",
+                    again.get(field).map_or("absent".to_owned(), short),
+                    first.get(field).map_or("absent".to_owned(), short)
+                ),
+            );
+        }
+    }
+}
+
+/// `discover`: a 2026-07-28 result names the server in `_meta`
+/// (`io.modelcontextprotocol/serverInfo`), which the revision says a server
+/// SHOULD do: a warning under both profiles. The schema holds its shape
+/// when it is there.
+fn server_info(s: &mut Session<'_>, step: &str, method: &str, result: &Value) {
+    let info = result.get("_meta").and_then(|m| m.get(meta::SERVER_INFO));
+    if info.is_none() {
+        s.ledger.fail_as(
+            LawId::Discover,
+            Severity::Warning,
+            step,
+            format!(
+                "the {method} result has no `_meta` `{}`; a {MODERN} server should name itself in every result",
+                meta::SERVER_INFO
+            ),
+        );
+    }
 }
 
 /// `discover`: a request for a version the server does not serve gets
@@ -247,6 +308,7 @@ fn missing_meta(s: &mut Session<'_>) {
             json!({"_meta": without_capabilities}),
         ),
     ];
+    client_info_optional(s);
     for (what, request) in cases {
         let step = s.step(what);
         let Some(answer) = s.call(law, method::TOOLS_LIST, Some(request)) else {
@@ -266,6 +328,38 @@ fn missing_meta(s: &mut Session<'_>) {
     }
 }
 
+/// `discover`: `clientInfo` is the one optional key of a request's
+/// `_meta` (a client SHOULD send it), so a request without it is served:
+/// a server that refuses it makes a SHOULD of the client a MUST, and
+/// turns conformant clients away.
+fn client_info_optional(s: &mut Session<'_>) {
+    let law = LawId::Discover;
+    let mut without_info = request_meta(MODERN.as_str());
+    if let Some(object) = without_info.as_object_mut() {
+        object.remove(meta::CLIENT_INFO);
+    }
+    let step = s.step("tools/list without the client's `clientInfo` in `_meta`");
+    let Some(answer) = s.call(
+        law,
+        method::TOOLS_LIST,
+        Some(json!({"_meta": without_info})),
+    ) else {
+        return;
+    };
+    if let Err(error) = answer
+        && error.code != ErrorCode::METHOD_NOT_FOUND
+    {
+        s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered {}; `clientInfo` is optional in a request's `_meta` (a client SHOULD send it), so the request must be served",
+                error_words(&error)
+            ),
+        );
+    }
+}
+
 /// `list-cache-hints`: `tools/list` carries `ttlMs` and `cacheScope`.
 /// Returns the answer, for the statelessness probe.
 fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
@@ -276,6 +370,7 @@ fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
         None => {}
         Some(Ok(result)) => {
             hints(s, law, &step, "tools/list", result);
+            server_info(s, &step, "tools/list", result);
             s.ledger.held(law);
         }
         Some(Err(error)) => s.ledger.skip(
@@ -309,6 +404,7 @@ fn stateless(s: &mut Session<'_>, mut fresh: Session<'_>, listed: Option<Answer>
         let listing = Listing {
             tools: tools.clone(),
             problems: Vec::new(),
+            pages: 1,
         };
         match tools::violation(&listing) {
             Some((tool, arguments, what)) => (
@@ -388,6 +484,217 @@ fn every_era(s: &mut Session<'_>) {
     {
         s.ledger.held(law);
     }
+}
+
+/// The notification that opens a `subscriptions/listen` stream.
+const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+
+/// The `_meta` key that tags a stream's notifications with its listen
+/// request's id.
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// The list notifications of 2026-07-28, with the capability that promises
+/// each and the key a listen request asks for it with.
+const LIST_CHANGES: [(&str, &str, &str); 3] = [
+    (
+        "tools",
+        "notifications/tools/list_changed",
+        "toolsListChanged",
+    ),
+    (
+        "prompts",
+        "notifications/prompts/list_changed",
+        "promptsListChanged",
+    ),
+    (
+        "resources",
+        "notifications/resources/list_changed",
+        "resourcesListChanged",
+    ),
+];
+
+/// `subscriptions/listen` (MCP 2026-07-28 basic/patterns/subscriptions),
+/// for a server whose `DiscoverResult` promises a `listChanged`: the list
+/// notifications come only on a listen stream, so one sent before any
+/// stream opened breaks `capabilities-honest` (an error: a MUST of the
+/// revision). A listen request for the promised kinds is then answered
+/// by its stream (`request-answered-once`): its first tagged message is
+/// `notifications/subscriptions/acknowledged`, which accepts no kind that
+/// was not asked for; every stream notification carries the listen
+/// request's id as `_meta` `io.modelcontextprotocol/subscriptionId`, and
+/// is of a kind asked for; and once the client cancels the stream, no
+/// message for it follows. Each part is fenced by two requests, never
+/// timed. (The result that closes a stream at end of input is not
+/// checked.)
+fn listen(s: &mut Session<'_>, capabilities: &Value) {
+    // The list notifications so far came before any stream; those of the
+    // streams below without their tag are outside one too.
+    let mut outside: Vec<usize> = LIST_CHANGES
+        .iter()
+        .map(|(_, name, _)| s.notifications().get(*name).copied().unwrap_or(0))
+        .collect();
+    listen_stream(s, capabilities, &mut outside);
+    for ((_, name, _), sent) in LIST_CHANGES.iter().zip(outside) {
+        if sent > 0 {
+            s.ledger.fail_as(
+                LawId::CapabilitiesHonest,
+                Severity::Error,
+                "notifications the server sent",
+                format!(
+                    "sent {sent} {name} outside a subscriptions/listen stream (without `_meta` `{SUBSCRIPTION_ID}`); {MODERN} delivers list notifications only on one"
+                ),
+            );
+        }
+    }
+}
+
+/// The stream of [`listen`]; counts into `outside` the list notifications
+/// it read that no stream's id tags.
+fn listen_stream(s: &mut Session<'_>, capabilities: &Value, outside: &mut [usize]) {
+    let asked: Vec<(&str, &str)> = LIST_CHANGES
+        .iter()
+        .filter(|(capability, _, _)| {
+            capabilities.pointer(&format!("/{capability}/listChanged")) == Some(&Value::Bool(true))
+        })
+        .map(|(_, name, key)| (*name, *key))
+        .collect();
+    if asked.is_empty() {
+        return;
+    }
+    let law = LawId::RequestAnsweredOnce;
+    let fence = |s: &mut Session<'_>| {
+        s.call(law, method::TOOLS_LIST, Some(params(json!({}))))
+            .is_some()
+            && s.call(law, method::TOOLS_LIST, Some(params(json!({}))))
+                .is_some()
+    };
+    let id = s.number_id();
+    let tag = id.to_value();
+    let notifications: Map<String, Value> = asked
+        .iter()
+        .map(|(_, key)| ((*key).to_owned(), Value::Bool(true)))
+        .collect();
+    let step = s.step(format!(
+        "subscriptions/listen for {}",
+        asked
+            .iter()
+            .map(|(_, key)| *key)
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    s.record();
+    let line = s.request_with(
+        id.clone(),
+        "subscriptions/listen",
+        Some(params(json!({ "notifications": notifications }))),
+    );
+    s.send_lines(&[line]);
+    let fenced = fence(s);
+    let opened = s.take_recorded();
+    if !fenced {
+        return;
+    }
+    let tagged = |message: &Value| {
+        message.get("method").is_some()
+            && message.pointer(&format!(
+                "/params/_meta/{}",
+                SUBSCRIPTION_ID.replace('/', "~1")
+            )) == Some(&tag)
+    };
+    if let Some(error) = opened
+        .iter()
+        .find(|m| m.get("id") == Some(&tag) && m.get("error").is_some())
+    {
+        s.ledger.fail(
+            LawId::CapabilitiesHonest,
+            &step,
+            format!(
+                "promises listChanged, but refused subscriptions/listen: {}",
+                short(&error["error"])
+            ),
+        );
+        return;
+    }
+    let mut problems = Vec::new();
+    match opened.iter().find(|m| tagged(m)) {
+        None => problems.push(format!(
+            "sent no {ACKNOWLEDGED} tagged with the listen request's id {tag}"
+        )),
+        Some(first) if first.get("method") != Some(&json!(ACKNOWLEDGED)) => problems.push(format!(
+            "the stream's first message is {}, not {ACKNOWLEDGED}",
+            short(first)
+        )),
+        Some(ack) => {
+            let accepted = ack
+                .pointer("/params/notifications")
+                .and_then(Value::as_object);
+            for (key, value) in accepted.into_iter().flatten() {
+                let requested = asked.iter().any(|(_, asked)| asked == key);
+                if !requested && value != &Value::Bool(false) && !value.is_null() {
+                    problems.push(format!(
+                        "the acknowledgement accepts {key}, which the listen request did not ask for"
+                    ));
+                }
+            }
+        }
+    }
+    let untagged = |messages: &[Value], outside: &mut [usize]| {
+        for message in messages {
+            let name = message.get("method").and_then(Value::as_str);
+            let tags = message.pointer(&format!(
+                "/params/_meta/{}",
+                SUBSCRIPTION_ID.replace('/', "~1")
+            ));
+            if let Some(at) = LIST_CHANGES
+                .iter()
+                .position(|(_, change, _)| Some(*change) == name)
+                && tags.is_none()
+            {
+                outside[at] += 1;
+            }
+        }
+    };
+    untagged(&opened, outside);
+    for message in &opened {
+        let Some(name) = message.get("method").and_then(Value::as_str) else {
+            continue;
+        };
+        if tagged(message)
+            && LIST_CHANGES.iter().any(|(_, change, _)| *change == name)
+            && !asked.iter().any(|(asked, _)| *asked == name)
+        {
+            problems.push(format!("sent {name} on a stream that did not ask for it"));
+        }
+    }
+    for problem in problems {
+        s.ledger.fail(law, &step, problem);
+    }
+    let step = s.step("notifications/cancelled for the listen stream");
+    s.record();
+    let cancel = notification_line(
+        method::CANCELLED,
+        Some(&json!({"requestId": tag, "reason": "mcp-replay probe"})),
+    );
+    s.send_lines(&[cancel]);
+    let fenced = fence(s);
+    let after = s.take_recorded();
+    untagged(&after, outside);
+    if !fenced {
+        return;
+    }
+    for message in after {
+        if tagged(&message) || message.get("id") == Some(&tag) {
+            s.ledger.fail(
+                law,
+                &step,
+                format!(
+                    "sent {} for the listen stream after the client cancelled it; no message for it may follow",
+                    short(&message)
+                ),
+            );
+        }
+    }
+    s.ledger.held(law);
 }
 
 /// What kind of answer `answer` is, for comparing two answers to one

@@ -34,6 +34,18 @@ pub(super) struct Stray {
     pub answer: Answer,
 }
 
+/// What came back for a batch ([`Session::batch`]).
+#[derive(Debug)]
+pub(super) struct Batched {
+    /// Each line that answered some of the batch's requests: whether it was
+    /// an array, and how many it answered.
+    pub lines: Vec<(bool, usize)>,
+    /// Whether every request of the batch was answered.
+    pub answered: bool,
+    /// The responses that answered no request sent.
+    pub strays: Vec<Stray>,
+}
+
 /// What the server said of itself when the session opened: the result of
 /// `initialize`, or for a stateless session of `server/discover`.
 #[derive(Debug, Clone)]
@@ -88,6 +100,8 @@ pub(super) struct Session<'a> {
     early: HashMap<RequestId, Answer>,
     /// Collects strays while a fence is up.
     strays: Option<Vec<Stray>>,
+    /// Every message read, while a probe of a stream records them.
+    recorded: Option<Vec<Value>>,
     /// Why the session cannot go on, once it cannot.
     dead: Option<String>,
     /// The session is opening: a failure is a reason to skip, not a finding.
@@ -116,6 +130,7 @@ impl<'a> Session<'a> {
             next_id: 0,
             early: HashMap::new(),
             strays: None,
+            recorded: None,
             dead: None,
             prologue: false,
             not_protocol: None,
@@ -323,6 +338,124 @@ impl<'a> Session<'a> {
         self.client.expect_strays(false);
         let strays = self.strays.take().unwrap_or_default();
         answer.map(|_| strays)
+    }
+
+    /// From now on, every message the server writes is kept, in order, for
+    /// [`Session::take_recorded`]: a probe of a stream reads what came in
+    /// between its requests' answers.
+    pub fn record(&mut self) {
+        self.recorded.get_or_insert_with(Vec::new);
+    }
+
+    /// The messages kept since [`Session::record`], which stops keeping
+    /// them.
+    pub fn take_recorded(&mut self) -> Vec<Value> {
+        self.recorded.take().unwrap_or_default()
+    }
+
+    /// Sends `members` as one JSON-RPC batch (revision 2025-03-26), each a
+    /// request with its id or, without one, a notification, fenced as
+    /// [`Session::fenced`] does: a `ping` behind the batch, and a second
+    /// once the first is answered. Returns what came before the second
+    /// `ping`'s answer: for each line that answered some of the batch's
+    /// requests, whether it was an array and how many it answered; whether
+    /// every request was answered; and the strays (answers to the
+    /// notifications, or to the batch as a whole). `None` (after a finding
+    /// of `law`) when a `ping` went unanswered.
+    pub fn batch(
+        &mut self,
+        law: LawId,
+        members: &[(Option<RequestId>, &str, Option<Value>)],
+    ) -> Option<Batched> {
+        if !self.alive_for(law) {
+            return None;
+        }
+        let mut items = Vec::new();
+        let mut ids = Vec::new();
+        for (id, name, params) in members {
+            let line = match id {
+                Some(id) => {
+                    ids.push(id.clone());
+                    self.request_with(id.clone(), name, params.clone())
+                }
+                None => {
+                    self.client.sent_notification(name);
+                    notification_line(name, params.as_ref())
+                }
+            };
+            items.push(serde_json::from_str::<Value>(&line).unwrap_or(Value::Null));
+        }
+        let first = self.number_id();
+        let ping = self.request_with(first.clone(), method::PING, None);
+        let mut bytes = Value::Array(items).to_string().into_bytes();
+        bytes.push(b'\n');
+        bytes.extend_from_slice(ping.as_bytes());
+        bytes.push(b'\n');
+        // The array is one line the client sent, not a malformed one: its
+        // requests are pending.
+        self.client.send(bytes);
+        self.strays = Some(Vec::new());
+        self.client.expect_strays(true);
+        let deadline = after(Instant::now(), self.options.timeout);
+        let mut lines = Vec::new();
+        let mut second: Option<RequestId> = None;
+        let fenced = loop {
+            if let Some(second) = &second
+                && self.early.contains_key(second)
+            {
+                break true;
+            }
+            if second.is_none() && self.early.contains_key(&first) {
+                let id = self.number_id();
+                let line = self.request_with(id.clone(), method::PING, None);
+                self.send_lines(&[line]);
+                second = Some(id);
+            }
+            match self.client.recv(deadline) {
+                Received::Line {
+                    bytes, messages, ..
+                } => {
+                    let count = messages
+                        .iter()
+                        .filter(|message| {
+                            matches!(&message.kind, Kind::Response { reply: Reply::Answers { sent, .. }, .. } if ids.contains(sent))
+                        })
+                        .count();
+                    if count > 0 {
+                        lines.push((bytes.first() == Some(&b'['), count));
+                    }
+                    self.take_messages(messages);
+                    self.enter_observations();
+                }
+                Received::Timeout => {
+                    let message = format!(
+                        "no answer to the ping behind a batch within {}; the server was stopped",
+                        seconds(self.options.timeout)
+                    );
+                    self.fail_and_stop(law, message);
+                    break false;
+                }
+                Received::Closed => {
+                    let message = format!(
+                        "the server {} before answering the ping behind a batch",
+                        self.exit_words()
+                    );
+                    self.fail_and_stop(law, message);
+                    break false;
+                }
+            }
+        };
+        self.client.expect_strays(false);
+        let strays = self.strays.take().unwrap_or_default();
+        let answered = ids.iter().all(|id| self.early.contains_key(id));
+        for id in ids.iter().chain([&first]).chain(second.as_ref()) {
+            self.early.remove(id);
+        }
+        fenced.then_some(Batched {
+            lines,
+            answered,
+            strays,
+        })
     }
 
     /// Waits up to `wait` for the answer to `id`; see [`Session::call`].
@@ -554,6 +687,9 @@ impl<'a> Session<'a> {
     /// waits for them, strays judged, the server's requests declined.
     fn take_messages(&mut self, messages: Vec<crate::check::client::Message>) {
         for message in messages {
+            if let Some(recorded) = &mut self.recorded {
+                recorded.push(message.value.clone());
+            }
             let answer = match &message.kind {
                 Kind::Response { .. } => message.answer(),
                 _ => Ok(Value::Null),

@@ -20,6 +20,8 @@ pub(super) struct Listing {
     pub tools: Vec<Value>,
     /// What is wrong with the pagination, in words.
     pub problems: Vec<String>,
+    /// How many pages were read.
+    pub pages: usize,
 }
 
 impl Listing {
@@ -54,7 +56,10 @@ pub(super) fn paginate(
     let mut cursor: Option<String> = None;
     for page in 1.. {
         let result = match fetch(cursor.as_deref())? {
-            Ok(result) => result,
+            Ok(result) => {
+                listing.pages = page;
+                result
+            }
             Err(error) if page == 1 => return Some(Err(error)),
             Err(error) => {
                 listing.problems.push(format!(
@@ -337,6 +342,7 @@ mod tests {
                 json!({"inputSchema": {"type": "object"}}),
             ],
             problems: Vec::new(),
+            pages: 1,
         };
         assert_eq!(
             validate(&listing),
@@ -358,6 +364,7 @@ mod tests {
                 json!({"name": "needs", "inputSchema": {"type": "object", "required": ["x"]}}),
             ],
             problems: Vec::new(),
+            pages: 1,
         };
         let (tool, arguments, what) = violation(&listing).unwrap();
         assert_eq!((tool.as_str(), arguments), ("needs", json!({})));
@@ -365,6 +372,7 @@ mod tests {
         let typed_only = Listing {
             tools: listing.tools[..1].to_vec(),
             problems: Vec::new(),
+            pages: 1,
         };
         let (tool, arguments, _) = violation(&typed_only).unwrap();
         assert_eq!(
@@ -374,6 +382,7 @@ mod tests {
         let untyped = Listing {
             tools: vec![json!({"name": "free", "inputSchema": {"type": "object"}})],
             problems: Vec::new(),
+            pages: 1,
         };
         assert!(violation(&untyped).is_none());
     }
