@@ -189,11 +189,19 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     let modern = Session::start("modern", command, options, redactor)?;
     let fresh = Session::start("stateless", command, options, redactor)?;
     let mut ledgers: Vec<Ledger> = thread::scope(|scope| {
-        let modern = scope.spawn(move || modern::run(modern, fresh));
+        // A probe that starts a fresh process starts it in the caller's
+        // stop scope (serve's call), as the sessions above were.
+        let stop_scope = crate::process::current_scope();
+        let within = stop_scope.clone();
+        let modern = scope
+            .spawn(move || crate::process::StopScope::enter(within, || modern::run(modern, fresh)));
         let handles: Vec<_> = sessions
             .into_iter()
             .zip(probes)
-            .map(|(session, (_, probe))| scope.spawn(move || probe(session)))
+            .map(|(session, (_, probe))| {
+                let within = stop_scope.clone();
+                scope.spawn(move || crate::process::StopScope::enter(within, || probe(session)))
+            })
             .collect();
         let join = |handle: thread::ScopedJoinHandle<'_, Ledger>| {
             handle
