@@ -314,3 +314,17 @@ fn json_findings_name_their_era() {
     assert_eq!(finding["law"], "ping");
     assert_eq!(finding["era"], "legacy");
 }
+
+/// A dual-era server that serves each request in the era its own form
+/// names: the modern session's every request, fences too, is a 2026-07-28
+/// request, so nothing it sends is answered as a legacy one.
+#[test]
+fn a_server_that_serves_each_request_in_its_own_era_passes_both_profiles() {
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--modern-per-request"], profile);
+        assert_only(&report, profile, &[]);
+        for law in [LawId::Discover, LawId::Schema, LawId::Ping] {
+            assert_eq!(report.status(law), Some(&LawStatus::Held), "{law}");
+        }
+    }
+}

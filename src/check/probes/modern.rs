@@ -112,6 +112,8 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
         .unwrap_or_default();
     s.ledger.modern = Some(versions);
     s.speaking(MODERN, method::SERVER_DISCOVER, &result);
+    // Every request from here on is a 2026-07-28 request, fences too.
+    s.speak_statelessly();
     discover_result(&mut s, &step, &result);
     unsupported_version(&mut s);
     missing_meta(&mut s);
@@ -126,7 +128,6 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
         capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
         opening: LawId::Discover,
     };
-    s.speak_statelessly();
     conversation::tool_laws(&mut s, &init, MODERN.tool_input_errors_are_results());
     every_era(&mut s);
     // Malformed input last, as in the legacy conversation: a server it

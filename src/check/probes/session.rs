@@ -307,16 +307,21 @@ impl<'a> Session<'a> {
         if !self.alive_for(law) {
             return None;
         }
+        // A fence is a request of the session's era: in a stateless session
+        // it carries 2026-07-28's `_meta` (which removed `ping`, so a
+        // modern server answers it -32601: an answer all the same).
         let id = self.number_id();
         let mut lines = lines.to_vec();
-        lines.push(self.request_with(id.clone(), method::PING, None));
+        let params = self.params(None);
+        lines.push(self.request_with(id.clone(), method::PING, params));
         self.send_lines(&lines);
         self.strays = Some(Vec::new());
         self.client.expect_strays(true);
         let mut answer = self.await_answer(law, &id, self.options.timeout);
         if answer.is_some() {
             let second = self.number_id();
-            let line = self.request_with(second.clone(), method::PING, None);
+            let params = self.params(None);
+            let line = self.request_with(second.clone(), method::PING, params);
             self.send_lines(&[line]);
             answer = self.await_answer(law, &second, self.options.timeout);
         }
