@@ -328,3 +328,36 @@ fn a_server_that_serves_each_request_in_its_own_era_passes_both_profiles() {
         }
     }
 }
+
+/// A server that refuses `initialize` with -32022 naming 2026-07-28 claims
+/// the modern era: lacking `server/discover` is its finding, under
+/// `discover`, and the handshake it rightly refuses is not asked of it.
+#[test]
+fn a_modern_server_without_server_discover_breaks_discover_not_initialize() {
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--era-flaw", "no-discover"], profile);
+        let failed: Vec<LawId> = failures(&report).into_keys().collect();
+        assert_eq!(failed, [LawId::Discover], "{profile:?}: {report:#?}");
+        let finding = &report.findings[0];
+        assert_eq!(finding.severity, Error);
+        assert_eq!(finding.era, Some(Era::Modern));
+        assert!(
+            finding.message.contains("must implement server/discover"),
+            "{}",
+            finding.message
+        );
+        assert!(
+            report
+                .findings
+                .iter()
+                .all(|f| !f.message.contains("version negotiation")),
+            "{report:#?}"
+        );
+        match report.status(LawId::Ping) {
+            Some(LawStatus::Skipped(reason)) => {
+                assert!(reason.starts_with(MODERN_ONLY), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -24,7 +24,7 @@
 
 use serde_json::Value;
 
-use crate::jsonrpc::RpcError;
+use crate::jsonrpc::{ErrorCode, RpcError};
 use crate::laws::{LawId, Profile, Severity};
 use crate::revision::Era;
 
@@ -38,7 +38,7 @@ const LEGACY_ONLY: &[LawId] = &[LawId::Initialize, LawId::Ping];
 /// Settles the sessions' ledgers: the modern-only verdict, then the
 /// revisions answered.
 pub(super) fn settle(ledgers: &mut [Ledger]) {
-    let modern_only = modern_only(ledgers);
+    let modern_only = modern_only(ledgers) || claims_modern(ledgers);
     graded_once(ledgers, modern_only);
     negotiated(ledgers);
 }
@@ -58,6 +58,69 @@ fn graded_once(ledgers: &mut [Ledger], modern_only: bool) {
     }
 }
 
+/// A server that refused `initialize` with -32022 naming 2026-07-28, and
+/// whose `server/discover` showed no modern era: it claims 2026-07-28,
+/// where `server/discover` is a MUST (MCP 2026-07-28 server/discover), so
+/// the finding is `discover`, and the handshake it rightly refuses is not
+/// owed (its legacy laws are skipped as a modern-only server's). Returns
+/// whether the server claims the modern era so.
+fn claims_modern(ledgers: &mut [Ledger]) -> bool {
+    let Some(no_discover) = ledgers[MODERN_SESSION].no_discover.clone() else {
+        return false;
+    };
+    let Some(error) = ledgers[0].refused.clone() else {
+        return false;
+    };
+    let modern = crate::revision::Revision::V2026_07_28.as_str();
+    if error.code != ErrorCode::UNSUPPORTED_PROTOCOL_VERSION
+        || !names_versions(&error, &[modern.to_owned()])
+    {
+        return false;
+    }
+    let reason = format!(
+        "the server speaks 2026-07-28 only: initialize answered {}, and {no_discover}",
+        error_words(&error)
+    );
+    only_modern(ledgers, &reason);
+    let session = &mut ledgers[MODERN_SESSION];
+    session.withdraw(LawId::Discover);
+    session.fail(
+        LawId::Discover,
+        "server/discover",
+        format!(
+            "{no_discover}, but initialize answered {}, which names {modern}: a server that speaks {modern} must implement server/discover",
+            error_words(&error)
+        ),
+    );
+    for why in session.skipped.values_mut() {
+        *why = reason.clone();
+    }
+    ledgers[0].skip(LawId::Ping, reason);
+    ledgers[0].held(LawId::Initialize);
+    true
+}
+
+/// What a server that speaks 2026-07-28 alone does not owe: the findings
+/// of the legacy handshake in the sessions `initialize` was refused in,
+/// whose skips are given `reason` and whose findings belong to the modern
+/// era.
+fn only_modern(ledgers: &mut [Ledger], reason: &str) {
+    for ledger in ledgers.iter_mut().filter(|l| l.refused.is_some()) {
+        for law in LEGACY_ONLY {
+            ledger.forget(*law);
+        }
+        // What the session could not reach, it could not reach because the
+        // server has no legacy session to open.
+        for why in ledger.skipped.values_mut() {
+            *why = reason.to_owned();
+        }
+        for finding in &mut ledger.findings {
+            finding.era = Some(Era::Modern);
+        }
+        ledger.era = Some(Era::Modern);
+    }
+}
+
 /// The modern-only verdict; returns whether the server is modern-only.
 fn modern_only(ledgers: &mut [Ledger]) -> bool {
     let Some(versions) = ledgers[MODERN_SESSION].modern.clone() else {
@@ -72,20 +135,7 @@ fn modern_only(ledgers: &mut [Ledger]) -> bool {
         "the server speaks 2026-07-28 only: server/discover showed the modern era, and initialize answered {}",
         error_words(&error)
     );
-    for ledger in ledgers.iter_mut().filter(|l| l.refused.is_some()) {
-        for law in LEGACY_ONLY {
-            ledger.forget(*law);
-        }
-        // What the session could not reach, it could not reach because the
-        // server has no legacy session to open.
-        for why in ledger.skipped.values_mut() {
-            *why = reason.clone();
-        }
-        for finding in &mut ledger.findings {
-            finding.era = Some(Era::Modern);
-        }
-        ledger.era = Some(Era::Modern);
-    }
+    only_modern(ledgers, &reason);
     let conversation = &mut ledgers[0];
     conversation.skip(LawId::Ping, reason);
     if names_versions(&error, &versions) {
@@ -171,7 +221,6 @@ fn negotiated(ledgers: &mut [Ledger]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jsonrpc::ErrorCode;
     use serde_json::json;
 
     fn error(message: &str, data: Option<Value>) -> RpcError {

@@ -264,6 +264,9 @@ pub(crate) struct Ledger {
     /// The modern session: the server speaks 2026-07-28's era, with the
     /// versions its `DiscoverResult` named (none after a modern error).
     pub(crate) modern: Option<Vec<String>>,
+    /// The modern session: what `server/discover` answered when it showed
+    /// no modern era (an error a legacy server gives, or silence), in words.
+    pub(crate) no_discover: Option<String>,
     /// Each revision asked for in `initialize`, with the one answered and
     /// the step that asked.
     pub(crate) negotiated: Vec<Negotiated>,
@@ -283,6 +286,7 @@ impl Ledger {
             era: None,
             refused: None,
             modern: None,
+            no_discover: None,
             negotiated: Vec::new(),
         }
     }

@@ -149,6 +149,7 @@ fn is_modern_error(code: &ErrorCode) -> bool {
 
 /// A legacy server: the modern laws do not apply to it.
 fn legacy(mut s: Session<'_>, what: &str) -> Ledger {
+    s.ledger.no_discover = Some(format!("server/discover {what}"));
     let reason = format!(
         "the server speaks no {MODERN}: server/discover {what}, which a legacy server gives"
     );
