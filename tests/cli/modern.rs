@@ -361,3 +361,32 @@ fn a_modern_server_without_server_discover_breaks_discover_not_initialize() {
         }
     }
 }
+
+/// A server that exits when the first message of its process is
+/// `notifications/cancelled` (as rmcp 3.11 does) breaks `cancel-tolerated`,
+/// a SHOULD: an error under core, a warning under spec.
+#[test]
+fn a_server_that_exits_on_a_cancellation_first_breaks_cancel_tolerated() {
+    for (profile, severity) in [(Profile::Core, Error), (Profile::Spec, Warning)] {
+        let report = probe(&["--era-flaw", "cancel-first-exits"], profile);
+        let failed: Vec<(LawId, Vec<Severity>)> = failures(&report).into_iter().collect();
+        assert_eq!(
+            failed,
+            [(LawId::CancelTolerated, vec![severity])],
+            "{profile:?}: {report:#?}"
+        );
+        let finding = &report.findings[0];
+        assert_eq!(
+            finding.location,
+            Location::Probe {
+                command: report.command.clone(),
+                step: "cancel-first session: initialize after notifications/cancelled as the first message".to_owned(),
+            }
+        );
+        assert!(
+            finding.message.contains("exited with status 1"),
+            "{}",
+            finding.message
+        );
+    }
+}

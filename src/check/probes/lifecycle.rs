@@ -9,10 +9,10 @@
 use std::time::Instant;
 
 use rustix::process::Signal;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::check::duration::after;
-use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RpcError, method};
+use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RpcError, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
 use crate::revision::{Era, Revision};
@@ -420,6 +420,46 @@ pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
         (Ok(_), None) => {}
     }
     s.finish()
+}
+
+/// `cancel-tolerated` for a cancellation as the very first message of a
+/// process: `notifications/cancelled` for an id never sent, with
+/// `initialize` (for 2024-11-05, which any server answers, if only with an
+/// error) right behind it. The server must answer the request and nothing
+/// else: one that exits, or answers the cancellation, breaks the law (a
+/// SHOULD: MCP basic/utilities/cancellation, a warning under spec). Only
+/// this law is graded here: what else the process shows, the other
+/// sessions show too.
+pub(super) fn cancel_first(mut s: Session<'_>) -> Ledger {
+    let law = LawId::CancelTolerated;
+    let step = s.step("initialize after notifications/cancelled as the first message");
+    let cancel = notification_line(
+        method::CANCELLED,
+        Some(&json!({"requestId": 999_999, "reason": "mcp-replay probe"})),
+    );
+    let params = json!({
+        "protocolVersion": PROTOCOL_2024_11_05,
+        "capabilities": {},
+        "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
+    });
+    if let Some((_, strays)) = s.first_lines(law, &[cancel], method::INITIALIZE, Some(params)) {
+        for stray in strays {
+            s.ledger.fail(
+                law,
+                &step,
+                format!(
+                    "answered a cancellation sent as the first message with {}",
+                    describe(&stray)
+                ),
+            );
+        }
+        s.ledger.held(law);
+    }
+    let mut ledger = s.finish();
+    for other in LawId::ALL.iter().filter(|other| **other != law) {
+        ledger.withdraw(*other);
+    }
+    ledger
 }
 
 /// `tool-error-is-result` under the spec profile, which applies it from

@@ -152,7 +152,7 @@ const MODERN_SESSION: usize = 3;
 pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
     // The legacy sessions, in report order; the modern session, which
     // needs a second fresh process for statelessness, comes fourth.
-    let probes: [(&'static str, Probe); 6] = [
+    let probes: [(&'static str, Probe); 7] = [
         ("conversation", conversation::run),
         ("eof", lifecycle::eof),
         ("sigterm", lifecycle::sigterm),
@@ -165,6 +165,7 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         ("2025-11-25", |s| {
             lifecycle::negotiate(s, Revision::V2025_11_25)
         }),
+        ("cancel-first", lifecycle::cancel_first),
     ];
     // A secret set where the check runs (in CI) must not reach a finding
     // that quotes what the server wrote.
@@ -206,6 +207,19 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     // stands for both.
     if ledgers[2].failed(LawId::QuietBeforeServing) {
         ledgers[0].forget(LawId::QuietBeforeServing);
+    }
+    // A server that ends before answering a cancellation sent first ended
+    // for the cancellation only if it answers `initialize` without one.
+    let opened = !ledgers[0].negotiated.is_empty() || ledgers[0].refused.is_some();
+    if !opened
+        && let Some(first) = ledgers.iter_mut().find(|l| l.session == "cancel-first")
+        && first.failed(LawId::CancelTolerated)
+    {
+        first.withdraw(LawId::CancelTolerated);
+        first.skip(
+            LawId::CancelTolerated,
+            "the server answered no initialize, with or without a cancellation before it",
+        );
     }
     era::settle(&mut ledgers);
     let mut all = Ledger::new(command.display(), options.profile, "");

@@ -20,11 +20,11 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::jsonrpc::{ErrorCode, method};
+use crate::jsonrpc::{ErrorCode, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 use crate::revision::{Era, Revision, meta};
 
-use super::session::{Answer, Init, Session, error_words, short};
+use super::session::{Answer, Init, Session, describe, error_words, short};
 use super::tools::{self, Listing};
 use super::{Ledger, conversation, lifecycle};
 
@@ -115,6 +115,7 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     // Every request from here on is a 2026-07-28 request, fences too.
     s.speak_statelessly();
     discover_result(&mut s, &step, &result);
+    cancel_after_discover(&mut s);
     unsupported_version(&mut s);
     missing_meta(&mut s);
     let listed = cache_hints(&mut s);
@@ -184,6 +185,27 @@ fn discover_result(s: &mut Session<'_>, step: &str, result: &Value) {
             .fail(law, step, "the DiscoverResult has no `capabilities` object");
     }
     hints(s, LawId::Discover, step, "server/discover", result);
+    s.ledger.held(law);
+}
+
+/// `cancel-tolerated` for a cancellation right after `server/discover`,
+/// the first request: no answer, no crash (a cancellation after other
+/// requests is sent later, see [`every_era`]).
+fn cancel_after_discover(s: &mut Session<'_>) {
+    let law = LawId::CancelTolerated;
+    let step = s.step("ping after notifications/cancelled right after server/discover");
+    let params = json!({"requestId": 999_998, "reason": "mcp-replay probe"});
+    let line = notification_line(method::CANCELLED, Some(&params));
+    let Some(strays) = s.fenced(law, &[line]) else {
+        return;
+    };
+    for stray in strays {
+        s.ledger.fail(
+            law,
+            &step,
+            format!("answered a cancellation with {}", describe(&stray)),
+        );
+    }
     s.ledger.held(law);
 }
 

@@ -330,6 +330,42 @@ impl<'a> Session<'a> {
         answer.map(|_| strays)
     }
 
+    /// Sends `lines` as the very first input of the process with the
+    /// request `name` right behind them, in one write, and waits for the
+    /// request's answer with a fresh process's allowance; then closes stdin
+    /// and reads until the process ends or its grace passes. Returns the
+    /// answer and the strays that came (the replies to `lines`); `None`
+    /// when no answer came: a server that ended first is a finding of
+    /// `law` (one that wrote nothing at all may be slow to start, and is
+    /// skipped).
+    pub fn first_lines(
+        &mut self,
+        law: LawId,
+        lines: &[String],
+        name: &str,
+        params: Option<Value>,
+    ) -> Option<(Answer, Vec<Stray>)> {
+        if !self.alive_for(law) {
+            return None;
+        }
+        let id = self.number_id();
+        let mut lines = lines.to_vec();
+        lines.push(self.request_with(id.clone(), name, params));
+        self.send_lines(&lines);
+        self.strays = Some(Vec::new());
+        self.client.expect_strays(true);
+        let wait = self.startup_wait();
+        let answer = self.await_answer(law, &id, wait);
+        if answer.is_some() {
+            self.process().close_stdin();
+            let deadline = after(Instant::now(), self.grace());
+            self.drain(deadline, false);
+        }
+        self.client.expect_strays(false);
+        let strays = self.strays.take().unwrap_or_default();
+        answer.map(|answer| (answer, strays))
+    }
+
     /// Waits up to `wait` for the answer to `id`; see [`Session::call`].
     fn await_answer(&mut self, law: LawId, id: &RequestId, wait: Duration) -> Option<Answer> {
         let deadline = after(Instant::now(), wait);
