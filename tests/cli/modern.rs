@@ -390,3 +390,40 @@ fn a_server_that_exits_on_a_cancellation_first_breaks_cancel_tolerated() {
         );
     }
 }
+
+/// A successful `tools/call` is a `CallToolResult`, chosen by its
+/// `resultType`: the modern session calls a tool with valid arguments, and
+/// a complete result without `content`, or with a block of no revision's
+/// type, breaks `schema`.
+#[test]
+fn a_successful_modern_call_without_content_breaks_schema() {
+    caught(
+        &["--era-flaw", "call-without-content"],
+        &[(LawId::Schema, Error)],
+    );
+    let report = probe(&["--era-flaw", "call-without-content"], Profile::Core);
+    let finding = &report.findings[0];
+    assert_eq!(
+        finding.location,
+        Location::Probe {
+            command: report.command.clone(),
+            step: r#"modern session: tools/call of `add` with valid arguments {"a":0,"b":0}"#
+                .to_owned(),
+        }
+    );
+    assert!(
+        finding
+            .message
+            .contains("missing required property `content`"),
+        "{}",
+        finding.message
+    );
+}
+
+#[test]
+fn a_content_block_of_no_revision_breaks_schema() {
+    caught(
+        &["--era-flaw", "unknown-content-type"],
+        &[(LawId::Schema, Error)],
+    );
+}

@@ -119,6 +119,13 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     unsupported_version(&mut s);
     missing_meta(&mut s);
     let listed = cache_hints(&mut s);
+    let tools = listed
+        .as_ref()
+        .and_then(|answer| answer.as_ref().ok())
+        .and_then(|result| result.get("tools"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     removed_methods(&mut s);
     stateless(&mut s, fresh, listed);
     // The conversation's tool laws, spoken statelessly: the capabilities
@@ -135,8 +142,54 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     // kills has answered everything else. The notifications it sent after
     // one count too.
     lifecycle::malformed(&mut s);
+    valid_call(&mut s, &tools);
     conversation::honest_notifications(&mut s, &init);
     s.finish()
+}
+
+/// How many tools [`valid_call`] calls at most, looking for one that
+/// succeeds.
+const MAX_VALID_CALLS: usize = 3;
+
+/// `schema` for a successful `tools/call`: a tool called with arguments
+/// its inputSchema accepts (the simplest, as fuzz draws them first), so
+/// that a complete result is held to `CallToolResult` (its `content`, and
+/// each block's type), which the other probes' failing calls never reach.
+/// Tools that say they change nothing come first, and a tool that says it
+/// is destructive is never called; the calls stop at the first result
+/// that is no `isError` one. A tool that does not answer in time ends
+/// the session without a finding: it may just be slow at its work.
+fn valid_call(s: &mut Session<'_>, tools: &[Value]) {
+    let mut candidates: Vec<(bool, String, Value)> = tools
+        .iter()
+        .filter_map(|tool| {
+            let name = tool.get("name")?.as_str()?;
+            let schema = tool
+                .get("inputSchema")
+                .filter(|schema| schema.is_object())?;
+            let hint =
+                |key: &str| tool.pointer(&format!("/annotations/{key}")) == Some(&json!(true));
+            let read_only = hint("readOnlyHint");
+            if hint("destructiveHint") && !read_only {
+                return None;
+            }
+            let arguments = crate::fuzz::valid_arguments(schema, name)?;
+            Some((!read_only, name.to_owned(), arguments))
+        })
+        .collect();
+    candidates.sort_by_key(|(may_change, _, _)| *may_change);
+    for (_, name, arguments) in candidates.into_iter().take(MAX_VALID_CALLS) {
+        s.step(format!(
+            "tools/call of `{name}` with valid arguments {}",
+            short(&arguments)
+        ));
+        let params = s.params(Some(json!({"name": name, "arguments": arguments})));
+        match s.call_or_stop(LawId::Schema, method::TOOLS_CALL, params) {
+            Some(Ok(result)) if !tools::is_error_result(&result) => return,
+            Some(_) => {}
+            None => return,
+        }
+    }
 }
 
 /// Whether an error to `server/discover` is one only a modern server

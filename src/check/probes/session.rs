@@ -264,6 +264,20 @@ impl<'a> Session<'a> {
         self.call_with(law, id, name, params)
     }
 
+    /// [`Session::call`], but a request that gets no answer ends the
+    /// session without a finding (what it ran may just be slow).
+    pub fn call_or_stop(
+        &mut self,
+        law: LawId,
+        name: &str,
+        params: Option<Value>,
+    ) -> Option<Answer> {
+        self.prologue = true;
+        let answer = self.call(law, name, params);
+        self.prologue = false;
+        answer
+    }
+
     /// [`Session::call`] with a chosen id.
     pub fn call_with(
         &mut self,
