@@ -427,3 +427,53 @@ fn a_content_block_of_no_revision_breaks_schema() {
         &[(LawId::Schema, Error)],
     );
 }
+
+/// A server that answers a `ping` first in its process as a legacy one
+/// (as rmcp 3.11 does), and -32601 after any modern request, is caught by
+/// the fresh process that gets the modern `ping` first: its answer depends
+/// on what came before (`discover`), a removed method is answered
+/// (`unknown-method`), and `{}` has no `resultType` (`schema`).
+#[test]
+fn a_first_ping_answered_as_a_legacy_one_breaks_discover() {
+    caught(
+        &["--era-flaw", "first-ping-legacy"],
+        &[
+            (LawId::Discover, Error),
+            (LawId::UnknownMethod, Error),
+            (LawId::Schema, Error),
+        ],
+    );
+    let report = probe(&["--era-flaw", "first-ping-legacy"], Profile::Spec);
+    let finding = report
+        .findings
+        .iter()
+        .find(|f| f.law == LawId::Discover)
+        .unwrap();
+    assert_eq!(
+        finding.location,
+        Location::Probe {
+            command: report.command.clone(),
+            step: "stateless session: ping on a 2026-07-28 request as the first request of a fresh process".to_owned(),
+        }
+    );
+    assert!(
+        finding.message.starts_with("answered the result {}, where a process that had answered other requests answered error -32601"),
+        "{}",
+        finding.message
+    );
+}
+
+/// A server that leaves the cache hints out of the first `tools/list` of
+/// its process only is caught by the fresh process that gets `tools/list`
+/// first.
+#[test]
+fn a_first_tool_list_without_cache_hints_breaks_discover() {
+    caught(
+        &["--era-flaw", "first-list-without-hints"],
+        &[
+            (LawId::Discover, Error),
+            (LawId::ListCacheHints, Error),
+            (LawId::Schema, Error),
+        ],
+    );
+}

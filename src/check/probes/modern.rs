@@ -73,9 +73,11 @@ pub(super) fn params(extra: Value) -> Value {
     Value::Object(params)
 }
 
-pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
+/// Starts a fresh process of the server for the session named, if it can.
+pub(super) type Spawn<'a> = dyn Fn(&'static str) -> Option<Session<'a>> + Sync + 'a;
+
+pub(super) fn run<'a>(mut s: Session<'a>, spawn: &Spawn<'a>) -> Ledger {
     s.ledger.era = Some(Era::Modern);
-    fresh.ledger.era = Some(Era::Modern);
     let step = s.step("server/discover");
     let answer = s.discover(LawId::Discover, params(json!({})));
     let result = match answer {
@@ -114,6 +116,10 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     s.speaking(MODERN, method::SERVER_DISCOVER, &result);
     // Every request from here on is a 2026-07-28 request, fences too.
     s.speak_statelessly();
+    // The fresh processes of the statelessness probe start now, so that
+    // they have started by the time they are spoken to.
+    let firsts = first_requests(&result);
+    let fresh: Vec<Option<Session<'a>>> = firsts.iter().map(|_| spawn("stateless")).collect();
     discover_result(&mut s, &step, &result);
     cancel_after_discover(&mut s);
     unsupported_version(&mut s);
@@ -126,8 +132,8 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    removed_methods(&mut s);
-    stateless(&mut s, fresh, listed);
+    let removed = removed_methods(&mut s);
+    stateless(&mut s, &result, fresh, firsts, listed, removed);
     // The conversation's tool laws, spoken statelessly: the capabilities
     // are the DiscoverResult's, and the revision makes invalid arguments
     // an isError result.
@@ -366,16 +372,72 @@ fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
     answer
 }
 
+/// A request the statelessness probe sends first on a fresh process.
+struct First {
+    /// The method.
+    method: &'static str,
+    /// Its params, without `_meta`; for `tools/call`, chosen once the tools
+    /// are listed.
+    extra: Value,
+}
+
+/// The requests of the statelessness probe: every method the session
+/// sends, each first on a process of its own (`server/discover` is this
+/// session's own first request), the removed methods included, and the
+/// lists the `DiscoverResult` declares.
+fn first_requests(discovered: &Value) -> Vec<First> {
+    let mut firsts = vec![
+        First {
+            method: method::TOOLS_LIST,
+            extra: json!({}),
+        },
+        First {
+            method: method::TOOLS_CALL,
+            extra: Value::Null,
+        },
+    ];
+    firsts.extend(
+        removed()
+            .into_iter()
+            .map(|(method, extra)| First { method, extra }),
+    );
+    for (capability, list) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
+        if discovered
+            .pointer(&format!("/capabilities/{capability}"))
+            .is_some_and(|declared| !declared.is_null())
+        {
+            firsts.push(First {
+                method: list,
+                extra: json!({}),
+            });
+        }
+    }
+    firsts
+}
+
 /// `discover`, statelessness (MCP 2026-07-28 basic#statelessness): no
-/// request depends on an earlier one on the same process. A `tools/call`
-/// is sent on this session, after `server/discover` and `tools/list`, and
-/// as the very first request of `fresh`, a process nothing else was sent
-/// to; both must answer alike (a result, an `isError` one, or the same
-/// error code). The call runs no tool: its arguments break the tool's
+/// request depends on an earlier one on the same process. Every method
+/// the session sends is sent as the very first request of a fresh
+/// process, nothing else sent to it, and there answered alike (a result
+/// with the same `resultType` and cache hints, an `isError` one, or the
+/// same error code) as on this process after other requests; the fresh
+/// processes are spoken to at once. A removed method first is held to
+/// `unknown-method`, and a `tools/list` first to `list-cache-hints`, as
+/// they are here.
+///
+/// The `tools/call` runs no tool: its arguments break the tool's
 /// inputSchema (which a server checks before it runs anything), or it
-/// names a tool the server does not have. A server without tools gets
-/// `tools/list` first instead.
-fn stateless(s: &mut Session<'_>, mut fresh: Session<'_>, listed: Option<Answer>) {
+/// names a tool the server does not have; a server that serves no tools
+/// gets none. `server/discover` is sent again here, and its answer held
+/// to the first.
+fn stateless<'a>(
+    s: &mut Session<'a>,
+    discovered: &Value,
+    fresh: Vec<Option<Session<'a>>>,
+    firsts: Vec<First>,
+    listed: Option<Answer>,
+    removed: Vec<Option<Answer>>,
+) {
     let law = LawId::Discover;
     let tools = listed
         .as_ref()
@@ -398,38 +460,114 @@ fn stateless(s: &mut Session<'_>, mut fresh: Session<'_>, listed: Option<Answer>
             ),
         }
     });
-    let (name, extra, what) = match call {
-        Some((extra, what)) => (method::TOOLS_CALL, extra, what),
-        None => (method::TOOLS_LIST, json!({}), "tools/list".to_owned()),
-    };
-    let tool = tools.is_some();
-    let here = match tool {
-        true => {
-            s.step(format!("{what} after server/discover and tools/list"));
-            s.call(law, name, Some(params(extra.clone())))
-        }
-        false => listed,
-    };
-    let Some(here) = here else {
-        return;
-    };
+    // What this process answered after other requests, request by request.
+    let mut removed = removed.into_iter();
+    let mut pairs: Vec<(First, String, Option<Answer>, Option<Session<'a>>)> = Vec::new();
+    for (mut first, fresh) in firsts.into_iter().zip(fresh) {
+        let (what, here) = match first.method {
+            method::TOOLS_LIST => ("tools/list".to_owned(), listed.clone()),
+            method::TOOLS_CALL => {
+                let Some((extra, what)) = call.clone() else {
+                    continue;
+                };
+                first.extra = extra;
+                s.step(format!("{what} after server/discover and tools/list"));
+                let here = s.call(law, first.method, Some(params(first.extra.clone())));
+                (what, here)
+            }
+            name if removed_method(name) => (
+                format!("{name} on a {MODERN} request"),
+                removed.next().flatten(),
+            ),
+            name => {
+                s.step(format!("{name} after other requests"));
+                (
+                    name.to_owned(),
+                    s.call(law, name, Some(params(first.extra.clone()))),
+                )
+            }
+        };
+        pairs.push((first, what, here, fresh));
+    }
+    // `server/discover` again, after everything above.
+    let step = s.step("server/discover after other requests");
+    if let Some(again) = s.call(law, method::SERVER_DISCOVER, Some(params(json!({}))))
+        && answer_kind(&again) != answer_kind(&Ok(discovered.clone()))
+    {
+        s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered {}, where server/discover as the first request of this process answered {}: a {MODERN} request must not depend on an earlier one",
+                answer_words(&again),
+                answer_words(&Ok(discovered.clone()))
+            ),
+        );
+    }
+    let ledgers: Vec<Ledger> = std::thread::scope(|scope| {
+        let handles: Vec<_> = pairs
+            .into_iter()
+            .filter_map(|(first, what, here, fresh)| {
+                let here = here?;
+                let fresh = fresh?;
+                Some(scope.spawn(move || first_request(fresh, &first, &what, &here)))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    for ledger in ledgers {
+        s.ledger.merge(ledger);
+    }
+}
+
+/// `first` as the very first request of `fresh`, held to `here`, what the
+/// session's own process answered after other requests; an answer of
+/// another kind is graded as `here` was, too.
+fn first_request(mut fresh: Session<'_>, first: &First, what: &str, here: &Answer) -> Ledger {
+    let law = LawId::Discover;
+    fresh.ledger.era = Some(Era::Modern);
+    fresh.speak_statelessly();
     fresh.assume(MODERN);
     let step = fresh.step(format!("{what} as the first request of a fresh process"));
-    let there = fresh.first_call(law, name, Some(params(extra)));
-    if let Some(there) = there
-        && answer_kind(&here) != answer_kind(&there)
+    let Some(there) = fresh.first_call(law, first.method, Some(params(first.extra.clone()))) else {
+        return fresh.finish();
+    };
+    // An answer like the other process's has been graded there.
+    if answer_kind(here) == answer_kind(&there) {
+        return fresh.finish();
+    }
     {
         fresh.ledger.fail(
             law,
             &step,
             format!(
-                "answered {}, where a process that had answered server/discover and tools/list answered {}: a {MODERN} request must not depend on an earlier one",
+                "answered {}, where a process that had answered other requests answered {}: a {MODERN} request must not depend on an earlier one",
                 answer_words(&there),
-                answer_words(&here)
+                answer_words(here)
             ),
         );
     }
-    s.ledger.merge(fresh.finish());
+    match (first.method, &there) {
+        (method::TOOLS_LIST, Ok(result)) => {
+            hints(
+                &mut fresh,
+                LawId::ListCacheHints,
+                &step,
+                "tools/list",
+                result,
+            );
+        }
+        (name, _) if removed_method(name) => grade_removed(&mut fresh, &step, name, there),
+        _ => {}
+    }
+    fresh.finish()
 }
 
 /// The laws of every era, spoken in this one, so that a modern-only server
@@ -472,8 +610,15 @@ fn every_era(s: &mut Session<'_>) {
 /// code.
 fn answer_kind(answer: &Answer) -> String {
     match answer {
-        Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => "isError".to_owned(),
-        Ok(_) => "result".to_owned(),
+        Ok(result) => {
+            let kind = match result.get("isError") == Some(&Value::Bool(true)) {
+                true => "isError",
+                false => "result",
+            };
+            let result_type = result.get("resultType").map_or("none".to_owned(), short);
+            let hints = result.get("ttlMs").is_some() && result.get("cacheScope").is_some();
+            format!("{kind} of resultType {result_type}, hints {hints}")
+        }
         Err(error) => error.code.to_string(),
     }
 }
@@ -508,50 +653,70 @@ fn hints(s: &mut Session<'_>, law: LawId, step: &str, method: &str, result: &Val
     }
 }
 
-/// `unknown-method` on 2026-07-28: `ping`, `logging/setLevel` and
-/// `resources/subscribe` are removed, so a modern request for them gets
-/// -32601 (the spec profile warns on another error code).
-fn removed_methods(s: &mut Session<'_>) {
-    let law = LawId::UnknownMethod;
-    let extra = [
+/// The methods 2026-07-28 removed, with the params each is sent with.
+fn removed() -> [(&'static str, Value); 3] {
+    [
         (method::PING, json!({})),
         (method::LOGGING_SET_LEVEL, json!({"level": "info"})),
         ("resources/subscribe", json!({"uri": "mcp-replay://probe"})),
-    ];
-    for (name, extra) in extra {
+    ]
+}
+
+/// Whether 2026-07-28 removed `name`.
+fn removed_method(name: &str) -> bool {
+    removed().iter().any(|(removed, _)| *removed == name)
+}
+
+/// `unknown-method` on 2026-07-28: `ping`, `logging/setLevel` and
+/// `resources/subscribe` are removed, so a modern request for them gets
+/// -32601 (the spec profile warns on another error code). Returns the
+/// answers, in [`removed`]'s order, for the statelessness probe.
+fn removed_methods(s: &mut Session<'_>) -> Vec<Option<Answer>> {
+    let law = LawId::UnknownMethod;
+    let mut answers = Vec::new();
+    for (name, extra) in removed() {
         let step = s.step(format!("{name} on a {MODERN} request"));
         let Some(answer) = s.call(law, name, Some(params(extra))) else {
-            return;
+            return answers;
         };
-        match answer {
-            Err(error) if error.code == ErrorCode::METHOD_NOT_FOUND => {}
-            Err(error) if s.ledger.profile() == Profile::Spec => s.ledger.fail_as(
-                law,
-                Severity::Warning,
-                &step,
-                format!(
-                    "answered {}; {MODERN} removed {name}, and JSON-RPC's code for an unknown method is -32601",
-                    error_words(&error)
-                ),
+        answers.push(Some(answer.clone()));
+        grade_removed(s, &step, name, answer);
+    }
+    s.ledger.held(law);
+    answers
+}
+
+/// `unknown-method` for the answer to the removed method `name` at `step`.
+fn grade_removed(s: &mut Session<'_>, step: &str, name: &str, answer: Answer) {
+    let law = LawId::UnknownMethod;
+    match answer {
+        Err(error) if error.code == ErrorCode::METHOD_NOT_FOUND => {}
+        Err(error) if s.ledger.profile() == Profile::Spec => s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            step,
+            format!(
+                "answered {}; {MODERN} removed {name}, and JSON-RPC's code for an unknown method is -32601",
+                error_words(&error)
             ),
-            // Under core, an error with another code is the spec's warning.
-            other @ Err(_) => s.ledger.fail_core_only(
-                law,
-                &step,
-                format!(
-                    "answered {}; {MODERN} removed {name}: expected error -32601",
-                    answer_words(&other)
-                ),
+        ),
+        // Under core, an error with another code is the spec's warning.
+        other @ Err(_) => s.ledger.fail_core_only(
+            law,
+            step,
+            format!(
+                "answered {}; {MODERN} removed {name}: expected error -32601",
+                answer_words(&other)
             ),
-            other => s.ledger.fail(
-                law,
-                &step,
-                format!(
-                    "answered {}; {MODERN} removed {name}: expected error -32601",
-                    answer_words(&other)
-                ),
+        ),
+        other => s.ledger.fail(
+            law,
+            step,
+            format!(
+                "answered {}; {MODERN} removed {name}: expected error -32601",
+                answer_words(&other)
             ),
-        }
+        ),
     }
     s.ledger.held(law);
 }
