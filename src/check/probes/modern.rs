@@ -120,8 +120,8 @@ pub(super) fn run<'a>(mut s: Session<'a>, spawn: &Spawn<'a>) -> Ledger {
     // they have started by the time they are spoken to.
     let firsts = first_requests(&result);
     let fresh: Vec<Option<Session<'a>>> = firsts.iter().map(|_| spawn("stateless")).collect();
+    let cancelling = spawn("stateless");
     discover_result(&mut s, &step, &result);
-    cancel_after_discover(&mut s);
     unsupported_version(&mut s);
     missing_meta(&mut s);
     let listed = cache_hints(&mut s);
@@ -133,7 +133,7 @@ pub(super) fn run<'a>(mut s: Session<'a>, spawn: &Spawn<'a>) -> Ledger {
         .cloned()
         .unwrap_or_default();
     let removed = removed_methods(&mut s);
-    stateless(&mut s, &result, fresh, firsts, listed, removed);
+    stateless(&mut s, &result, fresh, firsts, listed, removed, cancelling);
     // The conversation's tool laws, spoken statelessly: the capabilities
     // are the DiscoverResult's, and the revision makes invalid arguments
     // an isError result.
@@ -248,9 +248,27 @@ fn discover_result(s: &mut Session<'_>, step: &str, result: &Value) {
 }
 
 /// `cancel-tolerated` for a cancellation right after `server/discover`,
-/// the first request: no answer, no crash (a cancellation after other
-/// requests is sent later, see [`every_era`]).
-fn cancel_after_discover(s: &mut Session<'_>) {
+/// the first request of a fresh process: no answer, no crash (on a process
+/// of its own, so that a server it ends has answered this session
+/// everything else; a cancellation after other requests is sent later, see
+/// [`every_era`]).
+fn cancel_after_discover(mut fresh: Session<'_>) -> Ledger {
+    let law = LawId::CancelTolerated;
+    fresh.ledger.era = Some(Era::Modern);
+    fresh.speak_statelessly();
+    fresh.assume(MODERN);
+    fresh.step("server/discover as the first request of a fresh process");
+    if fresh
+        .first_call(law, method::SERVER_DISCOVER, Some(params(json!({}))))
+        .is_some()
+    {
+        fenced_cancel(&mut fresh);
+    }
+    fresh.finish()
+}
+
+/// A cancellation of an id never sent, behind a fence.
+fn fenced_cancel(s: &mut Session<'_>) {
     let law = LawId::CancelTolerated;
     let step = s.step("ping after notifications/cancelled right after server/discover");
     let params = json!({"requestId": 999_998, "reason": "mcp-replay probe"});
@@ -437,6 +455,7 @@ fn stateless<'a>(
     firsts: Vec<First>,
     listed: Option<Answer>,
     removed: Vec<Option<Answer>>,
+    cancelling: Option<Session<'a>>,
 ) {
     let law = LawId::Discover;
     let tools = listed
@@ -505,7 +524,7 @@ fn stateless<'a>(
         );
     }
     let ledgers: Vec<Ledger> = std::thread::scope(|scope| {
-        let handles: Vec<_> = pairs
+        let mut handles: Vec<_> = pairs
             .into_iter()
             .filter_map(|(first, what, here, fresh)| {
                 let here = here?;
@@ -513,6 +532,9 @@ fn stateless<'a>(
                 Some(scope.spawn(move || first_request(fresh, &first, &what, &here)))
             })
             .collect();
+        if let Some(session) = cancelling {
+            handles.push(scope.spawn(move || cancel_after_discover(session)));
+        }
         handles
             .into_iter()
             .map(|handle| {
