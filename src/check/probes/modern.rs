@@ -390,7 +390,8 @@ fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
     answer
 }
 
-/// A request the statelessness probe sends first on a fresh process.
+/// A request the statelessness probe sends on a fresh process.
+#[derive(Clone)]
 struct First {
     /// The method.
     method: &'static str,
@@ -399,62 +400,62 @@ struct First {
     extra: Value,
 }
 
-/// The requests of the statelessness probe: every method the session
-/// sends, each first on a process of its own (`server/discover` is this
-/// session's own first request), the removed methods included, and the
-/// lists the `DiscoverResult` declares.
-fn first_requests(discovered: &Value) -> Vec<First> {
-    let mut firsts = vec![
-        First {
-            method: method::TOOLS_LIST,
-            extra: json!({}),
-        },
-        First {
-            method: method::TOOLS_CALL,
-            extra: Value::Null,
-        },
-    ];
-    firsts.extend(
-        removed()
-            .into_iter()
-            .map(|(method, extra)| First { method, extra }),
-    );
+impl First {
+    fn new(method: &'static str, extra: Value) -> First {
+        First { method, extra }
+    }
+}
+
+/// The requests of the statelessness probe, one list per fresh process,
+/// each sent in order with nothing before it: every method the session
+/// sends is the first of its method on a fresh process, and the first
+/// request of one where a server is likeliest to tell a first message
+/// apart (a request it serves, a removed method a legacy server serves
+/// before its handshake; `server/discover` is the session's own first
+/// request). The lists the `DiscoverResult` declares are included.
+fn first_requests(discovered: &Value) -> Vec<Vec<First>> {
+    let mut served = vec![First::new(method::TOOLS_LIST, json!({}))];
     for (capability, list) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
         if discovered
             .pointer(&format!("/capabilities/{capability}"))
             .is_some_and(|declared| !declared.is_null())
         {
-            firsts.push(First {
-                method: list,
-                extra: json!({}),
-            });
+            served.push(First::new(list, json!({})));
         }
     }
-    firsts
+    let mut removed = removed().into_iter();
+    let mut removed_first = Vec::new();
+    if let Some((method, extra)) = removed.next() {
+        removed_first.push(First::new(method, extra));
+    }
+    removed_first.push(First::new(method::TOOLS_CALL, Value::Null));
+    served.extend(removed.map(|(method, extra)| First::new(method, extra)));
+    vec![served, removed_first]
 }
 
 /// `discover`, statelessness (MCP 2026-07-28 basic#statelessness): no
 /// request depends on an earlier one on the same process. Every method
-/// the session sends is sent as the very first request of a fresh
-/// process, nothing else sent to it, and there answered alike (a result
-/// with the same `resultType` and cache hints, an `isError` one, or the
-/// same error code) as on this process after other requests; the fresh
-/// processes are spoken to at once. A removed method first is held to
-/// `unknown-method`, and a `tools/list` first to `list-cache-hints`, as
-/// they are here.
+/// the session sends, the removed ones included, is sent on a fresh
+/// process as the first of its method ([`first_requests`]), and there
+/// answered alike (a result with the same `resultType` and cache hints, an
+/// `isError` one, or the same error code) as on this process after other
+/// requests; the fresh processes are spoken to at once. An answer of
+/// another kind is graded as this session grades it (a removed method
+/// under `unknown-method`, `tools/list` under `list-cache-hints`).
 ///
 /// The `tools/call` runs no tool: its arguments break the tool's
 /// inputSchema (which a server checks before it runs anything), or it
 /// names a tool the server does not have; a server that serves no tools
 /// gets none. `server/discover` is sent again here, and its answer held
 /// to the first.
+#[allow(clippy::too_many_arguments)]
 fn stateless<'a>(
     s: &mut Session<'a>,
     discovered: &Value,
     fresh: Vec<Option<Session<'a>>>,
-    firsts: Vec<First>,
+    groups: Vec<Vec<First>>,
     listed: Option<Answer>,
-    removed: Vec<Option<Answer>>,
+    removed_answers: Vec<Option<Answer>>,
     cancelling: Option<Session<'a>>,
 ) {
     let law = LawId::Discover;
@@ -479,34 +480,50 @@ fn stateless<'a>(
             ),
         }
     });
-    // What this process answered after other requests, request by request.
-    let mut removed = removed.into_iter();
-    let mut pairs: Vec<(First, String, Option<Answer>, Option<Session<'a>>)> = Vec::new();
-    for (mut first, fresh) in firsts.into_iter().zip(fresh) {
-        let (what, here) = match first.method {
-            method::TOOLS_LIST => ("tools/list".to_owned(), listed.clone()),
-            method::TOOLS_CALL => {
-                let Some((extra, what)) = call.clone() else {
-                    continue;
-                };
-                first.extra = extra;
-                s.step(format!("{what} after server/discover and tools/list"));
-                let here = s.call(law, first.method, Some(params(first.extra.clone())));
-                (what, here)
+    let removed_answers: Vec<(&str, Option<Answer>)> = removed()
+        .into_iter()
+        .map(|(name, _)| name)
+        .zip(removed_answers)
+        .collect();
+    // What this process answered after other requests, request by request;
+    // a request this process could not answer is left out.
+    let mut plans: Vec<(Session<'a>, Vec<(First, String, Answer)>)> = Vec::new();
+    for (group, fresh) in groups.into_iter().zip(fresh) {
+        let mut plan = Vec::new();
+        for mut first in group {
+            let (what, here) = match first.method {
+                method::TOOLS_LIST => ("tools/list".to_owned(), listed.clone()),
+                method::TOOLS_CALL => {
+                    let Some((extra, what)) = call.clone() else {
+                        continue;
+                    };
+                    first.extra = extra;
+                    s.step(format!("{what} after server/discover and tools/list"));
+                    let here = s.call(law, first.method, Some(params(first.extra.clone())));
+                    (what, here)
+                }
+                name if removed_method(name) => (
+                    format!("{name} on a {MODERN} request"),
+                    removed_answers
+                        .iter()
+                        .find(|(removed, _)| *removed == name)
+                        .and_then(|(_, answer)| answer.clone()),
+                ),
+                name => {
+                    s.step(format!("{name} after other requests"));
+                    let here = s.call(law, name, Some(params(first.extra.clone())));
+                    (name.to_owned(), here)
+                }
+            };
+            if let Some(here) = here {
+                plan.push((first, what, here));
             }
-            name if removed_method(name) => (
-                format!("{name} on a {MODERN} request"),
-                removed.next().flatten(),
-            ),
-            name => {
-                s.step(format!("{name} after other requests"));
-                (
-                    name.to_owned(),
-                    s.call(law, name, Some(params(first.extra.clone()))),
-                )
-            }
-        };
-        pairs.push((first, what, here, fresh));
+        }
+        if let Some(fresh) = fresh
+            && !plan.is_empty()
+        {
+            plans.push((fresh, plan));
+        }
     }
     // `server/discover` again, after everything above.
     let step = s.step("server/discover after other requests");
@@ -524,13 +541,9 @@ fn stateless<'a>(
         );
     }
     let ledgers: Vec<Ledger> = std::thread::scope(|scope| {
-        let mut handles: Vec<_> = pairs
+        let mut handles: Vec<_> = plans
             .into_iter()
-            .filter_map(|(first, what, here, fresh)| {
-                let here = here?;
-                let fresh = fresh?;
-                Some(scope.spawn(move || first_request(fresh, &first, &what, &here)))
-            })
+            .map(|(fresh, plan)| scope.spawn(move || first_requests_on(fresh, &plan)))
             .collect();
         if let Some(session) = cancelling {
             handles.push(scope.spawn(move || cancel_after_discover(session)));
@@ -549,23 +562,39 @@ fn stateless<'a>(
     }
 }
 
-/// `first` as the very first request of `fresh`, held to `here`, what the
+/// The requests of `plan` on `fresh`, in order, each held to what the
 /// session's own process answered after other requests; an answer of
-/// another kind is graded as `here` was, too.
-fn first_request(mut fresh: Session<'_>, first: &First, what: &str, here: &Answer) -> Ledger {
+/// another kind is graded as that one was, too.
+fn first_requests_on(mut fresh: Session<'_>, plan: &[(First, String, Answer)]) -> Ledger {
     let law = LawId::Discover;
     fresh.ledger.era = Some(Era::Modern);
     fresh.speak_statelessly();
     fresh.assume(MODERN);
-    let step = fresh.step(format!("{what} as the first request of a fresh process"));
-    let Some(there) = fresh.first_call(law, first.method, Some(params(first.extra.clone()))) else {
-        return fresh.finish();
-    };
-    // An answer like the other process's has been graded there.
-    if answer_kind(here) == answer_kind(&there) {
-        return fresh.finish();
-    }
-    {
+    let mut before: Vec<&str> = Vec::new();
+    for (first, what, here) in plan {
+        let params = Some(params(first.extra.clone()));
+        let (step, there) = match before.is_empty() {
+            true => {
+                let step = fresh.step(format!("{what} as the first request of a fresh process"));
+                (step, fresh.first_call(law, first.method, params))
+            }
+            false => {
+                let step = fresh.step(format!(
+                    "{what} as the first {} of a fresh process, after {}",
+                    first.method,
+                    before.join(", ")
+                ));
+                (step, fresh.call(law, first.method, params))
+            }
+        };
+        before.push(first.method);
+        let Some(there) = there else {
+            break;
+        };
+        // An answer like the other process's has been graded there.
+        if answer_kind(here) == answer_kind(&there) {
+            continue;
+        }
         fresh.ledger.fail(
             law,
             &step,
@@ -575,19 +604,19 @@ fn first_request(mut fresh: Session<'_>, first: &First, what: &str, here: &Answe
                 answer_words(here)
             ),
         );
-    }
-    match (first.method, &there) {
-        (method::TOOLS_LIST, Ok(result)) => {
-            hints(
-                &mut fresh,
-                LawId::ListCacheHints,
-                &step,
-                "tools/list",
-                result,
-            );
+        match (first.method, &there) {
+            (method::TOOLS_LIST, Ok(result)) => {
+                hints(
+                    &mut fresh,
+                    LawId::ListCacheHints,
+                    &step,
+                    "tools/list",
+                    result,
+                );
+            }
+            (name, _) if removed_method(name) => grade_removed(&mut fresh, &step, name, there),
+            _ => {}
         }
-        (name, _) if removed_method(name) => grade_removed(&mut fresh, &step, name, there),
-        _ => {}
     }
     fresh.finish()
 }
