@@ -185,12 +185,11 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         .map(|(name, _)| Session::start(name, command, options, redactor))
         .collect::<Result<Vec<_>, _>>()?;
     let modern = Session::start("modern", command, options, redactor)?;
-    // The modern session starts the fresh processes of its statelessness
-    // probe once the server has shown it speaks 2026-07-28.
-    let spawn = |name: &'static str| Session::start(name, command, options, redactor).ok();
-    let spawn: &modern::Spawn<'_> = &spawn;
+    let fresh = (0..modern::FRESH)
+        .map(|_| Session::start("stateless", command, options, redactor))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut ledgers: Vec<Ledger> = thread::scope(|scope| {
-        let modern = scope.spawn(move || modern::run(modern, spawn));
+        let modern = scope.spawn(move || modern::run(modern, fresh));
         let handles: Vec<_> = sessions
             .into_iter()
             .zip(probes)

@@ -73,10 +73,13 @@ pub(super) fn params(extra: Value) -> Value {
     Value::Object(params)
 }
 
-/// Starts a fresh process of the server for the session named, if it can.
-pub(super) type Spawn<'a> = dyn Fn(&'static str) -> Option<Session<'a>> + Sync + 'a;
+/// How many fresh processes the statelessness probe speaks to (see
+/// [`first_requests`]).
+pub(super) const FRESH: usize = 2;
 
-pub(super) fn run<'a>(mut s: Session<'a>, spawn: &Spawn<'a>) -> Ledger {
+/// The session, with `fresh`, processes of the server started beside it and
+/// spoken to only if it speaks 2026-07-28 (else they are stopped at once).
+pub(super) fn run<'a>(mut s: Session<'a>, fresh: Vec<Session<'a>>) -> Ledger {
     s.ledger.era = Some(Era::Modern);
     let step = s.step("server/discover");
     let answer = s.discover(LawId::Discover, params(json!({})));
@@ -116,11 +119,7 @@ pub(super) fn run<'a>(mut s: Session<'a>, spawn: &Spawn<'a>) -> Ledger {
     s.speaking(MODERN, method::SERVER_DISCOVER, &result);
     // Every request from here on is a 2026-07-28 request, fences too.
     s.speak_statelessly();
-    // The fresh processes of the statelessness probe start now, so that
-    // they have started by the time they are spoken to.
     let firsts = first_requests(&result);
-    let fresh: Vec<Option<Session<'a>>> = firsts.iter().map(|_| spawn("stateless")).collect();
-    let cancelling = spawn("stateless");
     discover_result(&mut s, &step, &result);
     unsupported_version(&mut s);
     missing_meta(&mut s);
@@ -133,7 +132,7 @@ pub(super) fn run<'a>(mut s: Session<'a>, spawn: &Spawn<'a>) -> Ledger {
         .cloned()
         .unwrap_or_default();
     let removed = removed_methods(&mut s);
-    stateless(&mut s, &result, fresh, firsts, listed, removed, cancelling);
+    stateless(&mut s, &result, fresh, firsts, listed, removed);
     // The conversation's tool laws, spoken statelessly: the capabilities
     // are the DiscoverResult's, and the revision makes invalid arguments
     // an isError result.
@@ -247,27 +246,12 @@ fn discover_result(s: &mut Session<'_>, step: &str, result: &Value) {
     s.ledger.held(law);
 }
 
-/// `cancel-tolerated` for a cancellation right after `server/discover`,
-/// the first request of a fresh process: no answer, no crash (on a process
-/// of its own, so that a server it ends has answered this session
-/// everything else; a cancellation after other requests is sent later, see
+/// `cancel-tolerated` for a cancellation of an id never sent, behind a
+/// fence, right after `server/discover` was answered as the first request
+/// of a fresh process: no answer, no crash (on a process of the
+/// statelessness probe, so that a server it ends has answered this session
+/// everything; a cancellation after other requests is sent later, see
 /// [`every_era`]).
-fn cancel_after_discover(mut fresh: Session<'_>) -> Ledger {
-    let law = LawId::CancelTolerated;
-    fresh.ledger.era = Some(Era::Modern);
-    fresh.speak_statelessly();
-    fresh.assume(MODERN);
-    fresh.step("server/discover as the first request of a fresh process");
-    if fresh
-        .first_call(law, method::SERVER_DISCOVER, Some(params(json!({}))))
-        .is_some()
-    {
-        fenced_cancel(&mut fresh);
-    }
-    fresh.finish()
-}
-
-/// A cancellation of an id never sent, behind a fence.
 fn fenced_cancel(s: &mut Session<'_>) {
     let law = LawId::CancelTolerated;
     let step = s.step("ping after notifications/cancelled right after server/discover");
@@ -406,15 +390,19 @@ impl First {
     }
 }
 
-/// The requests of the statelessness probe, one list per fresh process,
-/// each sent in order with nothing before it: every method the session
-/// sends is the first of its method on a fresh process, and the first
-/// request of one where a server is likeliest to tell a first message
-/// apart (a request it serves, a removed method a legacy server serves
-/// before its handshake; `server/discover` is the session's own first
-/// request). The lists the `DiscoverResult` declares are included.
+/// The requests of the statelessness probe, one list per fresh process
+/// ([`FRESH`]), each sent in order with nothing before it: every method
+/// the session sends is the first of its method on a fresh process, the
+/// lists the `DiscoverResult` declares too, and two are the first request
+/// of one: `server/discover` (followed by a cancellation, for
+/// `cancel-tolerated`), and a removed method, which a legacy server serves
+/// before its handshake, so that a server that tells its first message
+/// apart shows it.
 fn first_requests(discovered: &Value) -> Vec<Vec<First>> {
-    let mut served = vec![First::new(method::TOOLS_LIST, json!({}))];
+    let mut served = vec![
+        First::new(method::SERVER_DISCOVER, json!({})),
+        First::new(method::TOOLS_LIST, json!({})),
+    ];
     for (capability, list) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
         if discovered
             .pointer(&format!("/capabilities/{capability}"))
@@ -452,11 +440,10 @@ fn first_requests(discovered: &Value) -> Vec<Vec<First>> {
 fn stateless<'a>(
     s: &mut Session<'a>,
     discovered: &Value,
-    fresh: Vec<Option<Session<'a>>>,
+    fresh: Vec<Session<'a>>,
     groups: Vec<Vec<First>>,
     listed: Option<Answer>,
     removed_answers: Vec<Option<Answer>>,
-    cancelling: Option<Session<'a>>,
 ) {
     let law = LawId::Discover;
     let tools = listed
@@ -492,6 +479,9 @@ fn stateless<'a>(
         let mut plan = Vec::new();
         for mut first in group {
             let (what, here) = match first.method {
+                method::SERVER_DISCOVER => {
+                    ("server/discover".to_owned(), Some(Ok(discovered.clone())))
+                }
                 method::TOOLS_LIST => ("tools/list".to_owned(), listed.clone()),
                 method::TOOLS_CALL => {
                     let Some((extra, what)) = call.clone() else {
@@ -519,9 +509,7 @@ fn stateless<'a>(
                 plan.push((first, what, here));
             }
         }
-        if let Some(fresh) = fresh
-            && !plan.is_empty()
-        {
+        if !plan.is_empty() {
             plans.push((fresh, plan));
         }
     }
@@ -541,13 +529,10 @@ fn stateless<'a>(
         );
     }
     let ledgers: Vec<Ledger> = std::thread::scope(|scope| {
-        let mut handles: Vec<_> = plans
+        let handles: Vec<_> = plans
             .into_iter()
             .map(|(fresh, plan)| scope.spawn(move || first_requests_on(fresh, &plan)))
             .collect();
-        if let Some(session) = cancelling {
-            handles.push(scope.spawn(move || cancel_after_discover(session)));
-        }
         handles
             .into_iter()
             .map(|handle| {
@@ -591,6 +576,10 @@ fn first_requests_on(mut fresh: Session<'_>, plan: &[(First, String, Answer)]) -
         let Some(there) = there else {
             break;
         };
+        if first.method == method::SERVER_DISCOVER {
+            fenced_cancel(&mut fresh);
+            before.push(method::CANCELLED);
+        }
         // An answer like the other process's has been graded there.
         if answer_kind(here) == answer_kind(&there) {
             continue;
