@@ -196,7 +196,7 @@ fn a_stateful_server_is_named_by_its_fresh_process() {
         finding.location,
         Location::Probe {
             command: report.command.clone(),
-            step: "stateless session: tools/call of `add` with no arguments (`a` is required) as the first tools/call of a fresh process, after ping".to_owned(),
+            step: "stateless session: tools/call of `add` with no arguments (`a` is required) as the first tools/call of a fresh process, after ping, server/discover, notifications/cancelled".to_owned(),
         }
     );
     assert!(

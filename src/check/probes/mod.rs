@@ -2,7 +2,7 @@
 //! set per distinct server command.
 //!
 //! Each session is a process of its own, so a crash in one cannot hide what
-//! the others would find, and the eight start at once, so a server slow to
+//! the others would find, and the nine start at once, so a server slow to
 //! start (through `npx` or `uv run`) costs its start about once, not once
 //! per law: the whole suite takes about the settle window of
 //! `quiet-before-serving` (1 s), which the start of the server overlaps, or
@@ -21,11 +21,15 @@
 //!   2024-11-05 (each `initialize` needs a process of its own), which asks
 //!   for it and holds what the server answers to `initialize` (and the
 //!   revision's schema to its tool list);
+//! - a cancellation first: `notifications/cancelled` as the very first
+//!   message of a process, with `initialize` behind it (`cancel-tolerated`
+//!   alone);
 //! - the modern era: `server/discover` first, as the spec tells a client
 //!   that speaks both eras; a server that speaks 2026-07-28 gets its laws
 //!   (`discover`, `list-cache-hints`, the removed methods under
-//!   `unknown-method`, malformed input, and statelessness on a second
-//!   fresh process), a legacy one has them skipped.
+//!   `unknown-method`, malformed input, a tool called with valid
+//!   arguments, and statelessness on one more fresh process, which a
+//!   legacy server has stopped at once), a legacy one has them skipped.
 //!
 //! Then `era` settles what the sessions found together: a server that
 //! speaks 2026-07-28 and refuses `initialize` is modern-only, and the
@@ -142,7 +146,7 @@ const MODERN_SESSION: usize = 3;
 
 /// Runs every law probe against fresh processes of `command`.
 ///
-/// The eight sessions start at once and are probed in parallel; every
+/// The sessions start at once and are probed in parallel; every
 /// process is killed and reaped before `run` returns.
 ///
 /// # Errors
@@ -151,7 +155,7 @@ const MODERN_SESSION: usize = 3;
 /// finding about the server, but a command to fix.
 pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
     // The legacy sessions, in report order; the modern session, which
-    // needs a second fresh process for statelessness, comes fourth.
+    // needs one more fresh process for statelessness, comes fourth.
     let probes: [(&'static str, Probe); 7] = [
         ("conversation", conversation::run),
         ("eof", lifecycle::eof),

@@ -10,12 +10,17 @@
 //! result's shape, -32022 with `data{supported, requested}` for a version it
 //! does not serve, -32602 for missing `_meta` keys), `list-cache-hints`
 //! (`ttlMs` and `cacheScope` on `tools/list`), and `unknown-method` for the
-//! methods 2026-07-28 removed. Then the legacy conversation's tool laws in
+//! methods 2026-07-28 removed, and statelessness (every method the session
+//! sends, first of its method on a fresh process). Every request, the
+//! fences' `ping`s too, carries the revision's `_meta`: a request is judged
+//! by the era it was sent in. Then the legacy conversation's tool laws in
 //! this revision, each request with its own `_meta` (`tools-list-valid`,
 //! `tools-list-sorted`, `invalid-params`, `unknown-tool`,
 //! `tool-error-is-result`, and `capabilities-honest` against the
 //! `DiscoverResult`'s capabilities): they stand for a modern-only server,
-//! which opens no conversation. Every finding's step names this session,
+//! which opens no conversation; last, one tool called with valid arguments,
+//! so that a successful result is held to `CallToolResult`. Every finding's
+//! step names this session,
 //! so a report says which era each finding belongs to.
 
 use serde_json::{Map, Value, json};
@@ -75,7 +80,7 @@ pub(super) fn params(extra: Value) -> Value {
 
 /// How many fresh processes the statelessness probe speaks to (see
 /// [`first_requests`]).
-pub(super) const FRESH: usize = 2;
+pub(super) const FRESH: usize = 1;
 
 /// The session, with `fresh`, processes of the server started beside it and
 /// spoken to only if it speaks 2026-07-28 (else they are stopped at once).
@@ -384,6 +389,10 @@ struct First {
     extra: Value,
 }
 
+/// The requests of one fresh process, each with its name in steps and what
+/// the session's own process answered it after other requests.
+type Plan = Vec<(First, String, Answer)>;
+
 impl First {
     fn new(method: &'static str, extra: Value) -> First {
         First { method, extra }
@@ -392,33 +401,32 @@ impl First {
 
 /// The requests of the statelessness probe, one list per fresh process
 /// ([`FRESH`]), each sent in order with nothing before it: every method
-/// the session sends is the first of its method on a fresh process, the
-/// lists the `DiscoverResult` declares too, and two are the first request
-/// of one: `server/discover` (followed by a cancellation, for
-/// `cancel-tolerated`), and a removed method, which a legacy server serves
-/// before its handshake, so that a server that tells its first message
-/// apart shows it.
+/// the session sends is the first of its method there, the lists the
+/// `DiscoverResult` declares too. A removed method comes first, which a
+/// legacy server serves before its handshake, so that a server that tells
+/// its first message apart shows it; `server/discover` next, followed by a
+/// cancellation (for `cancel-tolerated`) before any request that a server
+/// may take to pick its era; `tools/call` before `tools/list`, so that a
+/// call that needs a listing first shows it.
 fn first_requests(discovered: &Value) -> Vec<Vec<First>> {
-    let mut served = vec![
-        First::new(method::SERVER_DISCOVER, json!({})),
-        First::new(method::TOOLS_LIST, json!({})),
-    ];
+    let mut removed = removed().into_iter();
+    let mut plan = Vec::new();
+    if let Some((method, extra)) = removed.next() {
+        plan.push(First::new(method, extra));
+    }
+    plan.push(First::new(method::SERVER_DISCOVER, json!({})));
+    plan.push(First::new(method::TOOLS_CALL, Value::Null));
+    plan.push(First::new(method::TOOLS_LIST, json!({})));
     for (capability, list) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
         if discovered
             .pointer(&format!("/capabilities/{capability}"))
             .is_some_and(|declared| !declared.is_null())
         {
-            served.push(First::new(list, json!({})));
+            plan.push(First::new(list, json!({})));
         }
     }
-    let mut removed = removed().into_iter();
-    let mut removed_first = Vec::new();
-    if let Some((method, extra)) = removed.next() {
-        removed_first.push(First::new(method, extra));
-    }
-    removed_first.push(First::new(method::TOOLS_CALL, Value::Null));
-    served.extend(removed.map(|(method, extra)| First::new(method, extra)));
-    vec![served, removed_first]
+    plan.extend(removed.map(|(method, extra)| First::new(method, extra)));
+    vec![plan]
 }
 
 /// `discover`, statelessness (MCP 2026-07-28 basic#statelessness): no
@@ -436,7 +444,6 @@ fn first_requests(discovered: &Value) -> Vec<Vec<First>> {
 /// names a tool the server does not have; a server that serves no tools
 /// gets none. `server/discover` is sent again here, and its answer held
 /// to the first.
-#[allow(clippy::too_many_arguments)]
 fn stateless<'a>(
     s: &mut Session<'a>,
     discovered: &Value,
@@ -474,7 +481,7 @@ fn stateless<'a>(
         .collect();
     // What this process answered after other requests, request by request;
     // a request this process could not answer is left out.
-    let mut plans: Vec<(Session<'a>, Vec<(First, String, Answer)>)> = Vec::new();
+    let mut plans: Vec<(Session<'a>, Plan)> = Vec::new();
     for (group, fresh) in groups.into_iter().zip(fresh) {
         let mut plan = Vec::new();
         for mut first in group {
@@ -550,7 +557,7 @@ fn stateless<'a>(
 /// The requests of `plan` on `fresh`, in order, each held to what the
 /// session's own process answered after other requests; an answer of
 /// another kind is graded as that one was, too.
-fn first_requests_on(mut fresh: Session<'_>, plan: &[(First, String, Answer)]) -> Ledger {
+fn first_requests_on(mut fresh: Session<'_>, plan: &Plan) -> Ledger {
     let law = LawId::Discover;
     fresh.ledger.era = Some(Era::Modern);
     fresh.speak_statelessly();
