@@ -330,6 +330,53 @@ mod tests {
     }
 
     #[test]
+    fn a_server_that_claims_2026_without_server_discover_breaks_discover() {
+        let mut ledgers: Vec<Ledger> = ["conversation", "eof", "sigterm", "modern"]
+            .into_iter()
+            .map(ledger)
+            .collect();
+        let refusal = RpcError {
+            code: ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+            message: "Unsupported protocol version".into(),
+            data: Some(json!({"supported": ["2026-07-28"], "requested": "2024-11-05"})),
+        };
+        for ledger in &mut ledgers[..3] {
+            ledger.fail(
+                LawId::Initialize,
+                "initialize",
+                "initialize answered error -32022",
+            );
+            ledger.refused = Some(refusal.clone());
+        }
+        ledgers[MODERN_SESSION].skip(LawId::Discover, "the server speaks no 2026-07-28");
+        ledgers[MODERN_SESSION].no_discover =
+            Some("server/discover answered error -32601 (\"no\")".to_owned());
+        settle(&mut ledgers);
+        assert!(ledgers[..3].iter().all(|l| !l.failed(LawId::Initialize)));
+        let modern = &ledgers[MODERN_SESSION];
+        assert_eq!(modern.findings.len(), 1, "{:?}", modern.findings);
+        assert_eq!(modern.findings[0].law, LawId::Discover);
+        assert!(
+            modern.findings[0]
+                .message
+                .ends_with("must implement server/discover"),
+            "{}",
+            modern.findings[0].message
+        );
+        // A -32022 that names no 2026-07-28 claims no modern era.
+        let mut ledgers: Vec<Ledger> = ["conversation", "eof", "sigterm", "modern"]
+            .into_iter()
+            .map(ledger)
+            .collect();
+        ledgers[0].fail(LawId::Initialize, "initialize", "refused");
+        ledgers[0].refused = Some(error("no", None));
+        ledgers[MODERN_SESSION].no_discover = Some("server/discover got no answer".to_owned());
+        settle(&mut ledgers);
+        assert!(ledgers[0].failed(LawId::Initialize));
+        assert!(ledgers[MODERN_SESSION].findings.is_empty());
+    }
+
+    #[test]
     fn a_legacy_server_that_refuses_initialize_keeps_its_findings() {
         let mut ledgers: Vec<Ledger> = ["conversation", "eof", "sigterm", "modern"]
             .into_iter()
