@@ -380,7 +380,7 @@ fn a_server_that_exits_on_a_cancellation_first_breaks_cancel_tolerated() {
             finding.location,
             Location::Probe {
                 command: report.command.clone(),
-                step: "cancel-first session: initialize after notifications/cancelled as the first message".to_owned(),
+                step: "2025-03-26 session: notifications/cancelled as the first message, then initialize for revision 2025-03-26".to_owned(),
             }
         );
         assert!(

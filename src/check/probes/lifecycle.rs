@@ -18,7 +18,7 @@ use crate::process::shell_status;
 use crate::revision::{Era, Revision};
 
 use super::modern;
-use super::session::{Init, Session, Stray, describe, error_words, seconds};
+use super::session::{Answer, Init, Session, Stray, describe, error_words, seconds};
 use super::tools::{self, tool_error_is_result};
 use super::{Ledger, Negotiated};
 
@@ -391,8 +391,15 @@ pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
     let law = LawId::Initialize;
     s.ledger.era = Some(Era::Legacy);
     let asked = revision.as_str();
-    let step = s.step(format!("initialize for revision {asked}"));
-    let Some((answer, init)) = s.initialize(law, asked) else {
+    let step = format!("initialize for revision {asked}");
+    let opened = match revision == CANCELLED_FIRST {
+        true => cancelled_first(&mut s, &step),
+        false => {
+            s.step(step.clone());
+            s.initialize(law, asked)
+        }
+    };
+    let Some((answer, init)) = opened else {
         return s.finish();
     };
     match (answer, init) {
@@ -422,44 +429,40 @@ pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
     s.finish()
 }
 
+/// The negotiation session that sends a cancellation first.
+pub(super) const CANCELLED_FIRST: Revision = Revision::V2025_03_26;
+
 /// `cancel-tolerated` for a cancellation as the very first message of a
-/// process: `notifications/cancelled` for an id never sent, with
-/// `initialize` (for 2024-11-05, which any server answers, if only with an
-/// error) right behind it. The server must answer the request and nothing
-/// else: one that exits, or answers the cancellation, breaks the law (a
-/// SHOULD: MCP basic/utilities/cancellation, a warning under spec). Only
-/// this law is graded here: what else the process shows, the other
-/// sessions show too.
-pub(super) fn cancel_first(mut s: Session<'_>) -> Ledger {
+/// process: `notifications/cancelled` for an id never sent, with the
+/// session's `initialize` right behind it in the same write. The server
+/// must answer the request and nothing else: one that exits, or answers
+/// the cancellation, breaks the law (a SHOULD: MCP
+/// basic/utilities/cancellation, a warning under spec); the revision's
+/// negotiation is then not probed. Rides on a negotiation session, so
+/// that it costs no process of its own.
+fn cancelled_first(s: &mut Session<'_>, initialize: &str) -> Option<(Answer, Option<Init>)> {
     let law = LawId::CancelTolerated;
-    let step = s.step("initialize after notifications/cancelled as the first message");
+    let step = s.step(format!(
+        "notifications/cancelled as the first message, then {initialize}"
+    ));
     let cancel = notification_line(
         method::CANCELLED,
         Some(&json!({"requestId": 999_999, "reason": "mcp-replay probe"})),
     );
-    let params = json!({
-        "protocolVersion": PROTOCOL_2024_11_05,
-        "capabilities": {},
-        "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
-    });
-    if let Some((_, strays)) = s.first_lines(law, &[cancel], method::INITIALIZE, Some(params)) {
-        for stray in strays {
-            s.ledger.fail(
-                law,
-                &step,
-                format!(
-                    "answered a cancellation sent as the first message with {}",
-                    describe(&stray)
-                ),
-            );
-        }
-        s.ledger.held(law);
+    let (answer, init, strays) = s.initialize_after(law, CANCELLED_FIRST.as_str(), &[cancel])?;
+    for stray in strays {
+        s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered a cancellation sent as the first message with {}",
+                describe(&stray)
+            ),
+        );
     }
-    let mut ledger = s.finish();
-    for other in LawId::ALL.iter().filter(|other| **other != law) {
-        ledger.withdraw(*other);
-    }
-    ledger
+    s.ledger.held(law);
+    s.step(initialize);
+    Some((answer, init))
 }
 
 /// `tool-error-is-result` under the spec profile, which applies it from

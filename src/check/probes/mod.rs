@@ -2,7 +2,7 @@
 //! set per distinct server command.
 //!
 //! Each session is a process of its own, so a crash in one cannot hide what
-//! the others would find, and the nine start at once, so a server slow to
+//! the others would find, and the eight start at once, so a server slow to
 //! start (through `npx` or `uv run`) costs its start about once, not once
 //! per law: the whole suite takes about the settle window of
 //! `quiet-before-serving` (1 s), which the start of the server overlaps, or
@@ -20,10 +20,9 @@
 //! - version negotiation: one session per legacy revision after
 //!   2024-11-05 (each `initialize` needs a process of its own), which asks
 //!   for it and holds what the server answers to `initialize` (and the
-//!   revision's schema to its tool list);
-//! - a cancellation first: `notifications/cancelled` as the very first
-//!   message of a process, with `initialize` behind it (`cancel-tolerated`
-//!   alone);
+//!   revision's schema to its tool list); the session for 2025-03-26
+//!   sends `notifications/cancelled` before its `initialize`, as the very
+//!   first message of its process (`cancel-tolerated`);
 //! - the modern era: `server/discover` first, as the spec tells a client
 //!   that speaks both eras; a server that speaks 2026-07-28 gets its laws
 //!   (`discover`, `list-cache-hints`, the removed methods under
@@ -156,7 +155,7 @@ const MODERN_SESSION: usize = 3;
 pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
     // The legacy sessions, in report order; the modern session, which
     // needs one more fresh process for statelessness, comes fourth.
-    let probes: [(&'static str, Probe); 7] = [
+    let probes: [(&'static str, Probe); 6] = [
         ("conversation", conversation::run),
         ("eof", lifecycle::eof),
         ("sigterm", lifecycle::sigterm),
@@ -169,7 +168,6 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         ("2025-11-25", |s| {
             lifecycle::negotiate(s, Revision::V2025_11_25)
         }),
-        ("cancel-first", lifecycle::cancel_first),
     ];
     // A secret set where the check runs (in CI) must not reach a finding
     // that quotes what the server wrote.
@@ -217,8 +215,9 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     // A server that ends before answering a cancellation sent first ended
     // for the cancellation only if it answers `initialize` without one.
     let opened = !ledgers[0].negotiated.is_empty() || ledgers[0].refused.is_some();
+    let cancelled_first = lifecycle::CANCELLED_FIRST.as_str();
     if !opened
-        && let Some(first) = ledgers.iter_mut().find(|l| l.session == "cancel-first")
+        && let Some(first) = ledgers.iter_mut().find(|l| l.session == cancelled_first)
         && first.failed(LawId::CancelTolerated)
     {
         first.withdraw(LawId::CancelTolerated);

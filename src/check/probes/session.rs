@@ -344,40 +344,45 @@ impl<'a> Session<'a> {
         answer.map(|_| strays)
     }
 
-    /// Sends `lines` as the very first input of the process with the
-    /// request `name` right behind them, in one write, and waits for the
-    /// request's answer with a fresh process's allowance; then closes stdin
-    /// and reads until the process ends or its grace passes. Returns the
-    /// answer and the strays that came (the replies to `lines`); `None`
-    /// when no answer came: a server that ended first is a finding of
-    /// `law` (one that wrote nothing at all may be slow to start, and is
-    /// skipped).
-    pub fn first_lines(
+    /// [`Session::initialize`] with `lines` sent first, in the same write,
+    /// as the very first input of the process: returns the answer, what it
+    /// says, and the strays that came before it (the replies to `lines`). A
+    /// server that ends or stops answering first is a finding of `law`.
+    pub fn initialize_after(
         &mut self,
         law: LawId,
+        revision: &str,
         lines: &[String],
-        name: &str,
-        params: Option<Value>,
-    ) -> Option<(Answer, Vec<Stray>)> {
+    ) -> Option<(Answer, Option<Init>, Vec<Stray>)> {
         if !self.alive_for(law) {
             return None;
         }
+        let params = json!({
+            "protocolVersion": revision,
+            "capabilities": {},
+            "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
+        });
         let id = self.number_id();
         let mut lines = lines.to_vec();
-        lines.push(self.request_with(id.clone(), name, params));
+        lines.push(self.request_with(id.clone(), method::INITIALIZE, Some(params)));
         self.send_lines(&lines);
         self.strays = Some(Vec::new());
         self.client.expect_strays(true);
         let wait = self.startup_wait();
         let answer = self.await_answer(law, &id, wait);
-        if answer.is_some() {
-            self.process().close_stdin();
-            let deadline = after(Instant::now(), self.grace());
-            self.drain(deadline, false);
-        }
         self.client.expect_strays(false);
         let strays = self.strays.take().unwrap_or_default();
-        answer.map(|answer| (answer, strays))
+        let answer = answer?;
+        let init = answer.as_ref().ok().map(|result| Init {
+            revision: result
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
+            opening: LawId::Initialize,
+        });
+        Some((answer, init, strays))
     }
 
     /// Waits up to `wait` for the answer to `id`; see [`Session::call`].
