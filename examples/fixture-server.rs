@@ -140,9 +140,49 @@ struct Flags {
     /// line written to stdout, to show how a client staggers its servers.
     #[arg(long, value_name = "FILE")]
     start_log: Option<std::path::PathBuf>,
+    /// Serve revision 2026-07-28 beside 2024-11-05, each request in the
+    /// era its own form names, on one process as the spec allows: a request
+    /// whose `_meta` names a protocol version (or `server/discover`) is
+    /// modern, one without is legacy, where `ping` answers `{}` before
+    /// `initialize` and any other method but `initialize` gets -32602, as
+    /// the Python SDK's dual-era loop answers a request before the
+    /// handshake.
+    #[arg(long)]
+    modern_per_request: bool,
+    /// One way to get the eras, the first message of a process, or a
+    /// modern result wrong (implies `--modern`).
+    #[arg(long, value_name = "FLAW")]
+    era_flaw: Option<EraFlaw>,
     /// The tools of `mcp-replay fuzz`'s tests (`--fuzz-tools`, `--fuzz-bug`).
     #[command(flatten)]
     fuzz: fuzz_tools::FuzzFlags,
+}
+
+/// One way to get the eras or the first message of a process wrong
+/// (`--era-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EraFlaw {
+    /// A successful modern `tools/call` result has no `content` (breaks
+    /// `schema`: a complete result is a `CallToolResult`).
+    CallWithoutContent,
+    /// A successful modern `tools/call` result carries a content block of
+    /// a type no revision has (breaks `schema`).
+    UnknownContentType,
+    /// The first request of a process, if it is a `ping`, is answered
+    /// `{}` as a legacy ping, whatever its `_meta` (as rmcp 3.11 does;
+    /// breaks `discover`: a 2026-07-28 request must not depend on what
+    /// came before it).
+    FirstPingLegacy,
+    /// The first `tools/list` of a process carries no cache hints (breaks
+    /// `discover`, `list-cache-hints` and `schema`).
+    FirstListWithoutHints,
+    /// Exit with status 1 when the first message of the process is
+    /// `notifications/cancelled` (as rmcp 3.11 does; breaks
+    /// `cancel-tolerated`).
+    CancelFirstExits,
+    /// Refuse `initialize` with -32022 naming 2026-07-28, and serve no
+    /// `server/discover` (breaks `discover`: a modern server must have it).
+    NoDiscover,
 }
 
 /// The official SDKs whose stdio behaviour can be imitated
@@ -390,6 +430,7 @@ fn main() -> ExitCode {
         out: io::stdout().lock(),
         wrote: false,
         fuzz: fuzz_tools::State::default(),
+        era: EraState::default(),
     };
     let served = fixture.serve(BufReader::new(io::stdin().lock()));
     // A fixed wait is the point: a server slow to stop.
@@ -504,6 +545,19 @@ struct Held {
     id: RequestId,
     method: String,
     params: Option<Value>,
+    /// The request was the first message of the process.
+    first: bool,
+}
+
+/// What the `--era-flaw` and `--modern-per-request` modes remember.
+#[derive(Debug, Default)]
+struct EraState {
+    /// A message has come.
+    spoken_to: bool,
+    /// `initialize` was answered with a result.
+    initialized: bool,
+    /// How many modern `tools/list` requests came, answered or refused.
+    lists: usize,
 }
 
 struct Fixture {
@@ -534,6 +588,8 @@ struct Fixture {
     wrote: bool,
     /// What the fuzz tools left to do (`--fuzz-bug`).
     fuzz: fuzz_tools::State,
+    /// What the era modes remember.
+    era: EraState,
 }
 
 impl Fixture {
@@ -580,6 +636,7 @@ impl Fixture {
     /// Handles one line; `more` says whether more input is already buffered
     /// behind it.
     fn handle(&mut self, line: &[u8], more: bool) -> Result<(), Stop> {
+        let first = !std::mem::replace(&mut self.era.spoken_to, true);
         if self.batching
             && let Ok(Value::Array(members)) = serde_json::from_slice::<Value>(line)
         {
@@ -588,8 +645,21 @@ impl Fixture {
         match Frame::parse(line) {
             // `--fuzz-bug stops-answering`: nothing is answered any more.
             Frame::Request { .. } if self.fuzz.deaf() => Ok(()),
+            Frame::Notification { method, .. }
+                if first
+                    && method == method::CANCELLED
+                    && self.era_flawed(EraFlaw::CancelFirstExits) =>
+            {
+                eprintln!("fixture-server: expected a request first");
+                Err(Stop::Exit(1))
+            }
             Frame::Request { id, method, params } => {
-                let held = Held { id, method, params };
+                let held = Held {
+                    id,
+                    method,
+                    params,
+                    first,
+                };
                 if self.broken(Break::EofDrains) {
                     if more || !self.held.is_empty() {
                         self.held.push(held);
@@ -747,12 +817,18 @@ impl Fixture {
         self.flags.modern
             || self.flags.modern_only
             || self.flags.modern_flaw.is_some()
+            || self.flags.modern_per_request
+            || self.flags.era_flaw.is_some()
             || self.broken(Break::Discover)
             || self.broken(Break::ListCacheHints)
     }
 
     fn flawed(&self, flaw: Flaw) -> bool {
         self.flags.modern_flaw == Some(flaw)
+    }
+
+    fn era_flawed(&self, flaw: EraFlaw) -> bool {
+        self.flags.era_flaw == Some(flaw)
     }
 
     /// The answer to a request that names a protocol version in its
@@ -770,10 +846,22 @@ impl Fixture {
         // The client's first move picks the era: once a modern request has
         // come, every later one is modern too, and one without `_meta` is
         // malformed rather than legacy.
-        if version.is_none() && method != "server/discover" && !self.stateless {
+        // `--modern-per-request`: each request names its own era.
+        let sticky = self.stateless && !self.flags.modern_per_request;
+        if version.is_none() && method != "server/discover" && !sticky {
             return None;
         }
         self.stateless = true;
+        if method == method::TOOLS_LIST {
+            self.era.lists += 1;
+        }
+        if method == "server/discover" && self.era_flawed(EraFlaw::NoDiscover) {
+            return Some(Err((
+                ErrorCode::METHOD_NOT_FOUND,
+                "method not found: server/discover".to_owned(),
+                None,
+            )));
+        }
         if method == method::INITIALIZE && self.flags.modern_only {
             // The revision leaves the code open (to a modern server
             // `initialize` is unknown and lacks its `_meta`), and asks that
@@ -893,6 +981,13 @@ impl Fixture {
                     result["ttlMs"] = json!(-1);
                     result["cacheScope"] = json!("everyone");
                 }
+                if self.era.lists == 1
+                    && self.era_flawed(EraFlaw::FirstListWithoutHints)
+                    && let Some(object) = result.as_object_mut()
+                {
+                    object.remove("ttlMs");
+                    object.remove("cacheScope");
+                }
                 self.listed = true;
                 Ok(result)
             }
@@ -924,6 +1019,17 @@ impl Fixture {
                     }
                     Ok(mut result) => {
                         result["resultType"] = json!("complete");
+                        if result.get("isError") != Some(&Value::Bool(true)) {
+                            if self.era_flawed(EraFlaw::CallWithoutContent)
+                                && let Some(object) = result.as_object_mut()
+                            {
+                                object.remove("content");
+                            }
+                            if self.era_flawed(EraFlaw::UnknownContentType) {
+                                result["content"] =
+                                    json!([{"type": "hologram", "text": "a block of no revision"}]);
+                            }
+                        }
                         Ok(result)
                     }
                     Err((code, message)) => Err((code, message, None)),
@@ -959,7 +1065,15 @@ impl Fixture {
     }
 
     fn answer(&mut self, request: Held) -> Result<(), Stop> {
-        let Held { id, method, params } = request;
+        let Held {
+            id,
+            method,
+            params,
+            first,
+        } = request;
+        if first && method == method::PING && self.era_flawed(EraFlaw::FirstPingLegacy) {
+            return self.write(&Response::ok(id, json!({})).to_line());
+        }
         if self.flags.listen && self.modern() && method == "subscriptions/listen" {
             return self.listen(id);
         }
@@ -1020,10 +1134,38 @@ impl Fixture {
             .with_data(data);
             return self.write(&response.to_line());
         }
+        if method == method::INITIALIZE && self.era_flawed(EraFlaw::NoDiscover) {
+            let requested = params
+                .as_ref()
+                .and_then(|p| p.get("protocolVersion"))
+                .cloned()
+                .unwrap_or(Value::Null);
+            let data = json!({"supported": ["2026-07-28"], "requested": requested});
+            let response = Response::error(
+                Some(id),
+                ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version: this server speaks 2026-07-28",
+            )
+            .with_data(data);
+            return self.write(&response.to_line());
+        }
+        if self.flags.modern_per_request
+            && !self.era.initialized
+            && method != method::INITIALIZE
+            && method != method::PING
+        {
+            let response = Response::error(
+                Some(id),
+                ErrorCode::INVALID_PARAMS,
+                format!("{method} before initialize: send initialize, or a 2026-07-28 request"),
+            );
+            return self.write(&response.to_line());
+        }
         let content = self.content(&method, params.as_ref(), false);
         let outcome = match method.as_str() {
             _ if content.is_some() => content.unwrap_or(Ok(Value::Null)),
             method::INITIALIZE => {
+                self.era.initialized = true;
                 let result = self.initialize(params.as_ref());
                 self.batching = self.flags.batches && result["protocolVersion"] == "2025-03-26";
                 Ok(result)

@@ -33,6 +33,21 @@ use std::time::Duration;
 use crate::laws::{LawId, Profile};
 use crate::report::Report;
 
+/// The simplest arguments `input_schema` accepts, as fuzz draws them
+/// first for the tool `tool` (its required members alone, or none); `None`
+/// when fuzz's judge cannot call them valid.
+pub(crate) fn valid_arguments(
+    input_schema: &serde_json::Value,
+    tool: &str,
+) -> Option<serde_json::Value> {
+    let case = generate::cases(input_schema, 0, tool, 1)
+        .cases
+        .into_iter()
+        .next()?;
+    (case.verdict == schema::Verdict::Valid)
+        .then(|| case.arguments.unwrap_or_else(|| serde_json::json!({})))
+}
+
 /// The directory finding transcripts go into when none is given.
 pub const DEFAULT_FINDINGS: &str = "fuzz-findings";
 

@@ -270,7 +270,7 @@ fn a_stateful_server_is_named_by_its_fresh_process() {
         finding.location,
         Location::Probe {
             command: report.command.clone(),
-            step: "stateless session: tools/call of `add` with no arguments (`a` is required) as the first request of a fresh process".to_owned(),
+            step: "stateless session: tools/call of `add` with no arguments (`a` is required) as the first tools/call of a fresh process, after ping, server/discover, notifications/cancelled".to_owned(),
         }
     );
     assert!(
@@ -407,6 +407,20 @@ fn a_listen_stream_served_as_the_revision_asks_passes() {
     }
 }
 
+/// A dual-era server that serves each request in the era its own form
+/// names: the modern session's every request, fences too, is a 2026-07-28
+/// request, so nothing it sends is answered as a legacy one.
+#[test]
+fn a_server_that_serves_each_request_in_its_own_era_passes_both_profiles() {
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--modern-per-request"], profile);
+        assert_only(&report, profile, &[]);
+        for law in [LawId::Discover, LawId::Schema, LawId::Ping] {
+            assert_eq!(report.status(law), Some(&LawStatus::Held), "{law}");
+        }
+    }
+}
+
 /// Each flaw of a `subscriptions/listen` stream, caught in the modern era
 /// in both profiles (`capabilities-honest` is an error here: the revision's
 /// MUST), with the message that names it.
@@ -468,4 +482,153 @@ fn a_law_the_eras_differ_on_shows_both_verdicts_in_each_format() {
     let summary = lines.iter().find(|l| l["type"] == "summary").unwrap();
     let laws = lines.iter().filter(|l| l["type"] == "law").count();
     assert_eq!(summary["laws"], laws, "{summary}");
+}
+
+/// A server that refuses `initialize` with -32022 naming 2026-07-28 claims
+/// the modern era: lacking `server/discover` is its finding, under
+/// `discover`, and the handshake it rightly refuses is not asked of it.
+#[test]
+fn a_modern_server_without_server_discover_breaks_discover_not_initialize() {
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--era-flaw", "no-discover"], profile);
+        let failed: Vec<LawId> = failures(&report).into_keys().collect();
+        assert_eq!(failed, [LawId::Discover], "{profile:?}: {report:#?}");
+        let finding = &report.findings[0];
+        assert_eq!(finding.severity, Error);
+        assert_eq!(finding.era, Some(Era::Modern));
+        assert!(
+            finding.message.contains("must implement server/discover"),
+            "{}",
+            finding.message
+        );
+        assert!(
+            report
+                .findings
+                .iter()
+                .all(|f| !f.message.contains("version negotiation")),
+            "{report:#?}"
+        );
+        match report.status(LawId::Ping) {
+            Some(LawStatus::Skipped(reason)) => {
+                assert!(reason.starts_with(MODERN_ONLY), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// A server that exits when the first message of its process is
+/// `notifications/cancelled` (as rmcp 3.11 does) breaks `cancel-tolerated`,
+/// a SHOULD: an error under core, a warning under spec.
+#[test]
+fn a_server_that_exits_on_a_cancellation_first_breaks_cancel_tolerated() {
+    for (profile, severity) in [(Profile::Core, Error), (Profile::Spec, Warning)] {
+        let report = probe(&["--era-flaw", "cancel-first-exits"], profile);
+        let failed: Vec<(LawId, Vec<Severity>)> = failures(&report).into_iter().collect();
+        assert_eq!(
+            failed,
+            [(LawId::CancelTolerated, vec![severity])],
+            "{profile:?}: {report:#?}"
+        );
+        let finding = &report.findings[0];
+        assert_eq!(
+            finding.location,
+            Location::Probe {
+                command: report.command.clone(),
+                step: "2025-03-26 session: notifications/cancelled as the first message, then initialize for revision 2025-03-26".to_owned(),
+            }
+        );
+        assert!(
+            finding.message.contains("exited with status 1"),
+            "{}",
+            finding.message
+        );
+    }
+}
+
+/// A successful `tools/call` is a `CallToolResult`, chosen by its
+/// `resultType`: the modern session calls a tool with valid arguments, and
+/// a complete result without `content`, or with a block of no revision's
+/// type, breaks `schema`.
+#[test]
+fn a_successful_modern_call_without_content_breaks_schema() {
+    caught(
+        &["--era-flaw", "call-without-content"],
+        &[(LawId::Schema, Error)],
+    );
+    let report = probe(&["--era-flaw", "call-without-content"], Profile::Core);
+    let finding = &report.findings[0];
+    assert_eq!(
+        finding.location,
+        Location::Probe {
+            command: report.command.clone(),
+            step: r#"modern session: tools/call of `add` with valid arguments {"a":0,"b":0}"#
+                .to_owned(),
+        }
+    );
+    assert!(
+        finding
+            .message
+            .contains("missing required property `content`"),
+        "{}",
+        finding.message
+    );
+}
+
+#[test]
+fn a_content_block_of_no_revision_breaks_schema() {
+    caught(
+        &["--era-flaw", "unknown-content-type"],
+        &[(LawId::Schema, Error)],
+    );
+}
+
+/// A server that answers a `ping` first in its process as a legacy one
+/// (as rmcp 3.11 does), and -32601 after any modern request, is caught by
+/// the fresh process that gets the modern `ping` first: its answer depends
+/// on what came before (`discover`), a removed method is answered
+/// (`unknown-method`), and `{}` has no `resultType` (`schema`).
+#[test]
+fn a_first_ping_answered_as_a_legacy_one_breaks_discover() {
+    caught(
+        &["--era-flaw", "first-ping-legacy"],
+        &[
+            (LawId::Discover, Error),
+            (LawId::UnknownMethod, Error),
+            (LawId::Schema, Error),
+        ],
+    );
+    let report = probe(&["--era-flaw", "first-ping-legacy"], Profile::Spec);
+    let finding = report
+        .findings
+        .iter()
+        .find(|f| f.law == LawId::Discover)
+        .unwrap();
+    assert_eq!(
+        finding.location,
+        Location::Probe {
+            command: report.command.clone(),
+            step: "stateless session: ping on a 2026-07-28 request as the first request of a fresh process".to_owned(),
+        }
+    );
+    assert!(
+        finding.message.starts_with("answered the result {}, where a process that had answered other requests answered error -32601"),
+        "{}",
+        finding.message
+    );
+}
+
+/// A server that leaves the cache hints out of the first `tools/list` of
+/// its process only is caught by the fresh process that gets `tools/list`
+/// first.
+#[test]
+fn a_first_tool_list_without_cache_hints_breaks_discover() {
+    caught(
+        &["--era-flaw", "first-list-without-hints"],
+        &[
+            (LawId::Discover, Error),
+            (LawId::ListCacheHints, Error),
+            (LawId::Schema, Error),
+        ],
+    );
 }

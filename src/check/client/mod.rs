@@ -255,6 +255,9 @@ pub(crate) struct Client<C> {
     output_schemas: HashMap<String, Value>,
     /// The tool each `tools/call` sent names, by the id it was sent with.
     calls: HashMap<RequestId, String>,
+    /// The revision each request sent names in its `_meta`, by its id: its
+    /// answer is judged in the era it was asked in.
+    asked_in: HashMap<RequestId, Revision>,
 }
 
 impl<C: Channel> Client<C> {
@@ -289,6 +292,7 @@ impl<C: Channel> Client<C> {
             n_idless: 0,
             output_schemas: HashMap::new(),
             calls: HashMap::new(),
+            asked_in: HashMap::new(),
         }
     }
 
@@ -349,12 +353,19 @@ impl<C: Channel> Client<C> {
     /// Counts a request line sent with `id` for `method` as
     /// [`Client::expect_answer`] does, and, for a `tools/call`, as a call of
     /// the tool its params name.
+    /// A request whose `_meta` names one of the five revisions has its
+    /// answer judged in that revision, whatever the session speaks: a
+    /// request is judged by the era it was sent in.
     pub fn expect_line(&mut self, id: RequestId, method: &str, line: &[u8]) {
-        if method == method::TOOLS_CALL
-            && let Ok(request) = serde_json::from_slice::<Value>(line)
-            && let Some(tool) = request.pointer("/params/name").and_then(Value::as_str)
-        {
-            self.calls_tool(id.clone(), tool);
+        if let Ok(request) = serde_json::from_slice::<Value>(line) {
+            if method == method::TOOLS_CALL
+                && let Some(tool) = request.pointer("/params/name").and_then(Value::as_str)
+            {
+                self.calls_tool(id.clone(), tool);
+            }
+            if let Some(revision) = schema::requested(request.get("params")) {
+                self.asked_in.insert(id.clone(), revision);
+            }
         }
         self.expect_answer(id, method);
     }
@@ -708,7 +719,8 @@ impl<C: Channel> Client<C> {
             self.revision = Some(revision);
             self.batches = revision.batches();
         }
-        let Some(revision) = self.revision else {
+        let asked_in = id.as_ref().and_then(|id| self.asked_in.get(id)).copied();
+        let Some(revision) = asked_in.or(self.revision) else {
             return;
         };
         self.schema_judged = true;

@@ -333,3 +333,30 @@ fn structured_content_is_held_to_the_output_schema_its_tool_declared() {
     next(&mut old);
     assert_eq!(laws(&mut old), []);
 }
+
+/// A request is judged by the era it was sent in: the answer to one whose
+/// `_meta` names 2026-07-28 is held to that revision in a session that
+/// speaks 2024-11-05, and the answer to one without `_meta` to the session's.
+#[test]
+fn an_answer_is_judged_in_the_revision_its_request_named() {
+    let mut c = client(&[
+        r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#,
+    ]);
+    c.speak(Revision::V2024_11_05);
+    let modern = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    c.expect_line(RequestId::number(1), "tools/list", modern.as_bytes());
+    let legacy = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    c.expect_line(RequestId::number(2), "tools/list", legacy.as_bytes());
+    next(&mut c);
+    let found = laws(&mut c);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, LawId::Schema);
+    assert!(
+        found[0].1.contains("2026-07-28 schema") && found[0].1.contains("resultType"),
+        "{}",
+        found[0].1
+    );
+    next(&mut c);
+    assert_eq!(laws(&mut c), []);
+}

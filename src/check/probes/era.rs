@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::jsonrpc::RpcError;
+use crate::jsonrpc::{ErrorCode, RpcError};
 use crate::laws::{LawId, Profile, Severity};
 use crate::report::LawStatus;
 use crate::revision::Era;
@@ -44,7 +44,7 @@ const LEGACY_ONLY: &[LawId] = &[LawId::Initialize, LawId::Ping];
 /// revisions answered. Returns the verdicts of each era for the laws a
 /// dual-era server fared otherwise in one era than in the other.
 pub(super) fn settle(ledgers: &mut [Ledger]) -> BTreeMap<LawId, Vec<(Era, LawStatus)>> {
-    let modern_only = modern_only(ledgers);
+    let modern_only = modern_only(ledgers) || claims_modern(ledgers);
     if modern_only {
         modern_verdicts(ledgers);
     }
@@ -92,6 +92,69 @@ pub(super) fn verdicts(ledgers: &[Ledger]) -> BTreeMap<LawId, Vec<(Era, LawStatu
     verdicts
 }
 
+/// A server that refused `initialize` with -32022 naming 2026-07-28, and
+/// whose `server/discover` showed no modern era: it claims 2026-07-28,
+/// where `server/discover` is a MUST (MCP 2026-07-28 server/discover), so
+/// the finding is `discover`, and the handshake it rightly refuses is not
+/// owed (its legacy laws are skipped as a modern-only server's). Returns
+/// whether the server claims the modern era so.
+fn claims_modern(ledgers: &mut [Ledger]) -> bool {
+    let Some(no_discover) = ledgers[MODERN_SESSION].no_discover.clone() else {
+        return false;
+    };
+    let Some(error) = ledgers[0].refused.clone() else {
+        return false;
+    };
+    let modern = crate::revision::Revision::V2026_07_28.as_str();
+    if error.code != ErrorCode::UNSUPPORTED_PROTOCOL_VERSION
+        || !names_versions(&error, &[modern.to_owned()])
+    {
+        return false;
+    }
+    let reason = format!(
+        "the server speaks 2026-07-28 only: initialize answered {}, and {no_discover}",
+        error_words(&error)
+    );
+    only_modern(ledgers, &reason);
+    let session = &mut ledgers[MODERN_SESSION];
+    session.withdraw(LawId::Discover);
+    session.fail(
+        LawId::Discover,
+        "server/discover",
+        format!(
+            "{no_discover}, but initialize answered {}, which names {modern}: a server that speaks {modern} must implement server/discover",
+            error_words(&error)
+        ),
+    );
+    for why in session.skipped.values_mut() {
+        *why = reason.clone();
+    }
+    ledgers[0].skip(LawId::Ping, reason);
+    ledgers[0].held(LawId::Initialize);
+    true
+}
+
+/// What a server that speaks 2026-07-28 alone does not owe: the findings
+/// of the legacy handshake in the sessions `initialize` was refused in,
+/// whose skips are given `reason` and whose findings belong to the modern
+/// era.
+fn only_modern(ledgers: &mut [Ledger], reason: &str) {
+    for ledger in ledgers.iter_mut().filter(|l| l.refused.is_some()) {
+        for law in LEGACY_ONLY {
+            ledger.forget(*law);
+        }
+        // What the session could not reach, it could not reach because the
+        // server has no legacy session to open.
+        for why in ledger.skipped.values_mut() {
+            *why = reason.to_owned();
+        }
+        for finding in &mut ledger.findings {
+            finding.era = Some(Era::Modern);
+        }
+        ledger.era = Some(Era::Modern);
+    }
+}
+
 /// The modern-only verdict; returns whether the server is modern-only.
 fn modern_only(ledgers: &mut [Ledger]) -> bool {
     let Some(versions) = ledgers[MODERN_SESSION].modern.clone() else {
@@ -106,20 +169,7 @@ fn modern_only(ledgers: &mut [Ledger]) -> bool {
         "the server speaks 2026-07-28 only: server/discover showed the modern era, and initialize answered {}",
         error_words(&error)
     );
-    for ledger in ledgers.iter_mut().filter(|l| l.refused.is_some()) {
-        for law in LEGACY_ONLY {
-            ledger.forget(*law);
-        }
-        // What the session could not reach, it could not reach because the
-        // server has no legacy session to open.
-        for why in ledger.skipped.values_mut() {
-            *why = reason.clone();
-        }
-        for finding in &mut ledger.findings {
-            finding.era = Some(Era::Modern);
-        }
-        ledger.era = Some(Era::Modern);
-    }
+    only_modern(ledgers, &reason);
     let conversation = &mut ledgers[0];
     conversation.skip(LawId::Ping, reason);
     if names_versions(&error, &versions) {
@@ -205,7 +255,6 @@ fn negotiated(ledgers: &mut [Ledger]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jsonrpc::ErrorCode;
     use serde_json::json;
 
     fn error(message: &str, data: Option<Value>) -> RpcError {
@@ -335,6 +384,53 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_server_that_claims_2026_without_server_discover_breaks_discover() {
+        let mut ledgers: Vec<Ledger> = ["conversation", "eof", "sigterm", "modern"]
+            .into_iter()
+            .map(ledger)
+            .collect();
+        let refusal = RpcError {
+            code: ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+            message: "Unsupported protocol version".into(),
+            data: Some(json!({"supported": ["2026-07-28"], "requested": "2024-11-05"})),
+        };
+        for ledger in &mut ledgers[..3] {
+            ledger.fail(
+                LawId::Initialize,
+                "initialize",
+                "initialize answered error -32022",
+            );
+            ledger.refused = Some(refusal.clone());
+        }
+        ledgers[MODERN_SESSION].skip(LawId::Discover, "the server speaks no 2026-07-28");
+        ledgers[MODERN_SESSION].no_discover =
+            Some("server/discover answered error -32601 (\"no\")".to_owned());
+        settle(&mut ledgers);
+        assert!(ledgers[..3].iter().all(|l| !l.failed(LawId::Initialize)));
+        let modern = &ledgers[MODERN_SESSION];
+        assert_eq!(modern.findings.len(), 1, "{:?}", modern.findings);
+        assert_eq!(modern.findings[0].law, LawId::Discover);
+        assert!(
+            modern.findings[0]
+                .message
+                .ends_with("must implement server/discover"),
+            "{}",
+            modern.findings[0].message
+        );
+        // A -32022 that names no 2026-07-28 claims no modern era.
+        let mut ledgers: Vec<Ledger> = ["conversation", "eof", "sigterm", "modern"]
+            .into_iter()
+            .map(ledger)
+            .collect();
+        ledgers[0].fail(LawId::Initialize, "initialize", "refused");
+        ledgers[0].refused = Some(error("no", None));
+        ledgers[MODERN_SESSION].no_discover = Some("server/discover got no answer".to_owned());
+        settle(&mut ledgers);
+        assert!(ledgers[0].failed(LawId::Initialize));
+        assert!(ledgers[MODERN_SESSION].findings.is_empty());
     }
 
     #[test]

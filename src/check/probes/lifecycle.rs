@@ -9,16 +9,16 @@
 use std::time::Instant;
 
 use rustix::process::Signal;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::check::duration::after;
-use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RpcError, method};
+use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RpcError, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
 use crate::revision::{Era, Revision};
 
 use super::modern;
-use super::session::{Init, Session, Stray, describe, error_words, seconds};
+use super::session::{Answer, Init, Session, Stray, describe, error_words, seconds};
 use super::tools::{self, tool_error_is_result};
 use super::{Ledger, Negotiated};
 
@@ -458,8 +458,15 @@ pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
     let law = LawId::Initialize;
     s.ledger.era = Some(Era::Legacy);
     let asked = revision.as_str();
-    let step = s.step(format!("initialize for revision {asked}"));
-    let Some((answer, init)) = s.initialize(law, asked) else {
+    let step = format!("initialize for revision {asked}");
+    let opened = match revision == CANCELLED_FIRST {
+        true => cancelled_first(&mut s, &step),
+        false => {
+            s.step(step.clone());
+            s.initialize(law, asked)
+        }
+    };
+    let Some((answer, init)) = opened else {
         return s.finish();
     };
     match (answer, init) {
@@ -490,6 +497,42 @@ pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
         (Ok(_), None) => {}
     }
     s.finish()
+}
+
+/// The negotiation session that sends a cancellation first.
+pub(super) const CANCELLED_FIRST: Revision = Revision::V2025_03_26;
+
+/// `cancel-tolerated` for a cancellation as the very first message of a
+/// process: `notifications/cancelled` for an id never sent, with the
+/// session's `initialize` right behind it in the same write. The server
+/// must answer the request and nothing else: one that exits, or answers
+/// the cancellation, breaks the law (a SHOULD: MCP
+/// basic/utilities/cancellation, a warning under spec); the revision's
+/// negotiation is then not probed. Rides on a negotiation session, so
+/// that it costs no process of its own.
+fn cancelled_first(s: &mut Session<'_>, initialize: &str) -> Option<(Answer, Option<Init>)> {
+    let law = LawId::CancelTolerated;
+    let step = s.step(format!(
+        "notifications/cancelled as the first message, then {initialize}"
+    ));
+    let cancel = notification_line(
+        method::CANCELLED,
+        Some(&json!({"requestId": 999_999, "reason": "mcp-replay probe"})),
+    );
+    let (answer, init, strays) = s.initialize_after(law, CANCELLED_FIRST.as_str(), &[cancel])?;
+    for stray in strays {
+        s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered a cancellation sent as the first message with {}",
+                describe(&stray)
+            ),
+        );
+    }
+    s.ledger.held(law);
+    s.step(initialize);
+    Some((answer, init))
 }
 
 /// `tool-error-is-result` under the spec profile, which applies it from

@@ -21,12 +21,16 @@
 //!   2024-11-05 (each `initialize` needs a process of its own), which asks
 //!   for it and holds what the server answers to `initialize` (and the
 //!   revision's schema to its tool list; in 2025-03-26, a JSON-RPC batch);
+//!   the session for 2025-03-26 sends `notifications/cancelled` before its
+//!   `initialize`, as the very first message of its process
+//!   (`cancel-tolerated`);
 //! - the modern era: `server/discover` first, as the spec tells a client
 //!   that speaks both eras; a server that speaks 2026-07-28 gets its laws
 //!   (`discover`, `list-cache-hints`, the removed methods under
-//!   `unknown-method`, a `subscriptions/listen` stream, malformed input,
-//!   and statelessness on a second fresh process), a legacy one has them
-//!   skipped.
+//!   `unknown-method`, a `subscriptions/listen` stream, malformed input, a
+//!   tool called with valid arguments, and statelessness on one more fresh
+//!   process, which a legacy server has stopped at once), a legacy one has
+//!   them skipped.
 //!
 //! Then `era` settles what the sessions found together: a server that
 //! speaks 2026-07-28 and refuses `initialize` is modern-only, and the
@@ -145,7 +149,7 @@ const MODERN_SESSION: usize = 3;
 
 /// Runs every law probe against fresh processes of `command`.
 ///
-/// The eight sessions start at once and are probed in parallel; every
+/// The sessions start at once and are probed in parallel; every
 /// process is killed and reaped before `run` returns.
 ///
 /// # Errors
@@ -154,7 +158,7 @@ const MODERN_SESSION: usize = 3;
 /// finding about the server, but a command to fix.
 pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
     // The legacy sessions, in report order; the modern session, which
-    // needs a second fresh process for statelessness, comes fourth.
+    // needs one more fresh process for statelessness, comes fourth.
     let probes: [(&'static str, Probe); 6] = [
         ("conversation", conversation::run),
         ("eof", lifecycle::eof),
@@ -187,7 +191,9 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         .map(|(name, _)| Session::start(name, command, options, redactor))
         .collect::<Result<Vec<_>, _>>()?;
     let modern = Session::start("modern", command, options, redactor)?;
-    let fresh = Session::start("stateless", command, options, redactor)?;
+    let fresh = (0..modern::FRESH)
+        .map(|_| Session::start("stateless", command, options, redactor))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut ledgers: Vec<Ledger> = thread::scope(|scope| {
         // A probe that starts a fresh process starts it in the caller's
         // stop scope (serve's call), as the sessions above were.
@@ -217,6 +223,20 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     // stands for both.
     if ledgers[2].failed(LawId::QuietBeforeServing) {
         ledgers[0].forget(LawId::QuietBeforeServing);
+    }
+    // A server that ends before answering a cancellation sent first ended
+    // for the cancellation only if it answers `initialize` without one.
+    let opened = !ledgers[0].negotiated.is_empty() || ledgers[0].refused.is_some();
+    let cancelled_first = lifecycle::CANCELLED_FIRST.as_str();
+    if !opened
+        && let Some(first) = ledgers.iter_mut().find(|l| l.session == cancelled_first)
+        && first.failed(LawId::CancelTolerated)
+    {
+        first.withdraw(LawId::CancelTolerated);
+        first.skip(
+            LawId::CancelTolerated,
+            "the server answered no initialize, with or without a cancellation before it",
+        );
     }
     let eras = era::settle(&mut ledgers);
     let mut all = Ledger::new(command.display(), options.profile, "");
@@ -280,6 +300,9 @@ pub(crate) struct Ledger {
     /// The modern session: the server speaks 2026-07-28's era, with the
     /// versions its `DiscoverResult` named (none after a modern error).
     pub(crate) modern: Option<Vec<String>>,
+    /// The modern session: what `server/discover` answered when it showed
+    /// no modern era (an error a legacy server gives, or silence), in words.
+    pub(crate) no_discover: Option<String>,
     /// Each revision asked for in `initialize`, with the one answered and
     /// the step that asked.
     pub(crate) negotiated: Vec<Negotiated>,
@@ -299,6 +322,7 @@ impl Ledger {
             era: None,
             refused: None,
             modern: None,
+            no_discover: None,
             negotiated: Vec::new(),
         }
     }

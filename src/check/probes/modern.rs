@@ -10,13 +10,18 @@
 //! result's shape, -32022 with `data{supported, requested}` for a version it
 //! does not serve, -32602 for missing `_meta` keys), `list-cache-hints`
 //! (`ttlMs` and `cacheScope` on `tools/list`), and `unknown-method` for the
-//! methods 2026-07-28 removed. Then the legacy conversation's tool laws in
+//! methods 2026-07-28 removed, and statelessness (every method the session
+//! sends, first of its method on a fresh process). Every request, the
+//! fences' `ping`s too, carries the revision's `_meta`: a request is judged
+//! by the era it was sent in. Then the legacy conversation's tool laws in
 //! this revision, each request with its own `_meta` (`tools-list-valid`,
 //! `tools-list-sorted`, `invalid-params`, `unknown-tool`,
 //! `tool-error-is-result`, and `capabilities-honest` against the
 //! `DiscoverResult`'s capabilities): graded in this era as in the
 //! legacy one, and the only verdict of a modern-only server, which opens
-//! no conversation. Every finding's step names this session,
+//! no conversation; last, one tool called with valid arguments, so that a
+//! successful result is held to `CallToolResult`. Every finding's step
+//! names this session,
 //! so a report says which era each finding belongs to.
 
 use serde_json::{Map, Value, json};
@@ -25,7 +30,7 @@ use crate::jsonrpc::{ErrorCode, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 use crate::revision::{Era, Revision, meta};
 
-use super::session::{Answer, Init, Session, error_words, short};
+use super::session::{Answer, Init, Session, describe, error_words, short};
 use super::tools::{self, Listing};
 use super::{Ledger, conversation, lifecycle};
 
@@ -74,9 +79,14 @@ pub(super) fn params(extra: Value) -> Value {
     Value::Object(params)
 }
 
-pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
+/// How many fresh processes the statelessness probe speaks to (see
+/// [`first_requests`]).
+pub(super) const FRESH: usize = 1;
+
+/// The session, with `fresh`, processes of the server started beside it and
+/// spoken to only if it speaks 2026-07-28 (else they are stopped at once).
+pub(super) fn run<'a>(mut s: Session<'a>, fresh: Vec<Session<'a>>) -> Ledger {
     s.ledger.era = Some(Era::Modern);
-    fresh.ledger.era = Some(Era::Modern);
     let step = s.step("server/discover");
     let answer = s.discover(LawId::Discover, params(json!({})));
     let result = match answer {
@@ -113,13 +123,23 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
         .unwrap_or_default();
     s.ledger.modern = Some(versions);
     s.speaking(MODERN, method::SERVER_DISCOVER, &result);
+    // Every request from here on is a 2026-07-28 request, fences too.
+    s.speak_statelessly();
+    let firsts = first_requests(&result);
     discover_result(&mut s, &step, &result);
     stable_discover(&mut s, &result);
     unsupported_version(&mut s);
     missing_meta(&mut s);
     let listed = cache_hints(&mut s);
-    removed_methods(&mut s);
-    stateless(&mut s, fresh, listed);
+    let tools = listed
+        .as_ref()
+        .and_then(|answer| answer.as_ref().ok())
+        .and_then(|result| result.get("tools"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let removed = removed_methods(&mut s);
+    stateless(&mut s, &result, fresh, firsts, listed, removed);
     // The conversation's tool laws, spoken statelessly: the capabilities
     // are the DiscoverResult's, and the revision makes invalid arguments
     // an isError result.
@@ -128,7 +148,6 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
         capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
         opening: LawId::Discover,
     };
-    s.speak_statelessly();
     conversation::tool_laws(&mut s, &init, MODERN.tool_input_errors_are_results());
     every_era(&mut s);
     listen(&mut s, &init.capabilities);
@@ -136,8 +155,54 @@ pub(super) fn run(mut s: Session<'_>, mut fresh: Session<'_>) -> Ledger {
     // kills has answered everything else. The notifications it sent after
     // one count too.
     lifecycle::malformed(&mut s);
+    valid_call(&mut s, &tools);
     conversation::honest_notifications(&mut s, &init);
     s.finish()
+}
+
+/// How many tools [`valid_call`] calls at most, looking for one that
+/// succeeds.
+const MAX_VALID_CALLS: usize = 3;
+
+/// `schema` for a successful `tools/call`: a tool called with arguments
+/// its inputSchema accepts (the simplest, as fuzz draws them first), so
+/// that a complete result is held to `CallToolResult` (its `content`, and
+/// each block's type), which the other probes' failing calls never reach.
+/// Tools that say they change nothing come first, and a tool that says it
+/// is destructive is never called; the calls stop at the first result
+/// that is no `isError` one. A tool that does not answer in time ends
+/// the session without a finding: it may just be slow at its work.
+fn valid_call(s: &mut Session<'_>, tools: &[Value]) {
+    let mut candidates: Vec<(bool, String, Value)> = tools
+        .iter()
+        .filter_map(|tool| {
+            let name = tool.get("name")?.as_str()?;
+            let schema = tool
+                .get("inputSchema")
+                .filter(|schema| schema.is_object())?;
+            let hint =
+                |key: &str| tool.pointer(&format!("/annotations/{key}")) == Some(&json!(true));
+            let read_only = hint("readOnlyHint");
+            if hint("destructiveHint") && !read_only {
+                return None;
+            }
+            let arguments = crate::fuzz::valid_arguments(schema, name)?;
+            Some((!read_only, name.to_owned(), arguments))
+        })
+        .collect();
+    candidates.sort_by_key(|(may_change, _, _)| *may_change);
+    for (_, name, arguments) in candidates.into_iter().take(MAX_VALID_CALLS) {
+        s.step(format!(
+            "tools/call of `{name}` with valid arguments {}",
+            short(&arguments)
+        ));
+        let params = s.params(Some(json!({"name": name, "arguments": arguments})));
+        match s.call_or_stop(LawId::Schema, method::TOOLS_CALL, params) {
+            Some(Ok(result)) if !tools::is_error_result(&result) => return,
+            Some(_) => {}
+            None => return,
+        }
+    }
 }
 
 /// Whether an error to `server/discover` is one only a modern server
@@ -151,6 +216,7 @@ fn is_modern_error(code: &ErrorCode) -> bool {
 
 /// A legacy server: the modern laws do not apply to it.
 fn legacy(mut s: Session<'_>, what: &str) -> Ledger {
+    s.ledger.no_discover = Some(format!("server/discover {what}"));
     let reason = format!(
         "the server speaks no {MODERN}: server/discover {what}, which a legacy server gives"
     );
@@ -244,6 +310,30 @@ fn server_info(s: &mut Session<'_>, step: &str, method: &str, result: &Value) {
             ),
         );
     }
+}
+
+/// `cancel-tolerated` for a cancellation of an id never sent, behind a
+/// fence, right after `server/discover` was answered as the first request
+/// of a fresh process: no answer, no crash (on a process of the
+/// statelessness probe, so that a server it ends has answered this session
+/// everything; a cancellation after other requests is sent later, see
+/// [`every_era`]).
+fn fenced_cancel(s: &mut Session<'_>) {
+    let law = LawId::CancelTolerated;
+    let step = s.step("ping after notifications/cancelled right after server/discover");
+    let params = json!({"requestId": 999_998, "reason": "mcp-replay probe"});
+    let line = notification_line(method::CANCELLED, Some(&params));
+    let Some(strays) = s.fenced(law, &[line]) else {
+        return;
+    };
+    for stray in strays {
+        s.ledger.fail(
+            law,
+            &step,
+            format!("answered a cancellation with {}", describe(&stray)),
+        );
+    }
+    s.ledger.held(law);
 }
 
 /// `discover`: a request for a version the server does not serve gets
@@ -384,16 +474,79 @@ fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
     answer
 }
 
+/// A request the statelessness probe sends on a fresh process.
+#[derive(Clone)]
+struct First {
+    /// The method.
+    method: &'static str,
+    /// Its params, without `_meta`; for `tools/call`, chosen once the tools
+    /// are listed.
+    extra: Value,
+}
+
+/// The requests of one fresh process, each with its name in steps and what
+/// the session's own process answered it after other requests.
+type Plan = Vec<(First, String, Answer)>;
+
+impl First {
+    fn new(method: &'static str, extra: Value) -> First {
+        First { method, extra }
+    }
+}
+
+/// The requests of the statelessness probe, one list per fresh process
+/// ([`FRESH`]), each sent in order with nothing before it: every method
+/// the session sends is the first of its method there, the lists the
+/// `DiscoverResult` declares too. A removed method comes first, which a
+/// legacy server serves before its handshake, so that a server that tells
+/// its first message apart shows it; `server/discover` next, followed by a
+/// cancellation (for `cancel-tolerated`) before any request that a server
+/// may take to pick its era; `tools/call` before `tools/list`, so that a
+/// call that needs a listing first shows it.
+fn first_requests(discovered: &Value) -> Vec<Vec<First>> {
+    let mut removed = removed().into_iter();
+    let mut plan = Vec::new();
+    if let Some((method, extra)) = removed.next() {
+        plan.push(First::new(method, extra));
+    }
+    plan.push(First::new(method::SERVER_DISCOVER, json!({})));
+    plan.push(First::new(method::TOOLS_CALL, Value::Null));
+    plan.push(First::new(method::TOOLS_LIST, json!({})));
+    for (capability, list) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
+        if discovered
+            .pointer(&format!("/capabilities/{capability}"))
+            .is_some_and(|declared| !declared.is_null())
+        {
+            plan.push(First::new(list, json!({})));
+        }
+    }
+    plan.extend(removed.map(|(method, extra)| First::new(method, extra)));
+    vec![plan]
+}
+
 /// `discover`, statelessness (MCP 2026-07-28 basic#statelessness): no
-/// request depends on an earlier one on the same process. A `tools/call`
-/// is sent on this session, after `server/discover` and `tools/list`, and
-/// as the very first request of `fresh`, a process nothing else was sent
-/// to; both must answer alike (a result, an `isError` one, or the same
-/// error code). The call runs no tool: its arguments break the tool's
+/// request depends on an earlier one on the same process. Every method
+/// the session sends, the removed ones included, is sent on a fresh
+/// process as the first of its method ([`first_requests`]), and there
+/// answered alike (a result with the same `resultType` and cache hints, an
+/// `isError` one, or the same error code) as on this process after other
+/// requests; the fresh processes are spoken to at once. An answer of
+/// another kind is graded as this session grades it (a removed method
+/// under `unknown-method`, `tools/list` under `list-cache-hints`).
+///
+/// The `tools/call` runs no tool: its arguments break the tool's
 /// inputSchema (which a server checks before it runs anything), or it
-/// names a tool the server does not have. A server without tools gets
-/// `tools/list` first instead.
-fn stateless(s: &mut Session<'_>, mut fresh: Session<'_>, listed: Option<Answer>) {
+/// names a tool the server does not have; a server that serves no tools
+/// gets none. `server/discover` is sent again here, and its answer held
+/// to the first.
+fn stateless<'a>(
+    s: &mut Session<'a>,
+    discovered: &Value,
+    fresh: Vec<Session<'a>>,
+    groups: Vec<Vec<First>>,
+    listed: Option<Answer>,
+    removed_answers: Vec<Option<Answer>>,
+) {
     let law = LawId::Discover;
     let tools = listed
         .as_ref()
@@ -417,38 +570,147 @@ fn stateless(s: &mut Session<'_>, mut fresh: Session<'_>, listed: Option<Answer>
             ),
         }
     });
-    let (name, extra, what) = match call {
-        Some((extra, what)) => (method::TOOLS_CALL, extra, what),
-        None => (method::TOOLS_LIST, json!({}), "tools/list".to_owned()),
-    };
-    let tool = tools.is_some();
-    let here = match tool {
-        true => {
-            s.step(format!("{what} after server/discover and tools/list"));
-            s.call(law, name, Some(params(extra.clone())))
+    let removed_answers: Vec<(&str, Option<Answer>)> = removed()
+        .into_iter()
+        .map(|(name, _)| name)
+        .zip(removed_answers)
+        .collect();
+    // What this process answered after other requests, request by request;
+    // a request this process could not answer is left out.
+    let mut plans: Vec<(Session<'a>, Plan)> = Vec::new();
+    for (group, fresh) in groups.into_iter().zip(fresh) {
+        let mut plan = Vec::new();
+        for mut first in group {
+            let (what, here) = match first.method {
+                method::SERVER_DISCOVER => {
+                    ("server/discover".to_owned(), Some(Ok(discovered.clone())))
+                }
+                method::TOOLS_LIST => ("tools/list".to_owned(), listed.clone()),
+                method::TOOLS_CALL => {
+                    let Some((extra, what)) = call.clone() else {
+                        continue;
+                    };
+                    first.extra = extra;
+                    s.step(format!("{what} after server/discover and tools/list"));
+                    let here = s.call(law, first.method, Some(params(first.extra.clone())));
+                    (what, here)
+                }
+                name if removed_method(name) => (
+                    format!("{name} on a {MODERN} request"),
+                    removed_answers
+                        .iter()
+                        .find(|(removed, _)| *removed == name)
+                        .and_then(|(_, answer)| answer.clone()),
+                ),
+                name => {
+                    s.step(format!("{name} after other requests"));
+                    let here = s.call(law, name, Some(params(first.extra.clone())));
+                    (name.to_owned(), here)
+                }
+            };
+            if let Some(here) = here {
+                plan.push((first, what, here));
+            }
         }
-        false => listed,
-    };
-    let Some(here) = here else {
-        return;
-    };
-    fresh.assume(MODERN);
-    let step = fresh.step(format!("{what} as the first request of a fresh process"));
-    let there = fresh.first_call(law, name, Some(params(extra)));
-    if let Some(there) = there
-        && answer_kind(&here) != answer_kind(&there)
+        if !plan.is_empty() {
+            plans.push((fresh, plan));
+        }
+    }
+    // `server/discover` again, after everything above.
+    let step = s.step("server/discover after other requests");
+    if let Some(again) = s.call(law, method::SERVER_DISCOVER, Some(params(json!({}))))
+        && answer_kind(&again) != answer_kind(&Ok(discovered.clone()))
     {
+        s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered {}, where server/discover as the first request of this process answered {}: a {MODERN} request must not depend on an earlier one",
+                answer_words(&again),
+                answer_words(&Ok(discovered.clone()))
+            ),
+        );
+    }
+    let ledgers: Vec<Ledger> = std::thread::scope(|scope| {
+        let handles: Vec<_> = plans
+            .into_iter()
+            .map(|(fresh, plan)| scope.spawn(move || first_requests_on(fresh, &plan)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    for ledger in ledgers {
+        s.ledger.merge(ledger);
+    }
+}
+
+/// The requests of `plan` on `fresh`, in order, each held to what the
+/// session's own process answered after other requests; an answer of
+/// another kind is graded as that one was, too.
+fn first_requests_on(mut fresh: Session<'_>, plan: &Plan) -> Ledger {
+    let law = LawId::Discover;
+    fresh.ledger.era = Some(Era::Modern);
+    fresh.speak_statelessly();
+    fresh.assume(MODERN);
+    let mut before: Vec<&str> = Vec::new();
+    for (first, what, here) in plan {
+        let params = Some(params(first.extra.clone()));
+        let (step, there) = match before.is_empty() {
+            true => {
+                let step = fresh.step(format!("{what} as the first request of a fresh process"));
+                (step, fresh.first_call(law, first.method, params))
+            }
+            false => {
+                let step = fresh.step(format!(
+                    "{what} as the first {} of a fresh process, after {}",
+                    first.method,
+                    before.join(", ")
+                ));
+                (step, fresh.call(law, first.method, params))
+            }
+        };
+        before.push(first.method);
+        let Some(there) = there else {
+            break;
+        };
+        if first.method == method::SERVER_DISCOVER {
+            fenced_cancel(&mut fresh);
+            before.push(method::CANCELLED);
+        }
+        // An answer like the other process's has been graded there.
+        if answer_kind(here) == answer_kind(&there) {
+            continue;
+        }
         fresh.ledger.fail(
             law,
             &step,
             format!(
-                "answered {}, where a process that had answered server/discover and tools/list answered {}: a {MODERN} request must not depend on an earlier one",
+                "answered {}, where a process that had answered other requests answered {}: a {MODERN} request must not depend on an earlier one",
                 answer_words(&there),
-                answer_words(&here)
+                answer_words(here)
             ),
         );
+        match (first.method, &there) {
+            (method::TOOLS_LIST, Ok(result)) => {
+                hints(
+                    &mut fresh,
+                    LawId::ListCacheHints,
+                    &step,
+                    "tools/list",
+                    result,
+                );
+            }
+            (name, _) if removed_method(name) => grade_removed(&mut fresh, &step, name, there),
+            _ => {}
+        }
     }
-    s.ledger.merge(fresh.finish());
+    fresh.finish()
 }
 
 /// The laws of every era, spoken in this one, so that a modern-only server
@@ -702,8 +964,15 @@ fn listen_stream(s: &mut Session<'_>, capabilities: &Value, outside: &mut [usize
 /// code.
 fn answer_kind(answer: &Answer) -> String {
     match answer {
-        Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => "isError".to_owned(),
-        Ok(_) => "result".to_owned(),
+        Ok(result) => {
+            let kind = match result.get("isError") == Some(&Value::Bool(true)) {
+                true => "isError",
+                false => "result",
+            };
+            let result_type = result.get("resultType").map_or("none".to_owned(), short);
+            let hints = result.get("ttlMs").is_some() && result.get("cacheScope").is_some();
+            format!("{kind} of resultType {result_type}, hints {hints}")
+        }
         Err(error) => error.code.to_string(),
     }
 }
@@ -738,50 +1007,70 @@ fn hints(s: &mut Session<'_>, law: LawId, step: &str, method: &str, result: &Val
     }
 }
 
-/// `unknown-method` on 2026-07-28: `ping`, `logging/setLevel` and
-/// `resources/subscribe` are removed, so a modern request for them gets
-/// -32601 (the spec profile warns on another error code).
-fn removed_methods(s: &mut Session<'_>) {
-    let law = LawId::UnknownMethod;
-    let extra = [
+/// The methods 2026-07-28 removed, with the params each is sent with.
+fn removed() -> [(&'static str, Value); 3] {
+    [
         (method::PING, json!({})),
         (method::LOGGING_SET_LEVEL, json!({"level": "info"})),
         ("resources/subscribe", json!({"uri": "mcp-replay://probe"})),
-    ];
-    for (name, extra) in extra {
+    ]
+}
+
+/// Whether 2026-07-28 removed `name`.
+fn removed_method(name: &str) -> bool {
+    removed().iter().any(|(removed, _)| *removed == name)
+}
+
+/// `unknown-method` on 2026-07-28: `ping`, `logging/setLevel` and
+/// `resources/subscribe` are removed, so a modern request for them gets
+/// -32601 (the spec profile warns on another error code). Returns the
+/// answers, in [`removed`]'s order, for the statelessness probe.
+fn removed_methods(s: &mut Session<'_>) -> Vec<Option<Answer>> {
+    let law = LawId::UnknownMethod;
+    let mut answers = Vec::new();
+    for (name, extra) in removed() {
         let step = s.step(format!("{name} on a {MODERN} request"));
         let Some(answer) = s.call(law, name, Some(params(extra))) else {
-            return;
+            return answers;
         };
-        match answer {
-            Err(error) if error.code == ErrorCode::METHOD_NOT_FOUND => {}
-            Err(error) if s.ledger.profile() == Profile::Spec => s.ledger.fail_as(
-                law,
-                Severity::Warning,
-                &step,
-                format!(
-                    "answered {}; {MODERN} removed {name}, and JSON-RPC's code for an unknown method is -32601",
-                    error_words(&error)
-                ),
+        answers.push(Some(answer.clone()));
+        grade_removed(s, &step, name, answer);
+    }
+    s.ledger.held(law);
+    answers
+}
+
+/// `unknown-method` for the answer to the removed method `name` at `step`.
+fn grade_removed(s: &mut Session<'_>, step: &str, name: &str, answer: Answer) {
+    let law = LawId::UnknownMethod;
+    match answer {
+        Err(error) if error.code == ErrorCode::METHOD_NOT_FOUND => {}
+        Err(error) if s.ledger.profile() == Profile::Spec => s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            step,
+            format!(
+                "answered {}; {MODERN} removed {name}, and JSON-RPC's code for an unknown method is -32601",
+                error_words(&error)
             ),
-            // Under core, an error with another code is the spec's warning.
-            other @ Err(_) => s.ledger.fail_core_only(
-                law,
-                &step,
-                format!(
-                    "answered {}; {MODERN} removed {name}: expected error -32601",
-                    answer_words(&other)
-                ),
+        ),
+        // Under core, an error with another code is the spec's warning.
+        other @ Err(_) => s.ledger.fail_core_only(
+            law,
+            step,
+            format!(
+                "answered {}; {MODERN} removed {name}: expected error -32601",
+                answer_words(&other)
             ),
-            other => s.ledger.fail(
-                law,
-                &step,
-                format!(
-                    "answered {}; {MODERN} removed {name}: expected error -32601",
-                    answer_words(&other)
-                ),
+        ),
+        other => s.ledger.fail(
+            law,
+            step,
+            format!(
+                "answered {}; {MODERN} removed {name}: expected error -32601",
+                answer_words(&other)
             ),
-        }
+        ),
     }
     s.ledger.held(law);
 }

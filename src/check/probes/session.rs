@@ -279,6 +279,20 @@ impl<'a> Session<'a> {
         self.call_with(law, id, name, params)
     }
 
+    /// [`Session::call`], but a request that gets no answer ends the
+    /// session without a finding (what it ran may just be slow).
+    pub fn call_or_stop(
+        &mut self,
+        law: LawId,
+        name: &str,
+        params: Option<Value>,
+    ) -> Option<Answer> {
+        self.prologue = true;
+        let answer = self.call(law, name, params);
+        self.prologue = false;
+        answer
+    }
+
     /// [`Session::call`] with a chosen id.
     pub fn call_with(
         &mut self,
@@ -322,16 +336,21 @@ impl<'a> Session<'a> {
         if !self.alive_for(law) {
             return None;
         }
+        // A fence is a request of the session's era: in a stateless session
+        // it carries 2026-07-28's `_meta` (which removed `ping`, so a
+        // modern server answers it -32601: an answer all the same).
         let id = self.number_id();
         let mut lines = lines.to_vec();
-        lines.push(self.request_with(id.clone(), method::PING, None));
+        let params = self.params(None);
+        lines.push(self.request_with(id.clone(), method::PING, params));
         self.send_lines(&lines);
         self.strays = Some(Vec::new());
         self.client.expect_strays(true);
         let mut answer = self.await_answer(law, &id, self.options.timeout);
         if answer.is_some() {
             let second = self.number_id();
-            let line = self.request_with(second.clone(), method::PING, None);
+            let params = self.params(None);
+            let line = self.request_with(second.clone(), method::PING, params);
             self.send_lines(&[line]);
             answer = self.await_answer(law, &second, self.options.timeout);
         }
@@ -456,6 +475,47 @@ impl<'a> Session<'a> {
             answered,
             strays,
         })
+    }
+
+    /// [`Session::initialize`] with `lines` sent first, in the same write,
+    /// as the very first input of the process: returns the answer, what it
+    /// says, and the strays that came before it (the replies to `lines`). A
+    /// server that ends or stops answering first is a finding of `law`.
+    pub fn initialize_after(
+        &mut self,
+        law: LawId,
+        revision: &str,
+        lines: &[String],
+    ) -> Option<(Answer, Option<Init>, Vec<Stray>)> {
+        if !self.alive_for(law) {
+            return None;
+        }
+        let params = json!({
+            "protocolVersion": revision,
+            "capabilities": {},
+            "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
+        });
+        let id = self.number_id();
+        let mut lines = lines.to_vec();
+        lines.push(self.request_with(id.clone(), method::INITIALIZE, Some(params)));
+        self.send_lines(&lines);
+        self.strays = Some(Vec::new());
+        self.client.expect_strays(true);
+        let wait = self.startup_wait();
+        let answer = self.await_answer(law, &id, wait);
+        self.client.expect_strays(false);
+        let strays = self.strays.take().unwrap_or_default();
+        let answer = answer?;
+        let init = answer.as_ref().ok().map(|result| Init {
+            revision: result
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
+            opening: LawId::Initialize,
+        });
+        Some((answer, init, strays))
     }
 
     /// Waits up to `wait` for the answer to `id`; see [`Session::call`].
