@@ -9,7 +9,8 @@
 #
 # SCRATCH_DIR is the directory scripts/interop.sh installed its servers
 # into (`scripts/interop.sh SCRATCH_DIR` once); ONLY="time git" picks
-# servers (default: every one installed). ROUNDS=N (default 5). LOAD=1
+# servers (default: every one installed). ROUNDS=N (default 5). BIN=PATH
+# times another build (default: the shipped one, built here). LOAD=1
 # measures each pair again while a parallel build runs (`cargo build
 # --release` of this crate into a target directory of its own, started
 # again whenever it ends), as a busy CI machine has it.
@@ -23,10 +24,14 @@ scratch=${1:?usage: scripts/bench-probes.sh SCRATCH_DIR (where scripts/interop.s
 scratch=$(cd "$scratch" && pwd)
 rounds=${ROUNDS:-5}
 
-cargo build --profile dist --bin mcp-replay >&2
-bin=${CARGO_TARGET_DIR:-$PWD/target}/dist/mcp-replay
+# The shipped build (Cargo.toml's `dist` profile) unless BIN names another.
+if [ -z "${BIN:-}" ]; then
+    cargo build --profile dist --bin mcp-replay >&2
+    BIN=${CARGO_TARGET_DIR:-$PWD/target}/dist/mcp-replay
+fi
+bin=$BIN
 work=$(mktemp -d)
-trap 'kill 0 2>/dev/null; rm -rf "$work"' EXIT
+trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$work"' EXIT
 rustc -O --edition 2024 -o "$work/floor" scripts/bench/floor-client.rs
 init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"floor","version":"1"}}}'
 printf '1\t%s\n0\t%s\n1\t%s\n' "$init" \
