@@ -1340,6 +1340,7 @@ impl Fixture {
             json!({
                 "name": "add",
                 "description": "Adds two numbers.",
+                "annotations": {"readOnlyHint": true},
                 "inputSchema": {
                     "type": "object",
                     "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
@@ -1349,6 +1350,7 @@ impl Fixture {
             json!({
                 "name": "echo",
                 "description": "Answers its text.",
+                "annotations": {"readOnlyHint": true},
                 "inputSchema": {
                     "type": "object",
                     "properties": {"text": {"type": "string"}},

@@ -168,30 +168,28 @@ const MAX_VALID_CALLS: usize = 3;
 /// its inputSchema accepts (the simplest, as fuzz draws them first), so
 /// that a complete result is held to `CallToolResult` (its `content`, and
 /// each block's type), which the other probes' failing calls never reach.
-/// Tools that say they change nothing come first, and a tool that says it
-/// is destructive is never called; the calls stop at the first result
-/// that is no `isError` one. A tool that does not answer in time ends
-/// the session without a finding: it may just be slow at its work.
+/// Only tools annotated `readOnlyHint: true` are called: the probes run a
+/// tool for real only where the server says that changes nothing, as fuzz
+/// does by default (a server with none has its failing calls checked
+/// alone). The calls stop at the first result that is no `isError` one.
+/// A tool that does not answer in time ends the session without a
+/// finding: it may just be slow at its work.
 fn valid_call(s: &mut Session<'_>, tools: &[Value]) {
-    let mut candidates: Vec<(bool, String, Value)> = tools
+    let candidates: Vec<(String, Value)> = tools
         .iter()
         .filter_map(|tool| {
             let name = tool.get("name")?.as_str()?;
             let schema = tool
                 .get("inputSchema")
                 .filter(|schema| schema.is_object())?;
-            let hint =
-                |key: &str| tool.pointer(&format!("/annotations/{key}")) == Some(&json!(true));
-            let read_only = hint("readOnlyHint");
-            if hint("destructiveHint") && !read_only {
+            if tool.pointer("/annotations/readOnlyHint") != Some(&json!(true)) {
                 return None;
             }
             let arguments = crate::fuzz::valid_arguments(schema, name)?;
-            Some((!read_only, name.to_owned(), arguments))
+            Some((name.to_owned(), arguments))
         })
         .collect();
-    candidates.sort_by_key(|(may_change, _, _)| *may_change);
-    for (_, name, arguments) in candidates.into_iter().take(MAX_VALID_CALLS) {
+    for (name, arguments) in candidates.into_iter().take(MAX_VALID_CALLS) {
         s.step(format!(
             "tools/call of `{name}` with valid arguments {}",
             short(&arguments)
