@@ -479,7 +479,9 @@ pub const CATALOG: &[Law] = &[
             JsonRpc("6"),
             Note("a batch is answered with one array, a SHOULD: a warning"),
             Mcp("2025-03-26", "basic", "batching"),
-            Note("the SDKs drop batches: a batch left unanswered is a warning"),
+            Note(
+                "the SDKs drop batches: a batch left unanswered is no finding under spec, a warning under core",
+            ),
             Mcp(
                 "2026-07-28",
                 "basic/patterns/subscriptions",
