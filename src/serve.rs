@@ -105,26 +105,10 @@ impl Tool for CheckTool {
             }),
         )
         .with_title("Check an MCP server")
-        .with_annotations(
-            // It starts the command it is given, or the commands the
-            // transcripts record: any program, which can change anything
-            // and talk to anything.
-            ToolAnnotations::new()
-                .read_only(false)
-                .destructive(true)
-                .idempotent(false)
-                .open_world(true),
-        )
-        .with_output_schema(json!({
-            "type": "object",
-            "properties": {
-                "exit_code": {"type": "integer", "description": "The exit status `mcp-replay check` would end with: 0 held, 1 findings, 2 unreadable input."},
-                "passed": {"type": "boolean"},
-                "records": records_schema(),
-                "left_out": {"type": "integer", "description": "How many records of the report the answer left out to stay under its size limit; the whole report is `mcp-replay check --format json`."}
-            },
-            "required": ["exit_code", "passed", "records"]
-        }))
+        // It starts the command it is given, or the commands the
+        // transcripts record.
+        .with_annotations(runs_programs())
+        .with_output_schema(report_schema("check", "unreadable input"))
     }
 
     fn run(&self, args: &Value) -> ToolOutput {
@@ -152,6 +136,32 @@ impl Tool for CheckTool {
         };
         answer(&report, verbose, "check")
     }
+}
+
+/// The annotations of a tool that starts the programs it is given: any
+/// program, which can change anything and talk to anything, so neither
+/// read-only nor idempotent, possibly destructive, open-world.
+fn runs_programs() -> ToolAnnotations {
+    ToolAnnotations::new()
+        .read_only(false)
+        .destructive(true)
+        .idempotent(false)
+        .open_world(true)
+}
+
+/// The output schema of a tool that answers `mcp-replay COMMAND`'s
+/// report, whose exit status 2 means `two`.
+fn report_schema(command: &str, two: &str) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "exit_code": {"type": "integer", "description": format!("The exit status `mcp-replay {command}` would end with: 0 held, 1 findings, 2 {two}.")},
+            "passed": {"type": "boolean"},
+            "records": records_schema(),
+            "left_out": {"type": "integer", "description": format!("How many records of the report the answer left out to stay under its size limit; the whole report is `mcp-replay {command} --format json`.")}
+        },
+        "required": ["exit_code", "passed", "records"]
+    })
 }
 
 /// A report as a tool's answer: the human report as text, the JSON Lines
@@ -390,25 +400,9 @@ impl Tool for FuzzTool {
             }),
         )
         .with_title("Fuzz an MCP server's tools")
-        .with_annotations(
-            // It starts the command it is given and calls its tools: any
-            // program, which can change anything and talk to anything.
-            ToolAnnotations::new()
-                .read_only(false)
-                .destructive(true)
-                .idempotent(false)
-                .open_world(true),
-        )
-        .with_output_schema(json!({
-            "type": "object",
-            "properties": {
-                "exit_code": {"type": "integer", "description": "The exit status `mcp-replay fuzz` would end with: 0 held, 1 findings, 2 a server that cannot be started."},
-                "passed": {"type": "boolean"},
-                "records": records_schema(),
-                "left_out": {"type": "integer", "description": "How many records of the report the answer left out to stay under its size limit; the whole report is `mcp-replay fuzz --format json`."}
-            },
-            "required": ["exit_code", "passed", "records"]
-        }))
+        // It starts the command it is given and calls its tools.
+        .with_annotations(runs_programs())
+        .with_output_schema(report_schema("fuzz", "a server that cannot be started"))
     }
 
     fn run(&self, args: &Value) -> ToolOutput {
