@@ -44,6 +44,7 @@ declare -A cmd
 [ -d "$npm_bin/server-everything" ] && cmd[everything]="node $npm_bin/server-everything/dist/index.js stdio"
 [ -d "$npm_bin/server-memory" ] && cmd[memory]="env MEMORY_FILE_PATH=$work/memory.jsonl node $npm_bin/server-memory/dist/index.js"
 [ -x "$scratch/py2/bin/python" ] && cmd[time]="$scratch/py2/bin/python -m mcp_server_time --local-timezone Etc/UTC"
+[ -x "$scratch/py2/bin/python" ] && [ -d "$scratch/repo" ] && cmd[git]="$scratch/py2/bin/python -m mcp_server_git --repository $scratch/repo"
 [ -x "$scratch/py1/bin/python" ] && [ -f "$scratch/fastmcp_v1_server.py" ] && cmd[fastmcp-v1]="$scratch/py1/bin/python $scratch/fastmcp_v1_server.py"
 [ -x "$scratch/rmcp/target/release/rmcp-sum" ] && cmd[rmcp]="$scratch/rmcp/target/release/rmcp-sum"
 [ "${#cmd[@]}" -gt 0 ] || { echo "no server found under $scratch: run scripts/interop.sh $scratch first" >&2; exit 2; }

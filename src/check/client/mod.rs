@@ -197,6 +197,14 @@ impl Tally {
         }
     }
 
+    /// Counts `other`'s lines after these.
+    pub fn absorb(&mut self, other: Tally) {
+        self.count += other.count;
+        if self.first.is_none() {
+            self.first = other.first;
+        }
+    }
+
     /// `" (N lines in all)"`, or nothing for one line.
     pub fn in_all(&self) -> String {
         match self.count {

@@ -44,9 +44,21 @@ pub(super) fn run(mut s: Session<'_>) -> Ledger {
     s.ledger.era = Some(crate::revision::Era::Legacy);
     let init = initialize(&mut s);
     let Some(init) = init else {
-        let reason = s.dead().unwrap_or("initialize failed").to_owned();
+        let reason = s
+            .dead()
+            .map_or_else(|| "initialize failed at step `initialize`".to_owned(), str::to_owned);
         for law in AFTER_INITIALIZE {
             s.ledger.skip(*law, reason.clone());
+        }
+        // A server that refused `initialize` (a modern-only server) and
+        // still runs owes end of input all the same, in stateless requests;
+        // one that could not be opened has it skipped here, and probed on a
+        // session of its own unless it wrote nothing at all.
+        if s.ledger.refused.is_some() {
+            lifecycle::eof_tail(&mut s);
+        } else {
+            s.ledger.skip(LawId::EofDrains, reason.clone());
+            s.ledger.skip(LawId::EofExitZero, reason);
         }
         return s.finish();
     };
@@ -64,6 +76,10 @@ pub(super) fn run(mut s: Session<'_>) -> Ledger {
     // else first. The notifications it sent after one count too.
     lifecycle::malformed(&mut s);
     honest_notifications(&mut s, &init);
+    // End of input ends the session: what was sent before is all answered
+    // by now, and a server a malformed line ended gets a session of its
+    // own for it (see `probes::run`).
+    lifecycle::eof_tail(&mut s);
     s.finish()
 }
 
@@ -121,8 +137,8 @@ fn initialize(s: &mut Session<'_>) -> Option<Init> {
                 &step,
                 format!("initialize answered {}", error_words(&error)),
             );
-            s.stop(format!("initialize failed at step `{step}`"));
             // Kept for the era verdict: a modern-only server refuses it.
+            // The process is left running for end of input.
             s.ledger.refused = Some(error);
             return None;
         }

@@ -18,7 +18,7 @@ use crate::process::shell_status;
 use crate::revision::{Era, Revision};
 
 use super::modern;
-use super::session::{Answer, Init, Session, Stray, describe, error_words, seconds};
+use super::session::{Answer, Init, Session, Stray, Tally, describe, error_words, seconds};
 use super::tools::{self, tool_error_is_result};
 use super::{Ledger, Negotiated};
 
@@ -33,16 +33,41 @@ const UNSUPPORTED_REVISION: &str = "1900-01-01";
 ///
 /// The window is watched at the start of the SIGTERM session, whose probe
 /// is short, while the other sessions speak to their servers at once, so
-/// its length adds nothing to the suite (and a server slow to start spends
-/// its start inside it): a server that waits some time for its client
-/// before it greets it (`waiting for a client…`) is caught by a window as
-/// long as a host's patience.
+/// its length adds little to the suite. It covers a slow start too: it
+/// lasts the settle window past the slowest first answer any other process
+/// of the suite gave (that process started as this one did), so a server
+/// that waits some time for its client before it greets it (`waiting for
+/// a client…`) is caught whether its interpreter started in a tenth of a
+/// second or in ten. Until another process has answered, the window stays
+/// open, for as long as a first answer is allowed.
 pub(super) fn quiet_start(s: &mut Session<'_>) {
     let settle = s.options().settle;
-    let step = s.step(format!("the first {} after start", seconds(settle)));
-    let deadline = after(s.process().spawned_at(), settle);
+    let spawned = s.process().spawned_at();
+    let longest = after(spawned, s.startup_allowance());
     let messages_allowed = s.ledger.profile() == Profile::Spec;
-    let lines = s.watch(deadline.max(Instant::now()), messages_allowed);
+    // The step names the window as the settle option gives it, so that a
+    // report reads the same on a fast machine and a slow one.
+    let step = s.step(format!("the start, and the first {} after it", seconds(settle)));
+    let mut lines = Tally::default();
+    loop {
+        let end = match s.slowest_start() {
+            Some(slowest) => after(spawned, slowest.saturating_add(settle)),
+            // Every other start ended without an answer: the plain window.
+            None if s.starts_over() => spawned,
+            None => longest,
+        }
+        .max(after(spawned, settle));
+        let now = Instant::now();
+        if now >= end {
+            break;
+        }
+        let (seen, closed) = s.watch(end.min(now + QUIET_RECHECK), messages_allowed);
+        lines.absorb(seen);
+        if closed {
+            break;
+        }
+    }
+
     if let Some(first) = &lines.first {
         s.ledger.fail(
             LawId::QuietBeforeServing,
@@ -55,6 +80,10 @@ pub(super) fn quiet_start(s: &mut Session<'_>) {
     }
     s.ledger.held(LawId::QuietBeforeServing);
 }
+
+/// How often the quiet start looks again at the other processes' first
+/// answers, which move the end of its window.
+const QUIET_RECHECK: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// `parse-error-keeps-serving`: a line that is not JSON, and a JSON object
 /// that is no frame, do not end the loop. Core also asks error -32700 with
@@ -143,32 +172,37 @@ fn grade_parse_replies(ledger: &mut Ledger, step: &str, strays: &[Stray]) {
     }
 }
 
-/// `eof-drains` and `eof-exit-zero`: requests sent right before stdin
-/// closes are all answered, then the process exits 0 within the grace
-/// period.
-///
-/// The session opens with the version negotiation probe (`initialize` with
-/// a revision no server supports); a server that refused it is opened again
-/// with revision 2024-11-05, and one that refuses that too (a modern-only
-/// server) gets stateless requests.
+/// `eof-drains` and `eof-exit-zero` on a session of their own, for a
+/// server whose conversation ended before its end of input was probed (a
+/// malformed line killed it, say): `initialize` with revision 2024-11-05;
+/// a server that refuses it (a modern-only server) gets stateless
+/// requests.
 pub(super) fn eof(mut s: Session<'_>) -> Ledger {
-    let (drains, exit_zero) = (LawId::EofDrains, LawId::EofExitZero);
     s.ledger.era = Some(Era::Legacy);
-    let opened = match version(&mut s) {
-        Some(_) => s.initialized(drains),
-        None if s.dead().is_none() => open_or_stateless(&mut s, drains),
-        None => false,
-    };
-    if !opened {
-        s.alive_for(drains);
-        s.alive_for(exit_zero);
-        return s.finish();
+    if open_or_stateless(&mut s, LawId::EofDrains) {
+        eof_tail(&mut s);
+    } else {
+        s.alive_for(LawId::EofDrains);
+        s.alive_for(LawId::EofExitZero);
+    }
+    s.finish()
+}
+
+/// `eof-drains` and `eof-exit-zero` at the end of an open session: three
+/// requests sent right before stdin closes are all answered, then the
+/// process exits 0 within the grace period, writing nothing more. A
+/// session whose `initialize` was refused (a modern-only server) sends
+/// stateless requests, whose every answer drains. Requests of the session
+/// still unanswered before (a cancelled one) do not count.
+pub(super) fn eof_tail(s: &mut Session<'_>) {
+    let (drains, exit_zero) = (LawId::EofDrains, LawId::EofExitZero);
+    if !s.alive_for(drains) || !s.alive_for(exit_zero) {
+        return;
     }
     let step = s.step("three requests sent right before stdin closed");
-    // A server that opens no legacy session may speak 2026-07-28 alone,
-    // whose requests carry their `_meta`; any answer drains.
     let stateless = s.ledger.refused.is_some();
     let mut lines = Vec::new();
+    let mut ids = Vec::new();
     for name in [method::PING, method::TOOLS_LIST, method::PING] {
         let id = s.number_id();
         let (name, params) = if stateless {
@@ -179,13 +213,14 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
         } else {
             (name, None)
         };
+        ids.push(id.clone());
         lines.push(s.request_with(id, name, params));
     }
     s.send_lines(&lines);
     s.process().close_stdin();
     let grace = s.grace();
     let deadline = after(Instant::now(), grace);
-    s.drain(deadline, true);
+    s.drain_until(deadline, Some(&ids));
     let answered = s.notifications().clone();
     s.drain(deadline, false);
     let after: Vec<String> = s
@@ -200,7 +235,11 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
         )
         .collect();
     let status = s.process().wait(deadline);
-    let unanswered: Vec<String> = s.pending().iter().map(ToString::to_string).collect();
+    let unanswered: Vec<String> = ids
+        .iter()
+        .filter(|id| s.pending().contains(id))
+        .map(ToString::to_string)
+        .collect();
     if !unanswered.is_empty() {
         let when = match status {
             Some(status) => format!("exited with status {}", shell_status(status)),
@@ -218,7 +257,7 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
     }
     s.ledger.held(drains);
     let step = s.step("end of input");
-    if s.pending().is_empty() && !after.is_empty() {
+    if unanswered.is_empty() && !after.is_empty() {
         s.ledger.fail(
             exit_zero,
             &step,
@@ -251,23 +290,27 @@ pub(super) fn eof(mut s: Session<'_>) -> Ledger {
         }
     }
     s.ledger.held(exit_zero);
-    s.finish()
+    // The process has ended: nothing after this can be probed on it.
+    if s.dead().is_none() {
+        s.stop("the session ended at end of input".to_owned());
+    }
 }
 
 /// `sigterm-exit-143`: SIGTERM while serving ends the process with 143
 /// (exit(143), or death by signal 15) within the grace period.
 ///
-/// The session opens with the quiet start, and under the spec profile
-/// negotiates revision 2025-11-25 to probe `tool-error-is-result` before the
-/// signal.
+/// The session opens with the quiet start, then the version negotiation
+/// probe (`initialize` with a revision no server supports); a server that
+/// refused it is opened again with revision 2024-11-05, and one that
+/// refuses that too (a modern-only server) is signalled all the same.
 pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
     let law = LawId::SigtermExit143;
     quiet_start(&mut s);
     s.ledger.era = Some(Era::Legacy);
-    let opened = if s.ledger.profile() == Profile::Spec {
-        revision(&mut s)
-    } else {
-        open_or_stateless(&mut s, law)
+    let opened = match version(&mut s) {
+        Some(_) => s.initialized(law),
+        None if s.dead().is_none() => open_or_stateless(&mut s, law),
+        None => false,
     };
     if !opened {
         s.alive_for(law);
@@ -484,23 +527,42 @@ pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
                     .fail(law, &step, "the result has no string `protocolVersion`");
             }
             s.ledger.held(law);
+            let tool_errors = revision == TOOL_ERRORS && s.ledger.profile() == Profile::Spec;
             if s.initialized(LawId::RequestAnsweredOnce) {
                 s.step("tools/list");
-                let _ = tools::list(&mut s, LawId::RequestAnsweredOnce);
+                let listing = tools::list(&mut s, LawId::RequestAnsweredOnce);
                 if Revision::parse(&init.revision).is_some_and(Revision::batches) {
                     batch(&mut s);
                 }
+                if tool_errors {
+                    tool_errors_since(&mut s, &init, listing);
+                }
+            } else if tool_errors {
+                s.alive_for(LawId::ToolErrorIsResult);
             }
         }
         (Err(error), _) => {
             refused(&mut s, &step, &error);
             s.ledger.held(law);
+            if revision == TOOL_ERRORS && s.ledger.profile() == Profile::Spec {
+                s.ledger.skip(
+                    LawId::ToolErrorIsResult,
+                    format!(
+                        "initialize answered {} for revision {asked}",
+                        error_words(&error)
+                    ),
+                );
+            }
             s.ledger.refused = Some(error);
         }
         (Ok(_), None) => {}
     }
     s.finish()
 }
+
+/// The negotiation session that probes `tool-error-is-result` under the
+/// spec profile, which applies it from this revision on.
+const TOOL_ERRORS: Revision = Revision::V2025_11_25;
 
 /// The negotiation session that sends a cancellation first.
 pub(super) const CANCELLED_FIRST: Revision = Revision::V2025_03_26;
@@ -539,30 +601,17 @@ fn cancelled_first(s: &mut Session<'_>, initialize: &str) -> Option<(Answer, Opt
 }
 
 /// `tool-error-is-result` under the spec profile, which applies it from
-/// revision 2025-11-25 on: negotiate that revision and violate a tool's
-/// inputSchema.
-///
-/// Returns whether the session is open (in whatever revision the server
-/// answered), so that SIGTERM can follow.
-pub(super) fn revision(s: &mut Session<'_>) -> bool {
+/// revision 2025-11-25 on: the session that negotiates that revision
+/// violates a tool's inputSchema. Skipped, with the reason, when the
+/// server answered an earlier revision or served no tools.
+fn tool_errors_since(
+    s: &mut Session<'_>,
+    init: &Init,
+    listing: Option<Result<tools::Listing, RpcError>>,
+) {
     let law = LawId::ToolErrorIsResult;
     let rule = Revision::tool_input_errors_are_results;
     let since = Revision::first_where(rule).unwrap_or(Revision::LATEST_LEGACY);
-    let init = match s.open_or_refused(law, since.as_str()) {
-        Ok(init) => init,
-        // The law cannot be probed, but SIGTERM can still follow.
-        Err(Some(error)) => {
-            s.ledger.skip(
-                law,
-                format!(
-                    "initialize answered {} for revision {since}",
-                    error_words(&error)
-                ),
-            );
-            return open_or_stateless(s, LawId::SigtermExit143);
-        }
-        Err(None) => return false,
-    };
     if !Revision::named_where(&init.revision, rule) {
         s.ledger.skip(
             law,
@@ -571,10 +620,9 @@ pub(super) fn revision(s: &mut Session<'_>) -> bool {
                 crate::check::wire::quoted(init.revision.as_bytes())
             ),
         );
-        return true;
+        return;
     }
-    s.step("tools/list");
-    match tools::list(s, law) {
+    match listing {
         Some(Ok(listing)) => tool_error_is_result(s, &listing),
         Some(Err(error)) => s.ledger.skip(
             law,
@@ -585,7 +633,6 @@ pub(super) fn revision(s: &mut Session<'_>) -> bool {
         ),
         None => {}
     }
-    s.dead().is_none()
 }
 
 #[cfg(test)]

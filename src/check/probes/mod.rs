@@ -50,6 +50,7 @@ mod era;
 mod lifecycle;
 mod modern;
 mod session;
+mod start;
 mod tools;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -147,9 +148,14 @@ type Probe = fn(Session<'_>) -> Ledger;
 /// Where the modern session's ledger stands among the sessions'.
 const MODERN_SESSION: usize = 3;
 
+/// Where the session that probes end of input on its own stands: it runs
+/// only when the conversation ended before its end of input.
+const EOF_SESSION: usize = 1;
+
 /// Runs every law probe against fresh processes of `command`.
 ///
-/// The sessions start at once and are probed in parallel; every
+/// The processes start in the order below, no more than the machine's
+/// cores at once ([`start`]); the sessions run in parallel, and every
 /// process is killed and reaped before `run` returns.
 ///
 /// # Errors
@@ -157,12 +163,12 @@ const MODERN_SESSION: usize = 3;
 /// [`SpawnError`] when the server cannot be started at all: that is no
 /// finding about the server, but a command to fix.
 pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
-    // The legacy sessions, in report order; the modern session, which
-    // needs one more fresh process for statelessness, comes fourth.
-    let probes: [(&'static str, Probe); 6] = [
-        ("conversation", conversation::run),
-        ("eof", lifecycle::eof),
-        ("sigterm", lifecycle::sigterm),
+    // The legacy sessions that start through the gate, in the order they
+    // start and the report lists them (the conversation, first, is
+    // started before the others to learn whether the server starts at
+    // all; the modern session comes second, so that its fresh process can
+    // start early; the SIGTERM session starts beside the gate).
+    let gated: [(&'static str, Probe); 3] = [
         ("2025-03-26", |s| {
             lifecycle::negotiate(s, Revision::V2025_03_26)
         }),
@@ -182,42 +188,79 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
         patterns: options.redaction.patterns.clone(),
     })
     .unwrap_or_default();
-    let redactor = &redactor;
-    // Every process starts before any session runs: a server that cannot
-    // start is an error, and the processes already started are dropped
-    // (killed and reaped) with it.
-    let sessions = probes
-        .iter()
-        .map(|(name, _)| Session::start(name, command, options, redactor))
-        .collect::<Result<Vec<_>, _>>()?;
-    let modern = Session::start("modern", command, options, redactor)?;
-    let fresh = (0..modern::FRESH)
-        .map(|_| Session::start("stateless", command, options, redactor))
-        .collect::<Result<Vec<_>, _>>()?;
+    let starter = start::Starter::new(command, options, &redactor);
+    let starter = &starter;
+    // The conversation's process starts first: a server that cannot start
+    // is an error, before any other process is started.
+    let conversation_ticket = starter.gate().ticket();
+    let conversation = match starter.start_at(conversation_ticket, "conversation") {
+        Ok(session) => session,
+        Err(start::NotStarted::Spawn(error)) => return Err(error),
+        Err(start::NotStarted::Silent(_)) => unreachable!("the first start cannot follow a silent one"),
+    };
+    let sigterm = starter.start_now("sigterm")?;
+    let modern_ticket = starter.gate().ticket();
+    let tickets: Vec<usize> = gated.iter().map(|_| starter.gate().ticket()).collect();
     let mut ledgers: Vec<Ledger> = thread::scope(|scope| {
-        // A probe that starts a fresh process starts it in the caller's
-        // stop scope (serve's call), as the sessions above were.
+        // A probe that starts a process starts it in the caller's stop
+        // scope (serve's call).
         let stop_scope = crate::process::current_scope();
         let within = stop_scope.clone();
-        let modern = scope
-            .spawn(move || crate::process::StopScope::enter(within, || modern::run(modern, fresh)));
-        let handles: Vec<_> = sessions
+        let first = scope.spawn(move || {
+            crate::process::StopScope::enter(within, || {
+                let ledger = conversation::run(conversation);
+                // A conversation that ended before its end of input (a
+                // malformed line killed the server, say) leaves it to a
+                // session of its own.
+                let reached = ledger.mentions_held_or_failed(LawId::EofDrains);
+                let eof = match (reached, ledger.silent) {
+                    (false, None) => match starter.start("eof") {
+                        Ok(session) => lifecycle::eof(session),
+                        Err(why) => starter.not_started("eof", &why),
+                    },
+                    _ => starter.not_started_like("eof", &ledger),
+                };
+                (ledger, eof)
+            })
+        });
+        let within = stop_scope.clone();
+        let signal = scope.spawn(move || {
+            crate::process::StopScope::enter(within, || lifecycle::sigterm(sigterm))
+        });
+        let within = stop_scope.clone();
+        let modern = scope.spawn(move || {
+            crate::process::StopScope::enter(within, || {
+                match starter.start_at(modern_ticket, "modern") {
+                    Ok(session) => modern::run(session, starter),
+                    Err(why) => starter.not_started("modern", &why),
+                }
+            })
+        });
+        let handles: Vec<_> = gated
             .into_iter()
-            .zip(probes)
-            .map(|(session, (_, probe))| {
+            .zip(tickets)
+            .map(|((name, probe), ticket)| {
                 let within = stop_scope.clone();
-                scope.spawn(move || crate::process::StopScope::enter(within, || probe(session)))
+                scope.spawn(move || {
+                    crate::process::StopScope::enter(within, || match starter.start_at(ticket, name) {
+                        Ok(session) => probe(session),
+                        Err(why) => starter.not_started(name, &why),
+                    })
+                })
             })
             .collect();
-        let join = |handle: thread::ScopedJoinHandle<'_, Ledger>| {
+        fn join<T>(handle: thread::ScopedJoinHandle<'_, T>) -> T {
             handle
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        };
-        let mut ledgers: Vec<Ledger> = handles.into_iter().map(join).collect();
-        ledgers.insert(MODERN_SESSION, join(modern));
+        }
+        let (conversation, eof) = join(first);
+        let mut ledgers = vec![conversation, eof, join(signal), join(modern)];
+        ledgers.extend(handles.into_iter().map(join));
         ledgers
     });
+    debug_assert_eq!(ledgers[EOF_SESSION].session, "eof");
+    debug_assert_eq!(ledgers[MODERN_SESSION].session, "modern");
     // A line at start reaches the conversation too, before its first
     // answer: the finding of the session that watched the quiet start
     // stands for both.
@@ -409,6 +452,11 @@ impl Ledger {
         self.forget(law);
         self.held.remove(&law);
         self.skipped.remove(&law);
+    }
+
+    /// Whether `law` was checked: it held, or a finding names it.
+    fn mentions_held_or_failed(&self, law: LawId) -> bool {
+        self.failed(law) || self.held.contains(&law)
     }
 
     /// Whether the ledger says anything of `law`: a finding, that it held,

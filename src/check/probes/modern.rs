@@ -31,6 +31,7 @@ use crate::laws::{LawId, Profile, Severity};
 use crate::revision::{Era, Revision, meta};
 
 use super::session::{Answer, Init, Session, describe, error_words, short};
+use super::start::{NotStarted, Starter};
 use super::tools::{self, Listing};
 use super::{Ledger, conversation, lifecycle};
 
@@ -83,9 +84,38 @@ pub(super) fn params(extra: Value) -> Value {
 /// [`first_requests`]).
 pub(super) const FRESH: usize = 1;
 
-/// The session, with `fresh`, processes of the server started beside it and
-/// spoken to only if it speaks 2026-07-28 (else they are stopped at once).
-pub(super) fn run<'a>(mut s: Session<'a>, fresh: Vec<Session<'a>>) -> Ledger {
+/// The session; the fresh processes of the statelessness probe start
+/// through `starter` once the server has shown it speaks 2026-07-28 (a
+/// legacy server costs none), while this session goes on.
+pub(super) fn run<'a>(s: Session<'a>, starter: &'a Starter<'a>) -> Ledger {
+    let stop_scope = crate::process::current_scope();
+    std::thread::scope(|scope| {
+        let start_fresh = || {
+            (0..FRESH)
+                .map(|_| {
+                    let ticket = starter.gate().ticket();
+                    let within = stop_scope.clone();
+                    scope.spawn(move || {
+                        crate::process::StopScope::enter(within, || {
+                            starter.start_at(ticket, "stateless")
+                        })
+                    })
+                })
+                .collect::<Vec<_>>()
+        };
+        discovered(s, start_fresh)
+    })
+}
+
+/// The session from `server/discover` on; `start_fresh` starts the
+/// statelessness probe's processes, each joined when it is needed.
+fn discovered<'a, 'scope>(
+    mut s: Session<'a>,
+    start_fresh: impl FnOnce() -> Vec<std::thread::ScopedJoinHandle<'scope, Result<Session<'a>, NotStarted>>>,
+) -> Ledger
+where
+    'a: 'scope,
+{
     s.ledger.era = Some(Era::Modern);
     let step = s.step("server/discover");
     let answer = s.discover(LawId::Discover, params(json!({})));
@@ -122,6 +152,7 @@ pub(super) fn run<'a>(mut s: Session<'a>, fresh: Vec<Session<'a>>) -> Ledger {
         })
         .unwrap_or_default();
     s.ledger.modern = Some(versions);
+    let starting = start_fresh();
     s.speaking(MODERN, method::SERVER_DISCOVER, &result);
     // Every request from here on is a 2026-07-28 request, fences too.
     s.speak_statelessly();
@@ -139,6 +170,17 @@ pub(super) fn run<'a>(mut s: Session<'a>, fresh: Vec<Session<'a>>) -> Ledger {
         .cloned()
         .unwrap_or_default();
     let removed = removed_methods(&mut s);
+    // A process that could not start (the server wrote nothing to an
+    // earlier one) leaves its comparisons out.
+    let fresh: Vec<Session<'a>> = starting
+        .into_iter()
+        .filter_map(|handle| {
+            handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                .ok()
+        })
+        .collect();
     stateless(&mut s, &result, fresh, firsts, listed, removed);
     // The conversation's tool laws, spoken statelessly: the capabilities
     // are the DiscoverResult's, and the revision makes invalid arguments

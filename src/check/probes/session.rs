@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 
 use crate::check::client::{Client, Kind, Received, Reply};
 use crate::check::duration::after;
+use crate::check::probes::start::{Gate, Place};
 use crate::check::probes::{Ledger, ProbeOptions};
 use crate::check::wire;
 use crate::jsonrpc::{Frame, RequestId, RpcError, method, notification_line, request_line};
@@ -111,6 +112,10 @@ pub(super) struct Session<'a> {
     /// Every request the shared probes send carries 2026-07-28's `_meta`
     /// (see [`Session::params`]).
     stateless: bool,
+    /// The start gate of the suite, which paces first answers.
+    gate: &'a Gate,
+    /// The process's place in the gate while it starts.
+    place: Option<Place<'a>>,
 }
 
 impl<'a> Session<'a> {
@@ -120,6 +125,7 @@ impl<'a> Session<'a> {
         command: &ServerCommand,
         options: &'a ProbeOptions,
         redactor: &'a Redactor,
+        gate: &'a Gate,
     ) -> Result<Session<'a>, SpawnError> {
         let process = ServerProcess::spawn(command)?;
         Ok(Session {
@@ -135,7 +141,39 @@ impl<'a> Session<'a> {
             prologue: false,
             not_protocol: None,
             stateless: false,
+            gate,
+            place: None,
         })
+    }
+
+    /// The session, holding `place` in the start gate until its process
+    /// has answered its first request (or ended).
+    pub(super) fn holding(mut self, place: Place<'a>) -> Session<'a> {
+        self.place = Some(place);
+        self
+    }
+
+    /// Ends the process's start in the gate, if it holds a place: with the
+    /// time its first answer took, or as silent after `silent`.
+    fn started(&mut self, silent: Option<Duration>) {
+        let answered = self.client.first_answer();
+        if answered.is_none() && silent.is_none() && self.dead.is_none() {
+            return;
+        }
+        if let Some(place) = self.place.take() {
+            place.release(answered, silent);
+        }
+    }
+
+    /// The slowest start to a first answer among the suite's processes so
+    /// far.
+    pub fn slowest_start(&self) -> Option<Duration> {
+        self.gate.slowest()
+    }
+
+    /// Whether every start the suite asked for so far is over.
+    pub fn starts_over(&self) -> bool {
+        self.gate.starts_over()
     }
 
     /// Names the step under way.
@@ -501,7 +539,7 @@ impl<'a> Session<'a> {
         self.send_lines(&lines);
         self.strays = Some(Vec::new());
         self.client.expect_strays(true);
-        let wait = self.startup_wait();
+        let wait = self.startup_allowance();
         let answer = self.await_answer(law, &id, wait);
         self.client.expect_strays(false);
         let strays = self.strays.take().unwrap_or_default();
@@ -532,6 +570,7 @@ impl<'a> Session<'a> {
                 // check it.
                 Next::Timeout if !self.client.wrote_anything() => {
                     self.ledger.silent.get_or_insert(wait);
+                    self.started(Some(wait));
                     self.stop(format!(
                         "the server wrote nothing on stdout within {} of its start",
                         seconds(wait)
@@ -557,8 +596,19 @@ impl<'a> Session<'a> {
     /// or, with `until_answered`, until no request is pending; returns
     /// whether stdout closed.
     pub fn drain(&mut self, deadline: Instant, until_answered: bool) -> bool {
+        let waiting: Vec<RequestId> = self.client.pending().to_vec();
+        let until: Option<&[RequestId]> = until_answered.then_some(&waiting);
+        self.drain_until(deadline, until)
+    }
+
+    /// [`Session::drain`], with `until` the requests whose answers end it
+    /// (requests sent before them, which the server may rightly never
+    /// answer, such as a cancelled one, do not hold it).
+    pub fn drain_until(&mut self, deadline: Instant, until: Option<&[RequestId]>) -> bool {
         loop {
-            if until_answered && self.client.pending().is_empty() {
+            if let Some(ids) = until
+                && !ids.iter().any(|id| self.client.pending().contains(id))
+            {
                 return false;
             }
             match self.next_response(deadline) {
@@ -576,25 +626,30 @@ impl<'a> Session<'a> {
 
     /// Watches stdout until `deadline` before anything is sent; returns the
     /// lines that arrived (nothing should), leaving out protocol messages
-    /// when `messages_allowed`. A line that is no message also counts
-    /// against `stdout-is-protocol`.
-    pub fn watch(&mut self, deadline: Instant, messages_allowed: bool) -> Tally {
+    /// when `messages_allowed`, and whether stdout closed. A line that is
+    /// no message also counts against `stdout-is-protocol`.
+    pub fn watch(&mut self, deadline: Instant, messages_allowed: bool) -> (Tally, bool) {
         let mut lines = Tally::default();
-        while let Received::Line {
-            bytes,
-            eol,
-            messages,
-        } = self.client.recv(deadline)
-        {
-            let message = eol && !messages.is_empty();
-            self.take_messages(messages);
-            if !(message && messages_allowed) {
-                let shown = self.client.redactor().redact(&bytes).into_owned();
-                lines.add(|| wire::excerpt(&shown));
+        let closed = loop {
+            match self.client.recv(deadline) {
+                Received::Line {
+                    bytes,
+                    eol,
+                    messages,
+                } => {
+                    let message = eol && !messages.is_empty();
+                    self.take_messages(messages);
+                    if !(message && messages_allowed) {
+                        let shown = self.client.redactor().redact(&bytes).into_owned();
+                        lines.add(|| wire::excerpt(&shown));
+                    }
+                }
+                Received::Timeout => break false,
+                Received::Closed => break true,
             }
-        }
+        };
         self.enter_observations();
-        lines
+        (lines, closed)
     }
 
     /// Holds the rest of the session's messages to `revision`'s schema, and
@@ -605,13 +660,20 @@ impl<'a> Session<'a> {
         self.enter_observations();
     }
 
-    /// The wait for a fresh process's first answer: three step timeouts, or
-    /// the startup timeout if that is longer.
-    fn startup_wait(&self) -> Duration {
+    /// The wait for a fresh process's first answer: three step timeouts,
+    /// the startup timeout, or three times the slowest first answer of the
+    /// suite's processes so far, whichever is longest (a machine busy
+    /// enough to slow one start slows the next).
+    pub fn startup_allowance(&self) -> Duration {
+        let paced = self
+            .gate
+            .slowest()
+            .map_or(Duration::ZERO, |slowest| slowest.saturating_mul(STARTUP_STEPS));
         self.options
             .timeout
             .saturating_mul(STARTUP_STEPS)
             .max(self.options.startup_timeout)
+            .max(paced)
     }
 
     /// Era detection, as the spec tells a client that speaks both eras:
@@ -628,7 +690,7 @@ impl<'a> Session<'a> {
         let line = self.request_with(id.clone(), method::SERVER_DISCOVER, Some(params));
         self.send_lines(&[line]);
         self.prologue = true;
-        let wait = self.startup_wait();
+        let wait = self.startup_allowance();
         let answer = self.await_answer(law, &id, wait);
         self.prologue = false;
         answer
@@ -644,7 +706,7 @@ impl<'a> Session<'a> {
             "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
         });
         let id = self.number_id();
-        let wait = self.startup_wait();
+        let wait = self.startup_allowance();
         let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
         let init = answer.as_ref().ok().map(|result| Init {
             revision: result
@@ -719,6 +781,7 @@ impl<'a> Session<'a> {
     pub fn stop(&mut self, reason: String) {
         self.client.channel().kill();
         self.dead.get_or_insert(reason);
+        self.started(None);
     }
 
     fn fail_and_stop(&mut self, law: LawId, message: String) {
@@ -792,6 +855,9 @@ impl<'a> Session<'a> {
                 Next::Line
             }
         };
+        if self.place.is_some() && self.client.first_answer().is_some() {
+            self.started(None);
+        }
         self.enter_observations();
         next
     }
@@ -833,7 +899,7 @@ impl<'a> Session<'a> {
     /// allowance of a process that may still be starting.
     pub fn first_call(&mut self, law: LawId, name: &str, params: Option<Value>) -> Option<Answer> {
         let id = self.number_id();
-        let wait = self.startup_wait();
+        let wait = self.startup_allowance();
         self.call_within(law, id, name, params, wait)
     }
 }
