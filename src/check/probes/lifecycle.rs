@@ -296,25 +296,40 @@ pub(super) fn eof_tail(s: &mut Session<'_>) {
     }
 }
 
-/// `sigterm-exit-143`: SIGTERM while serving ends the process with 143
-/// (exit(143), or death by signal 15) within the grace period.
-///
-/// The session opens with the quiet start, then the version negotiation
-/// probe (`initialize` with a revision no server supports); a server that
-/// refused it is opened again with revision 2024-11-05, and one that
-/// refuses that too (a modern-only server) is signalled all the same.
-pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
-    let law = LawId::SigtermExit143;
+/// The session that starts beside the gate: the quiet start (a process
+/// watched, unspoken to, for the settle window past the slowest start),
+/// then version negotiation for 2025-03-26 with a cancellation as its
+/// very first message, the tool list and a batch, and last SIGTERM.
+pub(super) fn quiet_then_signalled(mut s: Session<'_>) -> Ledger {
     quiet_start(&mut s);
+    negotiate(&mut s, CANCELLED_FIRST);
+    // A server that refused 2025-03-26 (a modern-only one) is signalled
+    // all the same.
+    sigterm_tail(&mut s);
+    s.finish()
+}
+
+/// `sigterm-exit-143` on a session of its own, for a server that ended
+/// before the session that starts beside the gate could signal it (a
+/// cancellation sent first ended it, say): `initialize` with revision
+/// 2024-11-05, or stateless requests for a server that refuses it.
+pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
     s.ledger.era = Some(Era::Legacy);
-    let opened = match version(&mut s) {
-        Some(_) => s.initialized(law),
-        None if s.dead().is_none() => open_or_stateless(&mut s, law),
-        None => false,
-    };
-    if !opened {
-        s.alive_for(law);
-        return s.finish();
+    if open_or_stateless(&mut s, LawId::SigtermExit143) {
+        sigterm_tail(&mut s);
+    } else {
+        s.alive_for(LawId::SigtermExit143);
+    }
+    s.finish()
+}
+
+/// `sigterm-exit-143`: SIGTERM while serving ends the process with 143
+/// (exit(143), or death by signal 15) within the grace period. Ends the
+/// session.
+pub(super) fn sigterm_tail(s: &mut Session<'_>) {
+    let law = LawId::SigtermExit143;
+    if !s.alive_for(law) {
+        return;
     }
     let step = s.step("SIGTERM while serving");
     s.process().signal(Signal::TERM);
@@ -342,7 +357,54 @@ pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
         }
     }
     s.ledger.held(law);
-    s.finish()
+    if s.dead().is_none() {
+        s.stop("the session ended at SIGTERM".to_owned());
+    }
+}
+
+/// The version negotiation probe on its own session: `initialize` with a
+/// revision no server supports, then, under the spec profile, which makes
+/// invalid arguments an isError result from revision 2025-11-25 on,
+/// `tool-error-is-result` in the revision answered. A legacy server's
+/// modern session goes on so after `server/discover` showed the legacy
+/// era, as a client that speaks both eras falls back to `initialize` on
+/// the same process.
+pub(super) fn negotiation(s: &mut Session<'_>) {
+    s.ledger.era = Some(Era::Legacy);
+    let spec = s.ledger.profile() == Profile::Spec;
+    let opened = match version(s) {
+        Some(init) => s.initialized(LawId::Initialize).then_some(init),
+        None => None,
+    };
+    if !spec {
+        return;
+    }
+    let law = LawId::ToolErrorIsResult;
+    match opened {
+        Some(init) => {
+            let listing = if Revision::named_where(&init.revision, Revision::tool_input_errors_are_results) {
+                s.step("tools/list");
+                tools::list(s, law)
+            } else {
+                None
+            };
+            tool_errors_since(s, &init, listing);
+        }
+        None if s.dead().is_some() => {
+            s.alive_for(law);
+        }
+        None => {
+            let answered = s
+                .ledger
+                .refused
+                .as_ref()
+                .map_or_else(|| "no result".to_owned(), error_words);
+            s.ledger.skip(
+                law,
+                format!("initialize answered {answered} for the unsupported revision {UNSUPPORTED_REVISION}"),
+            );
+        }
+    }
 }
 
 /// `initialize` with a revision no server supports: the answer is a result
@@ -379,7 +441,10 @@ pub(super) fn version(s: &mut Session<'_>) -> Option<Init> {
             "the result has no string `protocolVersion`",
         ),
         (Ok(_), _) => {}
-        (Err(error), _) => refused(s, &step, &error),
+        (Err(error), _) => {
+            refused(s, &step, &error);
+            s.ledger.refused = Some(error);
+        }
     }
     s.ledger.held(law);
     opened
@@ -499,21 +564,22 @@ fn batch(s: &mut Session<'_>) {
 /// the server supports it, and another it supports when not (which
 /// [`super::era`] holds to the other sessions' answers); a refusal is a
 /// finding. A session that opened lists the tools, so that the `schema`
-/// law holds the revision's descriptors to it.
-pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
+/// law holds the revision's descriptors to it, and sends a batch in a
+/// revision that has them.
+pub(super) fn negotiate(s: &mut Session<'_>, revision: Revision) {
     let law = LawId::Initialize;
     s.ledger.era = Some(Era::Legacy);
     let asked = revision.as_str();
     let step = format!("initialize for revision {asked}");
     let opened = match revision == CANCELLED_FIRST {
-        true => cancelled_first(&mut s, &step),
+        true => cancelled_first(s, &step),
         false => {
             s.step(step.clone());
             s.initialize(law, asked)
         }
     };
     let Some((answer, init)) = opened else {
-        return s.finish();
+        return;
     };
     match (answer, init) {
         (Ok(_), Some(init)) => {
@@ -527,44 +593,24 @@ pub(super) fn negotiate(mut s: Session<'_>, revision: Revision) -> Ledger {
                     .fail(law, &step, "the result has no string `protocolVersion`");
             }
             s.ledger.held(law);
-            let tool_errors = revision == TOOL_ERRORS && s.ledger.profile() == Profile::Spec;
             if s.initialized(LawId::RequestAnsweredOnce) {
                 s.step("tools/list");
-                let listing = tools::list(&mut s, LawId::RequestAnsweredOnce);
+                let _ = tools::list(s, LawId::RequestAnsweredOnce);
                 if Revision::parse(&init.revision).is_some_and(Revision::batches) {
-                    batch(&mut s);
+                    batch(s);
                 }
-                if tool_errors {
-                    tool_errors_since(&mut s, &init, listing);
-                }
-            } else if tool_errors {
-                s.alive_for(LawId::ToolErrorIsResult);
             }
         }
         (Err(error), _) => {
-            refused(&mut s, &step, &error);
+            refused(s, &step, &error);
             s.ledger.held(law);
-            if revision == TOOL_ERRORS && s.ledger.profile() == Profile::Spec {
-                s.ledger.skip(
-                    LawId::ToolErrorIsResult,
-                    format!(
-                        "initialize answered {} for revision {asked}",
-                        error_words(&error)
-                    ),
-                );
-            }
             s.ledger.refused = Some(error);
         }
         (Ok(_), None) => {}
     }
-    s.finish()
 }
 
-/// The negotiation session that probes `tool-error-is-result` under the
-/// spec profile, which applies it from this revision on.
-const TOOL_ERRORS: Revision = Revision::V2025_11_25;
-
-/// The negotiation session that sends a cancellation first.
+/// The revision negotiated after a cancellation sent first.
 pub(super) const CANCELLED_FIRST: Revision = Revision::V2025_03_26;
 
 /// `cancel-tolerated` for a cancellation as the very first message of a
@@ -601,7 +647,7 @@ fn cancelled_first(s: &mut Session<'_>, initialize: &str) -> Option<(Answer, Opt
 }
 
 /// `tool-error-is-result` under the spec profile, which applies it from
-/// revision 2025-11-25 on: the session that negotiates that revision
+/// revision 2025-11-25 on: a session that negotiated such a revision
 /// violates a tool's inputSchema. Skipped, with the reason, when the
 /// server answered an earlier revision or served no tools.
 fn tool_errors_since(

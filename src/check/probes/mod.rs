@@ -61,10 +61,9 @@ use crate::jsonrpc::RpcError;
 use crate::laws::{CATALOG, LawId, Profile, Severity};
 use crate::process::{ServerCommand, SpawnError};
 use crate::report::{Finding, LawOutcome, LawStatus, Location};
-use crate::revision::{Era, Revision};
+use crate::revision::Era;
 use crate::transcript::{Redaction, Redactor, env_secret_names};
 
-use self::session::Session;
 
 /// How the probes run.
 #[derive(Debug, Clone)]
@@ -143,14 +142,16 @@ pub fn is_probed(law: LawId) -> bool {
     law != LawId::TranscriptMatch && !cli::LAWS.contains(&law) && crate::laws::law(law).implemented
 }
 
-type Probe = fn(Session<'_>) -> Ledger;
-
 /// Where the modern session's ledger stands among the sessions'.
 const MODERN_SESSION: usize = 3;
 
 /// Where the session that probes end of input on its own stands: it runs
 /// only when the conversation ended before its end of input.
 const EOF_SESSION: usize = 1;
+
+/// Where the session that starts beside the gate stands: the quiet
+/// start, 2025-03-26 after a cancellation, and SIGTERM.
+const QUIET_SESSION: usize = 2;
 
 /// Runs every law probe against fresh processes of `command`.
 ///
@@ -163,22 +164,6 @@ const EOF_SESSION: usize = 1;
 /// [`SpawnError`] when the server cannot be started at all: that is no
 /// finding about the server, but a command to fix.
 pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeReport, SpawnError> {
-    // The legacy sessions that start through the gate, in the order they
-    // start and the report lists them (the conversation, first, is
-    // started before the others to learn whether the server starts at
-    // all; the modern session comes second, so that its fresh process can
-    // start early; the SIGTERM session starts beside the gate).
-    let gated: [(&'static str, Probe); 3] = [
-        ("2025-03-26", |s| {
-            lifecycle::negotiate(s, Revision::V2025_03_26)
-        }),
-        ("2025-06-18", |s| {
-            lifecycle::negotiate(s, Revision::V2025_06_18)
-        }),
-        ("2025-11-25", |s| {
-            lifecycle::negotiate(s, Revision::V2025_11_25)
-        }),
-    ];
     // A secret set where the check runs (in CI) must not reach a finding
     // that quotes what the server wrote.
     let mut env = env_secret_names();
@@ -196,11 +181,15 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     let conversation = match starter.start_at(conversation_ticket, "conversation") {
         Ok(session) => session,
         Err(start::NotStarted::Spawn(error)) => return Err(error),
-        Err(start::NotStarted::Silent(_)) => unreachable!("the first start cannot follow a silent one"),
+        Err(start::NotStarted::Silent(_)) => {
+            unreachable!("the first start cannot follow a silent one")
+        }
     };
-    let sigterm = starter.start_now("sigterm")?;
+    // The modern session next: the processes it may need start after it.
     let modern_ticket = starter.gate().ticket();
-    let tickets: Vec<usize> = gated.iter().map(|_| starter.gate().ticket()).collect();
+    // Beside the gate: the process watched unspoken to for the quiet
+    // start answers nothing for a while, and must not hold a place.
+    let quiet = starter.start_now("2025-03-26")?;
     let mut ledgers: Vec<Ledger> = thread::scope(|scope| {
         // A probe that starts a process starts it in the caller's stop
         // scope (serve's call).
@@ -212,8 +201,7 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
                 // A conversation that ended before its end of input (a
                 // malformed line killed the server, say) leaves it to a
                 // session of its own.
-                let reached = ledger.mentions_held_or_failed(LawId::EofDrains);
-                let eof = match (reached, ledger.silent) {
+                let eof = match (ledger.mentions_held_or_failed(LawId::EofDrains), ledger.silent) {
                     (false, None) => match starter.start("eof") {
                         Ok(session) => lifecycle::eof(session),
                         Err(why) => starter.not_started("eof", &why),
@@ -224,47 +212,52 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
             })
         });
         let within = stop_scope.clone();
-        let signal = scope.spawn(move || {
-            crate::process::StopScope::enter(within, || lifecycle::sigterm(sigterm))
+        let second = scope.spawn(move || {
+            crate::process::StopScope::enter(within, || {
+                let ledger = lifecycle::quiet_then_signalled(quiet);
+                // A server that ended before its SIGTERM (at the
+                // cancellation sent first, say) is signalled on a session
+                // of its own.
+                let signalled = ledger.mentions_held_or_failed(LawId::SigtermExit143);
+                let sigterm = match (signalled, ledger.silent) {
+                    (false, None) => match starter.start("sigterm") {
+                        Ok(session) => lifecycle::sigterm(session),
+                        Err(why) => starter.not_started("sigterm", &why),
+                    },
+                    _ => starter.not_started_like("sigterm", &ledger),
+                };
+                (ledger, sigterm)
+            })
         });
         let within = stop_scope.clone();
-        let modern = scope.spawn(move || {
+        let third = scope.spawn(move || {
             crate::process::StopScope::enter(within, || {
                 match starter.start_at(modern_ticket, "modern") {
                     Ok(session) => modern::run(session, starter),
-                    Err(why) => starter.not_started("modern", &why),
+                    Err(why) => (
+                        starter.not_started("modern", &why),
+                        starter.not_started("negotiation", &why),
+                    ),
                 }
             })
         });
-        let handles: Vec<_> = gated
-            .into_iter()
-            .zip(tickets)
-            .map(|((name, probe), ticket)| {
-                let within = stop_scope.clone();
-                scope.spawn(move || {
-                    crate::process::StopScope::enter(within, || match starter.start_at(ticket, name) {
-                        Ok(session) => probe(session),
-                        Err(why) => starter.not_started(name, &why),
-                    })
-                })
-            })
-            .collect();
         fn join<T>(handle: thread::ScopedJoinHandle<'_, T>) -> T {
             handle
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         }
         let (conversation, eof) = join(first);
-        let mut ledgers = vec![conversation, eof, join(signal), join(modern)];
-        ledgers.extend(handles.into_iter().map(join));
-        ledgers
+        let (quiet, sigterm) = join(second);
+        let (modern, negotiation) = join(third);
+        vec![conversation, eof, quiet, modern, negotiation, sigterm]
     });
     debug_assert_eq!(ledgers[EOF_SESSION].session, "eof");
     debug_assert_eq!(ledgers[MODERN_SESSION].session, "modern");
+    debug_assert_eq!(ledgers[QUIET_SESSION].session, "2025-03-26");
     // A line at start reaches the conversation too, before its first
     // answer: the finding of the session that watched the quiet start
     // stands for both.
-    if ledgers[2].failed(LawId::QuietBeforeServing) {
+    if ledgers[QUIET_SESSION].failed(LawId::QuietBeforeServing) {
         ledgers[0].forget(LawId::QuietBeforeServing);
     }
     // A server that ends before answering a cancellation sent first ended

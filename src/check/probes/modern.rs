@@ -84,35 +84,81 @@ pub(super) fn params(extra: Value) -> Value {
 /// [`first_requests`]).
 pub(super) const FRESH: usize = 1;
 
-/// The session; the fresh processes of the statelessness probe start
-/// through `starter` once the server has shown it speaks 2026-07-28 (a
-/// legacy server costs none), while this session goes on.
-pub(super) fn run<'a>(s: Session<'a>, starter: &'a Starter<'a>) -> Ledger {
+/// The session, and the ledger of the version negotiation probe
+/// ([`lifecycle::negotiation`]). A legacy server gets that probe on this
+/// very process once `server/discover` has shown its era, as a client
+/// that speaks both eras falls back to `initialize` on the same process.
+/// A server that speaks 2026-07-28 gets it on a process of its own, and
+/// the fresh processes of the statelessness probe; each starts through
+/// `starter` while this session goes on.
+pub(super) fn run<'a>(s: Session<'a>, starter: &'a Starter<'a>) -> (Ledger, Ledger) {
     let stop_scope = crate::process::current_scope();
     std::thread::scope(|scope| {
-        let start_fresh = || {
-            (0..FRESH)
-                .map(|_| {
-                    let ticket = starter.gate().ticket();
-                    let within = stop_scope.clone();
-                    scope.spawn(move || {
-                        crate::process::StopScope::enter(within, || {
-                            starter.start_at(ticket, "stateless")
-                        })
-                    })
-                })
-                .collect::<Vec<_>>()
+        let start = |name: &'static str| {
+            let ticket = starter.gate().ticket();
+            let within = stop_scope.clone();
+            scope.spawn(move || {
+                crate::process::StopScope::enter(within, || starter.start_at(ticket, name))
+            })
         };
-        discovered(s, start_fresh)
+        let negotiate = || {
+            let ticket = starter.gate().ticket();
+            let within = stop_scope.clone();
+            scope.spawn(move || {
+                crate::process::StopScope::enter(within, || {
+                    negotiation_session(starter, starter.start_at(ticket, "negotiation"))
+                })
+            })
+        };
+        match discovered(s, &start, &negotiate) {
+            Discovered::Modern(ledger, negotiating) => (ledger, joined(negotiating)),
+            Discovered::Legacy(ledger, mut session) if session.dead().is_none() => {
+                lifecycle::negotiation(&mut session);
+                (ledger, session.finish())
+            }
+            Discovered::Legacy(ledger, _) => (ledger, joined(negotiate())),
+        }
     })
 }
 
-/// The session from `server/discover` on; `start_fresh` starts the
-/// statelessness probe's processes, each joined when it is needed.
+/// A scoped thread's result, its panic passed on.
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The version negotiation probe on a process of its own.
+fn negotiation_session<'a>(
+    starter: &Starter<'a>,
+    started: Result<Session<'a>, NotStarted>,
+) -> Ledger {
+    match started {
+        Ok(mut session) => {
+            lifecycle::negotiation(&mut session);
+            session.finish()
+        }
+        Err(why) => starter.not_started("negotiation", &why),
+    }
+}
+
+/// What `server/discover` showed.
+enum Discovered<'a, 'scope> {
+    /// The modern era: the session's ledger, and the negotiation probe
+    /// under way on a process of its own.
+    Modern(Ledger, std::thread::ScopedJoinHandle<'scope, Ledger>),
+    /// A legacy server: the session's ledger, and its process, for the
+    /// negotiation probe.
+    Legacy(Ledger, Box<Session<'a>>),
+}
+
+/// The session from `server/discover` on; `start` starts a process of the
+/// statelessness probe, `negotiate` the negotiation probe's session.
 fn discovered<'a, 'scope>(
     mut s: Session<'a>,
-    start_fresh: impl FnOnce() -> Vec<std::thread::ScopedJoinHandle<'scope, Result<Session<'a>, NotStarted>>>,
-) -> Ledger
+    start: &impl Fn(&'static str) -> std::thread::ScopedJoinHandle<'scope, Result<Session<'a>, NotStarted>>,
+    negotiate: &impl Fn() -> std::thread::ScopedJoinHandle<'scope, Ledger>,
+) -> Discovered<'a, 'scope>
 where
     'a: 'scope,
 {
@@ -130,7 +176,8 @@ where
             for law in LAWS {
                 s.ledger.skip(*law, reason.clone());
             }
-            return s.finish();
+            let negotiating = negotiate();
+            return Discovered::Modern(s.finish(), negotiating);
         }
         Some(Err(error)) => return legacy(s, &format!("answered {}", error_words(&error))),
         None => {
@@ -152,7 +199,8 @@ where
         })
         .unwrap_or_default();
     s.ledger.modern = Some(versions);
-    let starting = start_fresh();
+    let starting: Vec<_> = (0..FRESH).map(|_| start("stateless")).collect();
+    let negotiating = negotiate();
     s.speaking(MODERN, method::SERVER_DISCOVER, &result);
     // Every request from here on is a 2026-07-28 request, fences too.
     s.speak_statelessly();
@@ -199,7 +247,7 @@ where
     lifecycle::malformed(&mut s);
     valid_call(&mut s, &tools);
     conversation::honest_notifications(&mut s, &init);
-    s.finish()
+    Discovered::Modern(s.finish(), negotiating)
 }
 
 /// How many tools [`valid_call`] calls at most, looking for one that
@@ -255,7 +303,7 @@ fn is_modern_error(code: &ErrorCode) -> bool {
 }
 
 /// A legacy server: the modern laws do not apply to it.
-fn legacy(mut s: Session<'_>, what: &str) -> Ledger {
+fn legacy<'a, 'scope>(mut s: Session<'a>, what: &str) -> Discovered<'a, 'scope> {
     s.ledger.no_discover = Some(format!("server/discover {what}"));
     let reason = format!(
         "the server speaks no {MODERN}: server/discover {what}, which a legacy server gives"
@@ -263,7 +311,11 @@ fn legacy(mut s: Session<'_>, what: &str) -> Ledger {
     for law in LAWS {
         s.ledger.skip(*law, reason.clone());
     }
-    s.finish()
+    // The process goes on as the negotiation probe's, with a ledger of
+    // that name: its findings are the legacy era's.
+    let negotiation = Ledger::new(s.ledger.command.clone(), s.ledger.profile(), "negotiation");
+    let modern = std::mem::replace(&mut s.ledger, negotiation);
+    Discovered::Legacy(modern, Box::new(s))
 }
 
 /// `discover`: the result names the versions (2026-07-28 among them) and
