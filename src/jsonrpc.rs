@@ -50,6 +50,19 @@ pub mod method {
     pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
 }
 
+/// The longest line taken in whole, newline excluded: 64 MiB, for every
+/// stream of the protocol this crate reads (a host's lines in the server
+/// library, a server's in `check`, `record` and the in-memory client).
+///
+/// No protocol message comes near it, so a longer line is runaway output
+/// (or a stream that never ends its line): a reader delivers it cut to its
+/// first [`CUT_KEEP`] bytes as soon as it passes this length, and reads and
+/// drops the rest of it, so that memory stays bounded.
+pub const MAX_LINE: usize = 64 * 1024 * 1024;
+
+/// How much of a line longer than [`MAX_LINE`] is kept, for messages.
+pub const CUT_KEEP: usize = 1024;
+
 /// The protocol revision the core library answers.
 pub const PROTOCOL_2024_11_05: &str = "2024-11-05";
 

@@ -134,10 +134,8 @@ impl SpawnError {
 #[error("the working directory `{}` does not exist", .0.display())]
 struct MissingDir(PathBuf);
 
-pub use crate::check::wire::MAX_LINE;
-
-/// How much of a line longer than [`MAX_LINE`] is kept, for messages.
-const CUT_KEEP: usize = 1024;
+use crate::jsonrpc::CUT_KEEP;
+pub use crate::jsonrpc::MAX_LINE;
 
 /// One line the server wrote on stdout, or the end of its stdout.
 #[derive(Debug, Clone, PartialEq, Eq)]

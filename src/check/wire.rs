@@ -10,13 +10,7 @@ use crate::jsonrpc::Frame;
 use crate::jsonrpc::{RequestId, json_kind};
 use crate::transcript::beyond_limits;
 
-/// The longest stdout line taken in whole, newline excluded: 64 MiB.
-///
-/// No protocol message comes near it, so a longer line is runaway output
-/// (or a stream that never ends its line); a server's stdout reader
-/// delivers it cut to its first KiB as soon as it passes this length, and
-/// reads and drops the rest of it, so that memory stays bounded.
-pub const MAX_LINE: usize = 64 * 1024 * 1024;
+pub use crate::jsonrpc::MAX_LINE;
 
 /// Why a stdout line is not a protocol message.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -127,10 +127,9 @@ const BUFFER: usize = 64 * 1024;
 /// delivered as its first KiB, which is no JSON the loop can read, so it is
 /// answered with a parse error and the loop goes on, while the rest of the
 /// line is read and dropped: memory stays bounded whatever the host sends.
-pub const MAX_LINE: usize = 64 * 1024 * 1024;
+pub use crate::jsonrpc::MAX_LINE;
 
-/// How much of a line longer than [`MAX_LINE`] is kept.
-const CUT_KEEP: usize = 1024;
+use crate::jsonrpc::CUT_KEEP;
 
 /// The production transport: lines from the protocol's stdin, lines to its
 /// stdout.

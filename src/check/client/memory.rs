@@ -18,12 +18,7 @@ use crate::server::{Transport, TransportError};
 /// yet, before its next write waits.
 const QUEUED_LINES: usize = 1024;
 
-/// The longest line the client takes whole, as for a server process; a
-/// longer one comes cut to its first KiB.
-const MAX_LINE: usize = 64 * 1024 * 1024;
-
-/// How much of a cut line is kept.
-const CUT_KEEP: usize = 1024;
+use crate::jsonrpc::{CUT_KEEP, MAX_LINE};
 
 /// The client's end.
 pub(crate) struct MemoryChannel {

@@ -44,9 +44,10 @@ pub(super) fn run(mut s: Session<'_>) -> Ledger {
     s.ledger.era = Some(crate::revision::Era::Legacy);
     let init = initialize(&mut s);
     let Some(init) = init else {
-        let reason = s
-            .dead()
-            .map_or_else(|| "initialize failed at step `initialize`".to_owned(), str::to_owned);
+        let reason = s.dead().map_or_else(
+            || "initialize failed at step `initialize`".to_owned(),
+            str::to_owned,
+        );
         for law in AFTER_INITIALIZE {
             s.ledger.skip(*law, reason.clone());
         }

@@ -31,15 +31,16 @@ const UNSUPPORTED_REVISION: &str = "1900-01-01";
 /// window is no finding; a line that is no message is, under both (and it
 /// breaks `stdout-is-protocol` too).
 ///
-/// The window is watched at the start of the SIGTERM session, whose probe
-/// is short, while the other sessions speak to their servers at once, so
-/// its length adds little to the suite. It covers a slow start too: it
-/// lasts the settle window past the slowest first answer any other process
-/// of the suite gave (that process started as this one did), so a server
-/// that waits some time for its client before it greets it (`waiting for
-/// a client…`) is caught whether its interpreter started in a tenth of a
-/// second or in ten. Until another process has answered, the window stays
-/// open, for as long as a first answer is allowed.
+/// The window is watched at the start of the session that starts beside
+/// the gate, whose probes are short, while the other sessions speak to
+/// their servers at once, so its length adds little to the suite. It
+/// covers a slow start too: it lasts the settle window from spawn, or half
+/// of it past the slowest first answer any other process of the suite
+/// gave (that process started as this one did), whichever ends later, so
+/// a server that waits some time for its client before it greets it
+/// (`waiting for a client…`) is caught whether its interpreter started in
+/// a tenth of a second or in ten. Until another process has answered, the
+/// window stays open, for as long as a first answer is allowed.
 pub(super) fn quiet_start(s: &mut Session<'_>) {
     let settle = s.options().settle;
     let spawned = s.process().spawned_at();
@@ -47,11 +48,14 @@ pub(super) fn quiet_start(s: &mut Session<'_>) {
     let messages_allowed = s.ledger.profile() == Profile::Spec;
     // The step names the window as the settle option gives it, so that a
     // report reads the same on a fast machine and a slow one.
-    let step = s.step(format!("the start, and the first {} after it", seconds(settle)));
+    let step = s.step(format!(
+        "the start, and the first {} after it",
+        seconds(settle)
+    ));
     let mut lines = Tally::default();
     loop {
         let end = match s.slowest_start() {
-            Some(slowest) => after(spawned, slowest.saturating_add(settle)),
+            Some(slowest) => after(spawned, slowest.saturating_add(settle / 2)),
             // Every other start ended without an answer: the plain window.
             None if s.starts_over() => spawned,
             None => longest,
@@ -382,12 +386,13 @@ pub(super) fn negotiation(s: &mut Session<'_>) {
     let law = LawId::ToolErrorIsResult;
     match opened {
         Some(init) => {
-            let listing = if Revision::named_where(&init.revision, Revision::tool_input_errors_are_results) {
-                s.step("tools/list");
-                tools::list(s, law)
-            } else {
-                None
-            };
+            let listing =
+                if Revision::named_where(&init.revision, Revision::tool_input_errors_are_results) {
+                    s.step("tools/list");
+                    tools::list(s, law)
+                } else {
+                    None
+                };
             tool_errors_since(s, &init, listing);
         }
         None if s.dead().is_some() => {

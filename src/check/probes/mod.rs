@@ -64,7 +64,6 @@ use crate::report::{Finding, LawOutcome, LawStatus, Location};
 use crate::revision::Era;
 use crate::transcript::{Redaction, Redactor, env_secret_names};
 
-
 /// How the probes run.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -201,7 +200,10 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
                 // A conversation that ended before its end of input (a
                 // malformed line killed the server, say) leaves it to a
                 // session of its own.
-                let eof = match (ledger.mentions_held_or_failed(LawId::EofDrains), ledger.silent) {
+                let eof = match (
+                    ledger.mentions_held_or_failed(LawId::EofDrains),
+                    ledger.silent,
+                ) {
                     (false, None) => match starter.start("eof") {
                         Ok(session) => lifecycle::eof(session),
                         Err(why) => starter.not_started("eof", &why),

@@ -156,7 +156,9 @@ enum Discovered<'a, 'scope> {
 /// statelessness probe, `negotiate` the negotiation probe's session.
 fn discovered<'a, 'scope>(
     mut s: Session<'a>,
-    start: &impl Fn(&'static str) -> std::thread::ScopedJoinHandle<'scope, Result<Session<'a>, NotStarted>>,
+    start: &impl Fn(
+        &'static str,
+    ) -> std::thread::ScopedJoinHandle<'scope, Result<Session<'a>, NotStarted>>,
     negotiate: &impl Fn() -> std::thread::ScopedJoinHandle<'scope, Ledger>,
 ) -> Discovered<'a, 'scope>
 where

@@ -665,10 +665,9 @@ impl<'a> Session<'a> {
     /// suite's processes so far, whichever is longest (a machine busy
     /// enough to slow one start slows the next).
     pub fn startup_allowance(&self) -> Duration {
-        let paced = self
-            .gate
-            .slowest()
-            .map_or(Duration::ZERO, |slowest| slowest.saturating_mul(STARTUP_STEPS));
+        let paced = self.gate.slowest().map_or(Duration::ZERO, |slowest| {
+            slowest.saturating_mul(STARTUP_STEPS)
+        });
         self.options
             .timeout
             .saturating_mul(STARTUP_STEPS)

@@ -15,8 +15,8 @@
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use super::{Ledger, ProbeOptions};
 use super::session::Session;
+use super::{Ledger, ProbeOptions};
 use crate::process::{ServerCommand, SpawnError};
 use crate::transcript::Redactor;
 
@@ -94,7 +94,11 @@ impl Gate {
         let mut state = self.state();
         state.released += 1;
         if let Some(answered) = answered {
-            state.slowest = Some(state.slowest.map_or(answered, |slowest| slowest.max(answered)));
+            state.slowest = Some(
+                state
+                    .slowest
+                    .map_or(answered, |slowest| slowest.max(answered)),
+            );
         }
         if silent.is_some() && state.slowest.is_none() {
             state.silent = state.silent.or(silent);
