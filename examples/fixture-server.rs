@@ -113,6 +113,10 @@ struct Flags {
     /// With `--listen`: one flaw in the streams.
     #[arg(long, value_name = "FLAW")]
     listen_flaw: Option<ListenFlaw>,
+    /// With a 2026-07-28 mode: a `tools/call` that would succeed answers
+    /// an `InputRequiredResult` first, as MODE says.
+    #[arg(long, value_name = "MODE")]
+    input_required: Option<InputRequired>,
     /// Answer `initialize` for 2025-03-26 with 2025-03-26, and take JSON-RPC
     /// batches on such a session, as that revision asks: one array of
     /// answers, none for notifications.
@@ -274,7 +278,35 @@ enum ListenFlaw {
     /// `notifications/tools/list_changed` before each modern `tools/list`
     /// answer, outside any stream (breaks `capabilities-honest`).
     Unsolicited,
+    /// A stream still open at end of input is left without its closing
+    /// result (a warning of `request-answered-once`: the spec says should).
+    NoClose,
 }
+
+/// How a modern `tools/call` that would succeed asks for input first
+/// (`--input-required`): an `InputRequiredResult`, then the result once
+/// retried with the `requestState` it gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum InputRequired {
+    /// As the spec asks: `requestState` alone (the client declared no
+    /// capability), the result on a retry that echoes it, and error -32602
+    /// for a state it never issued.
+    State,
+    /// Neither `inputRequests` nor `requestState` (breaks `schema`).
+    Bare,
+    /// Asks for an elicitation the client did not declare (breaks
+    /// `schema`).
+    Asks,
+    /// Answers the retry with its own state with an error (a warning of
+    /// `schema`).
+    RetryError,
+    /// Exits at a `requestState` it never issued (breaks
+    /// `request-answered-once`: it trusts what the client sends).
+    ForgedExits,
+}
+
+/// The `requestState` the fixture issues.
+const FIXTURE_STATE: &str = "fixture-state-1";
 
 /// The `_meta` key of a listen stream's notifications.
 const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
@@ -621,7 +653,9 @@ impl Fixture {
             self.write(&late)?;
         }
         // A stream still open is closed with its result.
-        if let Some(stream) = self.listening.take() {
+        if let Some(stream) = self.listening.take()
+            && self.flags.listen_flaw != Some(ListenFlaw::NoClose)
+        {
             let result =
                 json!({"resultType": "complete", "_meta": {SUBSCRIPTION_ID: stream.to_value()}});
             self.write(&Response::ok(stream, result).to_line())?;
@@ -1014,6 +1048,52 @@ impl Fixture {
                         Err((
                             ErrorCode::INVALID_PARAMS,
                             "invalid arguments".to_owned(),
+                            None,
+                        ))
+                    }
+                    Ok(result)
+                        if self.flags.input_required.is_some()
+                            && result.get("isError") != Some(&Value::Bool(true))
+                            && params.and_then(|p| p.get("requestState")).is_none() =>
+                    {
+                        let mode = self.flags.input_required;
+                        Ok(match mode {
+                            Some(InputRequired::Bare) => json!({"resultType": "input_required"}),
+                            Some(InputRequired::Asks) => json!({
+                                "resultType": "input_required",
+                                "inputRequests": {"confirm": {"method": "elicitation/create", "params": {
+                                    "message": "Go on?",
+                                    "requestedSchema": {"type": "object", "properties": {"go": {"type": "boolean"}}}
+                                }}},
+                                "requestState": FIXTURE_STATE,
+                            }),
+                            _ => {
+                                json!({"resultType": "input_required", "requestState": FIXTURE_STATE})
+                            }
+                        })
+                    }
+                    Ok(result)
+                        if self.flags.input_required.is_some()
+                            && result.get("isError") != Some(&Value::Bool(true))
+                            && params.and_then(|p| p.get("requestState"))
+                                != Some(&json!(FIXTURE_STATE)) =>
+                    {
+                        if self.flags.input_required == Some(InputRequired::ForgedExits) {
+                            std::process::exit(1);
+                        }
+                        Err((
+                            ErrorCode::INVALID_PARAMS,
+                            "unknown requestState".to_owned(),
+                            None,
+                        ))
+                    }
+                    Ok(result)
+                        if self.flags.input_required == Some(InputRequired::RetryError)
+                            && result.get("isError") != Some(&Value::Bool(true)) =>
+                    {
+                        Err((
+                            ErrorCode::INTERNAL_ERROR,
+                            "lost the request's state".to_owned(),
                             None,
                         ))
                     }

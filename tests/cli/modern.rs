@@ -632,3 +632,62 @@ fn a_first_tool_list_without_cache_hints_breaks_discover() {
         ],
     );
 }
+
+/// A stream still open at end of input is closed with its result, which
+/// the fixture sends; one left without it is a warning (the spec says
+/// should) in both profiles. See: #19
+#[test]
+fn a_listen_stream_left_without_its_closing_result_warns() {
+    let args = ["--modern", "--listen", "--listen-flaw", "no-close"];
+    caught(&args, &[(LawId::RequestAnsweredOnce, Warning)]);
+    let report = probe(&args, Profile::Spec);
+    assert!(
+        report.findings.iter().any(|f| f
+            .message
+            .starts_with("the listen stream got no closing result at end of input")
+            && matches!(&f.location, Location::Probe { step, .. }
+            if step == "modern session: subscriptions/listen, then end of input")),
+        "{report:#?}"
+    );
+}
+
+/// `input_required`: the tool called with valid arguments asks for input
+/// first. A result with only `requestState`, answered on the retry that
+/// echoes it, passes both profiles; each way to get it wrong is caught in
+/// the modern era, with the message that names it. See: #19
+macro_rules! input_required {
+    ($($test:ident: $mode:literal => $law:expr, $severity:expr, $message:literal;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let args = ["--modern", "--input-required", $mode];
+                caught(&args, &[($law, $severity)]);
+                let report = probe(&args, Profile::Core);
+                assert!(
+                    report.findings.iter().any(|f| f.message.contains($message)),
+                    "{report:#?}"
+                );
+            }
+        )*
+    };
+}
+
+input_required! {
+    an_input_required_result_with_neither_field_breaks_schema: "bare" =>
+        LawId::Schema, Error, "has neither `inputRequests` nor `requestState`";
+    an_input_required_result_asking_for_an_undeclared_capability_breaks_schema: "asks" =>
+        LawId::Schema, Error, "asks for `confirm`, a elicitation/create request, but the request's clientCapabilities declared no elicitation capability";
+    a_retry_with_the_given_state_answered_with_an_error_warns_on_schema: "retry-error" =>
+        LawId::Schema, Warning, "to the retry that echoed its requestState";
+    a_server_that_exits_at_a_forged_request_state_breaks_request_answered_once: "forged-exits" =>
+        LawId::RequestAnsweredOnce, Error, "the server exited with status 1 before answering";
+}
+
+#[test]
+fn an_input_required_result_answered_on_its_retry_passes_both_profiles() {
+    for profile in [Profile::Core, Profile::Spec] {
+        let report = probe(&["--modern", "--input-required", "state"], profile);
+        assert_only(&report, profile, &[]);
+        assert_eq!(report.status(LawId::Schema), Some(&LawStatus::Held));
+    }
+}

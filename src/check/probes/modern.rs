@@ -249,6 +249,8 @@ where
     lifecycle::malformed(&mut s);
     valid_call(&mut s, &tools);
     conversation::honest_notifications(&mut s, &init);
+    // Last, as it ends the process: a stream open at end of input.
+    listen_at_end(&mut s, &init.capabilities);
     Discovered::Modern(s.finish(), negotiating)
 }
 
@@ -286,14 +288,104 @@ fn valid_call(s: &mut Session<'_>, tools: &[Value]) {
             "tools/call of `{name}` with valid arguments {}",
             short(&arguments)
         ));
-        let params = s.params(Some(json!({"name": name, "arguments": arguments})));
+        let request = json!({"name": name, "arguments": arguments});
+        let params = s.params(Some(request.clone()));
         match s.call_or_stop(LawId::Schema, method::TOOLS_CALL, params) {
+            Some(Ok(result)) if result.get("resultType") == Some(&json!("input_required")) => {
+                input_required(s, method::TOOLS_CALL, &request, &result);
+                return;
+            }
             Some(Ok(result)) if !tools::is_error_result(&result) => return,
             Some(_) => {}
             None => return,
         }
     }
 }
+
+/// The keys of the client requests an `input_required` result may hold,
+/// each with the client capability that allows it.
+const INPUT_KINDS: &[(&str, &str)] = &[
+    ("elicitation/create", "elicitation"),
+    ("sampling/createMessage", "sampling"),
+    ("roots/list", "roots"),
+];
+
+/// `schema` for an `InputRequiredResult` (MCP 2026-07-28
+/// basic/patterns/mrtr), the answer to `method` with `request` (its params
+/// without `_meta`): it holds `inputRequests` or `requestState`, and asks
+/// for nothing the request's `clientCapabilities` did not declare (the
+/// probes declare none, so only `requestState` is legal). Then the retry
+/// a client makes: the same request with a new id and the `requestState`
+/// echoed exactly (and no `inputResponses`, as nothing could be asked),
+/// which is answered with a result (another `InputRequiredResult` where
+/// input is still missing, as the spec says a server should; an error is
+/// a warning); and a retry whose `requestState` the server never issued,
+/// which it must treat as untrusted: any answer, and it goes on serving.
+fn input_required(s: &mut Session<'_>, method: &str, request: &Value, result: &Value) {
+    let law = LawId::Schema;
+    let step = s.step(format!("the input_required answer to {method}"));
+    let asks = result.get("inputRequests").and_then(Value::as_object);
+    let state = result.get("requestState").and_then(Value::as_str);
+    if asks.is_none() && state.is_none() {
+        s.ledger.fail(
+            law,
+            &step,
+            "the InputRequiredResult has neither `inputRequests` nor `requestState`; it must hold at least one",
+        );
+    }
+    for (key, asked) in asks.into_iter().flatten() {
+        let kind = asked.get("method").and_then(Value::as_str).unwrap_or("?");
+        let capability = INPUT_KINDS
+            .iter()
+            .find(|(name, _)| *name == kind)
+            .map_or("a matching", |(_, capability)| capability);
+        s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "asks for `{key}`, a {kind} request, but the request's clientCapabilities declared no {capability} capability (they were {{}})"
+            ),
+        );
+    }
+    let Some(state) = state else {
+        return;
+    };
+    let retry = |state: &str| {
+        let mut params = request.clone();
+        if let Some(object) = params.as_object_mut() {
+            object.insert("requestState".to_owned(), json!(state));
+        }
+        params
+    };
+    let step = s.step(format!(
+        "{method} again, with the requestState it was given"
+    ));
+    let params = s.params(Some(retry(state)));
+    match s.call(LawId::RequestAnsweredOnce, method, params) {
+        Some(Err(error)) => s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            &step,
+            format!(
+                "answered {} to the retry that echoed its requestState; a request still missing input gets another InputRequiredResult",
+                error_words(&error)
+            ),
+        ),
+        Some(Ok(_)) => {}
+        None => return,
+    }
+    s.step(format!(
+        "{method} with a requestState the server never issued"
+    ));
+    let params = s.params(Some(retry(FORGED_STATE)));
+    if s.call(LawId::RequestAnsweredOnce, method, params).is_some() {
+        s.step("ping after the forged requestState");
+        let _ = s.call(LawId::RequestAnsweredOnce, method::PING, s.params(None));
+    }
+}
+
+/// A `requestState` no server issued, for the retry that forges one.
+const FORGED_STATE: &str = "mcp-replay-probe-forged-state";
 
 /// Whether an error to `server/discover` is one only a modern server
 /// gives: a version it does not serve, or a client capability it needs.
@@ -1051,6 +1143,74 @@ fn listen_stream(s: &mut Session<'_>, capabilities: &Value, outside: &mut [usize
         }
     }
     s.ledger.held(law);
+}
+
+/// A `subscriptions/listen` stream open when stdin closes: the server
+/// should close it gracefully, answering the listen request with
+/// `{resultType: "complete", _meta: {subscriptionId}}` (MCP 2026-07-28
+/// basic/patterns/subscriptions, a SHOULD: a warning in both profiles)
+/// before it exits. Ends the session.
+fn listen_at_end(s: &mut Session<'_>, capabilities: &Value) {
+    let law = LawId::RequestAnsweredOnce;
+    let asked: Map<String, Value> = LIST_CHANGES
+        .iter()
+        .filter(|(capability, _, _)| {
+            capabilities.pointer(&format!("/{capability}/listChanged")) == Some(&Value::Bool(true))
+        })
+        .map(|(_, _, key)| ((*key).to_owned(), Value::Bool(true)))
+        .collect();
+    if asked.is_empty() || s.dead().is_some() {
+        return;
+    }
+    let id = s.number_id();
+    let step = s.step("subscriptions/listen, then end of input");
+    let line = s.request_with(
+        id.clone(),
+        "subscriptions/listen",
+        Some(params(json!({ "notifications": asked }))),
+    );
+    s.send_lines(&[line]);
+    // The acknowledgement comes before the answer to a request behind it.
+    if s.call(law, method::TOOLS_LIST, Some(params(json!({}))))
+        .is_none()
+    {
+        return;
+    }
+    s.process().close_stdin();
+    let deadline = crate::check::duration::after(std::time::Instant::now(), s.grace());
+    s.drain_until(deadline, Some(std::slice::from_ref(&id)));
+    let closing = s.take_answer(&id);
+    let tag = id.to_value();
+    let problem = match &closing {
+        None => "the listen stream got no closing result at end of input".to_owned(),
+        Some(Err(error)) => format!(
+            "closed the listen stream at end of input with {}",
+            error_words(error)
+        ),
+        Some(Ok(result)) if result.get("resultType") != Some(&json!("complete")) => format!(
+            "closed the listen stream with {}, whose resultType is not \"complete\"",
+            short(result)
+        ),
+        Some(Ok(result))
+            if result.pointer(&format!("/_meta/{}", SUBSCRIPTION_ID.replace('/', "~1")))
+                != Some(&tag) =>
+        {
+            format!(
+                "closed the listen stream with {}, whose `_meta` does not name the subscription {tag}",
+                short(result)
+            )
+        }
+        Some(Ok(_)) => String::new(),
+    };
+    if !problem.is_empty() {
+        s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            &step,
+            format!("{problem}; a server closes a stream gracefully with `{{resultType: \"complete\", _meta: {{subscriptionId}}}}`"),
+        );
+    }
+    s.stop("the session ended at end of input".to_owned());
 }
 
 /// What kind of answer `answer` is, for comparing two answers to one

@@ -619,6 +619,12 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// The answer to `id` that came in while no one waited for it (in a
+    /// drain, say), taken.
+    pub fn take_answer(&mut self, id: &RequestId) -> Option<Answer> {
+        self.early.remove(id)
+    }
+
     /// The requests sent and not answered yet.
     pub fn pending(&self) -> &[RequestId] {
         self.client.pending()
