@@ -180,8 +180,8 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     let conversation = match starter.start_at(conversation_ticket, "conversation") {
         Ok(session) => session,
         Err(start::NotStarted::Spawn(error)) => return Err(error),
-        Err(start::NotStarted::Silent(_)) => {
-            unreachable!("the first start cannot follow a silent one")
+        Err(start::NotStarted::Silent(_) | start::NotStarted::Unanswered) => {
+            unreachable!("the first start follows no other")
         }
     };
     // The modern session next: the processes it may need start after it.
@@ -204,7 +204,7 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
                     ledger.mentions_held_or_failed(LawId::EofDrains),
                     ledger.silent,
                 ) {
-                    (false, None) => match starter.start("eof") {
+                    (false, None) => match starter.start_again("eof") {
                         Ok(session) => lifecycle::eof(session),
                         Err(why) => starter.not_started("eof", &why),
                     },
@@ -222,7 +222,7 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
                 // of its own.
                 let signalled = ledger.mentions_held_or_failed(LawId::SigtermExit143);
                 let sigterm = match (signalled, ledger.silent) {
-                    (false, None) => match starter.start("sigterm") {
+                    (false, None) => match starter.start_again("sigterm") {
                         Ok(session) => lifecycle::sigterm(session),
                         Err(why) => starter.not_started("sigterm", &why),
                     },

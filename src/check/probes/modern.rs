@@ -110,13 +110,27 @@ pub(super) fn run<'a>(s: Session<'a>, starter: &'a Starter<'a>) -> (Ledger, Ledg
                 })
             })
         };
+        // Again, after this session's process ended at `server/discover`.
+        let negotiate_again = || {
+            let within = stop_scope.clone();
+            scope.spawn(move || {
+                crate::process::StopScope::enter(within, || {
+                    negotiation_session(starter, starter.start_again("negotiation"))
+                })
+            })
+        };
         match discovered(s, &start, &negotiate) {
             Discovered::Modern(ledger, negotiating) => (ledger, joined(negotiating)),
             Discovered::Legacy(ledger, mut session) if session.dead().is_none() => {
                 lifecycle::negotiation(&mut session);
                 (ledger, session.finish())
             }
-            Discovered::Legacy(ledger, _) => (ledger, joined(negotiate())),
+            // A server silent from its start is not started again.
+            Discovered::Legacy(ledger, _) if ledger.silent.is_some() => {
+                let negotiation = starter.not_started_like("negotiation", &ledger);
+                (ledger, negotiation)
+            }
+            Discovered::Legacy(ledger, _) => (ledger, joined(negotiate_again())),
         }
     })
 }

@@ -171,6 +171,25 @@ impl<'a> Session<'a> {
         self.gate.slowest()
     }
 
+    /// Ends a session whose process was left unspoken to while another
+    /// used up its allowance without the server writing anything: the
+    /// server is silent, this process has written nothing either, and it
+    /// is not spoken to. Returns whether it was so ended.
+    pub fn silent_server(&mut self) -> bool {
+        let Some(silent) = self.gate.silent() else {
+            return false;
+        };
+        if self.client.wrote_anything() {
+            return false;
+        }
+        self.ledger.silent.get_or_insert(silent);
+        self.stop(format!(
+            "the server wrote nothing on stdout within {} of its start",
+            seconds(silent)
+        ));
+        true
+    }
+
     /// Whether every start the suite asked for so far is over.
     pub fn starts_over(&self) -> bool {
         self.gate.starts_over()
@@ -539,7 +558,7 @@ impl<'a> Session<'a> {
         self.send_lines(&lines);
         self.strays = Some(Vec::new());
         self.client.expect_strays(true);
-        let wait = self.startup_allowance();
+        let wait = self.first_wait();
         let answer = self.await_answer(law, &id, wait);
         self.client.expect_strays(false);
         let strays = self.strays.take().unwrap_or_default();
@@ -666,6 +685,20 @@ impl<'a> Session<'a> {
         self.enter_observations();
     }
 
+    /// The wait for this process's first answer, sent now: its
+    /// [`Session::startup_allowance`], or for a process left unspoken to
+    /// longer than a step (watched for the quiet start while the others
+    /// used up their allowance), what is left of it since its spawn, and
+    /// at least a step.
+    fn first_wait(&mut self) -> Duration {
+        let allowance = self.startup_allowance();
+        let idle = self.client.channel().spawned_at().elapsed();
+        if idle < self.options.timeout {
+            return allowance;
+        }
+        allowance.saturating_sub(idle).max(self.options.timeout)
+    }
+
     /// The wait for a fresh process's first answer: three step timeouts,
     /// the startup timeout, or three times the slowest first answer of the
     /// suite's processes so far, whichever is longest (a machine busy
@@ -695,7 +728,7 @@ impl<'a> Session<'a> {
         let line = self.request_with(id.clone(), method::SERVER_DISCOVER, Some(params));
         self.send_lines(&[line]);
         self.prologue = true;
-        let wait = self.startup_allowance();
+        let wait = self.first_wait();
         let answer = self.await_answer(law, &id, wait);
         self.prologue = false;
         answer
@@ -711,7 +744,7 @@ impl<'a> Session<'a> {
             "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
         });
         let id = self.number_id();
-        let wait = self.startup_allowance();
+        let wait = self.first_wait();
         let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
         let init = answer.as_ref().ok().map(|result| Init {
             revision: result
@@ -904,7 +937,7 @@ impl<'a> Session<'a> {
     /// allowance of a process that may still be starting.
     pub fn first_call(&mut self, law: LawId, name: &str, params: Option<Value>) -> Option<Answer> {
         let id = self.number_id();
-        let wait = self.startup_allowance();
+        let wait = self.first_wait();
         self.call_within(law, id, name, params, wait)
     }
 }

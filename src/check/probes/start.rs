@@ -112,6 +112,12 @@ impl Gate {
         self.state().slowest
     }
 
+    /// The allowance a process used up while the server wrote nothing at
+    /// all, once one has.
+    pub(super) fn silent(&self) -> Option<Duration> {
+        self.state().silent
+    }
+
     /// Whether every start asked for so far is over (a process beside the
     /// gate holds no ticket).
     pub(super) fn starts_over(&self) -> bool {
@@ -157,6 +163,10 @@ pub(super) enum NotStarted {
     /// An earlier process of the server wrote nothing within this
     /// allowance.
     Silent(Duration),
+    /// A probe that runs again on a process of its own runs only for a
+    /// server that answered some process's first request: one that never
+    /// answers would only cost its allowance again.
+    Unanswered,
 }
 
 impl<'a> Starter<'a> {
@@ -197,6 +207,16 @@ impl<'a> Starter<'a> {
     pub(super) fn start(&'a self, name: &'static str) -> Result<Session<'a>, NotStarted> {
         let ticket = self.gate.ticket();
         self.start_at(ticket, name)
+    }
+
+    /// Starts the process of session `name`, which runs a probe again that
+    /// an earlier session could not finish, after every start asked for so
+    /// far; only for a server that has answered some first request.
+    pub(super) fn start_again(&'a self, name: &'static str) -> Result<Session<'a>, NotStarted> {
+        if self.gate.slowest().is_none() {
+            return Err(NotStarted::Unanswered);
+        }
+        self.start(name)
     }
 
     /// Starts the process of session `name` now, beside the gate: a
