@@ -56,7 +56,7 @@ pub mod method {
 ///
 /// No protocol message comes near it, so a longer line is runaway output
 /// (or a stream that never ends its line): a reader delivers it cut to its
-/// first [`CUT_KEEP`] bytes as soon as it passes this length, and reads and
+/// first KiB (`CUT_KEEP`) as soon as it passes this length, and reads and
 /// drops the rest of it, so that memory stays bounded.
 pub const MAX_LINE: usize = 64 * 1024 * 1024;
 

@@ -1,10 +1,9 @@
-//! The probes beside the conversation: the end-of-input and SIGTERM
-//! sessions, which each need a process of their own (each ends its
-//! server), with the probes that ride on their openings (version
-//! negotiation, the quiet start, a newer revision); the sessions that
-//! negotiate each legacy revision after 2024-11-05, one process each; and
-//! malformed input, which the conversation and the modern session run
-//! last.
+//! The lifecycle probes: end of input, which ends the conversation, and
+//! SIGTERM, which ends the quiet start's session (each again on a process
+//! of its own when the server ended first); the quiet start; version
+//! negotiation (2025-03-26 after a cancellation sent first, with a batch;
+//! a revision no server supports); and malformed input, which the
+//! conversation and the modern session run before their last probes.
 
 use std::time::Instant;
 

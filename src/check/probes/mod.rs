@@ -1,36 +1,34 @@
 //! The law probes: short scripted sessions with fresh server processes, one
 //! set per distinct server command.
 //!
-//! Each session is a process of its own, so a crash in one cannot hide what
-//! the others would find, and the eight start at once, so a server slow to
-//! start (through `npx` or `uv run`) costs its start about once, not once
-//! per law: the whole suite takes about the settle window of
-//! `quiet-before-serving` (1 s), which the start of the server overlaps, or
-//! the round trips of the conversation, whichever is longer.
+//! A server's start is most of its cost (an interpreter's imports are CPU
+//! work), so the sessions share processes: a probe that may end its server
+//! comes last in its session, and runs again on a process of its own only
+//! when the server ended before it. A legacy server gets three processes,
+//! one that speaks 2026-07-28 five; they start through a gate (`start.rs`):
+//! in order, no more starting at once than the machine has cores.
 //!
 //! - the conversation: `initialize`, `ping`, notifications, unknown methods,
-//!   the tool list and calls, a string id, cancellations, and last (so that
-//!   a server it kills has answered everything else) malformed input:
-//!   `parse-error-keeps-serving`;
-//! - end of input: `initialize` with an unsupported revision, then
-//!   `eof-drains` and `eof-exit-zero`;
-//! - SIGTERM: the quiet start (a process watched, unspoken to, for the
-//!   settle window), then under the spec profile revision 2025-11-25 and
-//!   `tool-error-is-result`, then `sigterm-exit-143`;
-//! - version negotiation: one session per legacy revision after
-//!   2024-11-05 (each `initialize` needs a process of its own), which asks
-//!   for it and holds what the server answers to `initialize` (and the
-//!   revision's schema to its tool list; in 2025-03-26, a JSON-RPC batch);
-//!   the session for 2025-03-26 sends `notifications/cancelled` before its
-//!   `initialize`, as the very first message of its process
-//!   (`cancel-tolerated`);
+//!   the tool list and calls, a string id, cancellations, malformed input
+//!   (`parse-error-keeps-serving`), and last end of input: `eof-drains` and
+//!   `eof-exit-zero`;
+//! - the quiet start, on a process that starts beside the gate: watched,
+//!   unspoken to, for the settle window (and past the slowest start of the
+//!   others), then `notifications/cancelled` as its very first message
+//!   (`cancel-tolerated`) before `initialize` for 2025-03-26, the tool
+//!   list and a batch, and last `sigterm-exit-143`;
 //! - the modern era: `server/discover` first, as the spec tells a client
 //!   that speaks both eras; a server that speaks 2026-07-28 gets its laws
 //!   (`discover`, `list-cache-hints`, the removed methods under
 //!   `unknown-method`, a `subscriptions/listen` stream, malformed input, a
-//!   tool called with valid arguments, and statelessness on one more fresh
-//!   process, which a legacy server has stopped at once), a legacy one has
-//!   them skipped.
+//!   tool called with valid arguments and an `input_required` answer
+//!   retried, statelessness on one more fresh process, and a listen stream
+//!   open at end of input), a legacy one has them skipped;
+//! - version negotiation: `initialize` with a revision no server supports,
+//!   and under the spec profile `tool-error-is-result` in the revision
+//!   answered; on the modern session's process for a legacy server (as a
+//!   client that speaks both eras falls back), on a process of its own
+//!   for a modern one.
 //!
 //! Then `era` settles what the sessions found together: a server that
 //! speaks 2026-07-28 and refuses `initialize` is modern-only, and the
@@ -155,7 +153,7 @@ const QUIET_SESSION: usize = 2;
 /// Runs every law probe against fresh processes of `command`.
 ///
 /// The processes start in the order below, no more than the machine's
-/// cores at once ([`start`]); the sessions run in parallel, and every
+/// cores at once (`start.rs`); the sessions run in parallel, and every
 /// process is killed and reaped before `run` returns.
 ///
 /// # Errors
