@@ -33,8 +33,8 @@ use crate::laws::{LawId, Profile, Severity};
 use crate::report::LawStatus;
 use crate::revision::Era;
 
-use super::modern::CONVERSATION_LAWS;
 use super::session::error_words;
+use super::steps::CONVERSATION_LAWS;
 use super::{Ledger, MODERN_SESSION, Negotiated};
 
 /// The laws only the legacy handshake has.

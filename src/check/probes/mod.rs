@@ -45,10 +45,12 @@
 pub mod cli;
 mod conversation;
 mod era;
+mod gate;
 mod lifecycle;
 mod modern;
 mod session;
 mod start;
+mod steps;
 mod tools;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -30,10 +30,13 @@ use crate::jsonrpc::{ErrorCode, method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 use crate::revision::{Era, Revision, meta};
 
-use super::session::{Answer, Init, Session, describe, error_words, short};
+use super::session::{
+    Answer, Init, Session, answer_words, describe, error_words, modern_params as params,
+    request_meta, short,
+};
 use super::start::{NotStarted, Starter};
 use super::tools::{self, Listing};
-use super::{Ledger, conversation, lifecycle};
+use super::{Ledger, steps};
 
 /// The revision this session speaks.
 const MODERN: Revision = Revision::V2026_07_28;
@@ -48,44 +51,12 @@ const UNSUPPORTED: &str = "1900-01-01";
 /// The laws this session probes.
 const LAWS: &[LawId] = &[LawId::Discover, LawId::ListCacheHints];
 
-/// The laws this session probes as the legacy conversation does, in
-/// 2026-07-28: the tool laws and `capabilities-honest`. They are graded
-/// in each era a server speaks; for a modern-only server this session's
-/// verdict replaces the legacy sessions' skips (see `era.rs`).
-pub(super) const CONVERSATION_LAWS: &[LawId] = &[
-    LawId::CapabilitiesHonest,
-    LawId::ToolsListSorted,
-    LawId::ToolsListValid,
-    LawId::InvalidParams,
-    LawId::UnknownTool,
-    LawId::ToolErrorIsResult,
-];
-
-/// The `_meta` of a modern request that speaks `version`.
-fn request_meta(version: &str) -> Value {
-    json!({
-        meta::PROTOCOL_VERSION: version,
-        meta::CLIENT_CAPABILITIES: {},
-        meta::CLIENT_INFO: {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
-    })
-}
-
-/// Modern request params: `extra` with the standard `_meta`.
-pub(super) fn params(extra: Value) -> Value {
-    let mut params = match extra {
-        Value::Object(params) => params,
-        _ => Map::new(),
-    };
-    params.insert("_meta".to_owned(), request_meta(MODERN.as_str()));
-    Value::Object(params)
-}
-
 /// How many fresh processes the statelessness probe speaks to (see
 /// [`first_requests`]).
 pub(super) const FRESH: usize = 1;
 
 /// The session, and the ledger of the version negotiation probe
-/// ([`lifecycle::negotiation`]). A legacy server gets that probe on this
+/// ([`steps::negotiation`]). A legacy server gets that probe on this
 /// very process once `server/discover` has shown its era, as a client
 /// that speaks both eras falls back to `initialize` on the same process.
 /// A server that speaks 2026-07-28 gets it on a process of its own, and
@@ -122,7 +93,7 @@ pub(super) fn run<'a>(s: Session<'a>, starter: &'a Starter<'a>) -> (Ledger, Ledg
         match discovered(s, &start, &negotiate) {
             Discovered::Modern(ledger, negotiating) => (ledger, joined(negotiating)),
             Discovered::Legacy(ledger, mut session) if session.dead().is_none() => {
-                lifecycle::negotiation(&mut session);
+                steps::negotiation(&mut session);
                 (ledger, session.finish())
             }
             // A server silent from its start is not started again.
@@ -149,7 +120,7 @@ fn negotiation_session<'a>(
 ) -> Ledger {
     match started {
         Ok(mut session) => {
-            lifecycle::negotiation(&mut session);
+            steps::negotiation(&mut session);
             session.finish()
         }
         Err(why) => starter.not_started("negotiation", &why),
@@ -254,15 +225,15 @@ where
         capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
         opening: LawId::Discover,
     };
-    conversation::tool_laws(&mut s, &init, MODERN.tool_input_errors_are_results());
+    steps::tool_laws(&mut s, &init, MODERN.tool_input_errors_are_results());
     every_era(&mut s);
     listen(&mut s, &init.capabilities);
     // Malformed input last, as in the legacy conversation: a server it
     // kills has answered everything else. The notifications it sent after
     // one count too.
-    lifecycle::malformed(&mut s);
+    steps::malformed(&mut s);
     valid_call(&mut s, &tools);
-    conversation::honest_notifications(&mut s, &init);
+    steps::honest_notifications(&mut s, &init);
     // Last, as it ends the process: a stream open at end of input.
     listen_at_end(&mut s, &init.capabilities);
     Discovered::Modern(s.finish(), negotiating)
@@ -933,7 +904,7 @@ fn every_era(s: &mut Session<'_>) {
         ),
     ];
     for (law, name, params) in cases {
-        if !conversation::unanswered(s, law, name, Some(&params)) {
+        if !steps::unanswered(s, law, name, Some(&params)) {
             return;
         }
         s.ledger.held(law);
@@ -1341,12 +1312,4 @@ fn grade_removed(s: &mut Session<'_>, step: &str, name: &str, answer: Answer) {
         ),
     }
     s.ledger.held(law);
-}
-
-/// An answer in words, for messages.
-fn answer_words(answer: &Answer) -> String {
-    match answer {
-        Ok(result) => format!("the result {}", short(result)),
-        Err(error) => error_words(error),
-    }
 }

@@ -11,20 +11,42 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::check::client::{Client, Kind, Received, Reply};
 use crate::check::duration::after;
-use crate::check::probes::start::{Gate, Place};
+use crate::check::probes::gate::{Gate, Place};
 use crate::check::probes::{Ledger, ProbeOptions};
 use crate::check::wire;
 use crate::jsonrpc::{Frame, RequestId, RpcError, method, notification_line, request_line};
 use crate::laws::LawId;
 use crate::process::{ServerCommand, ServerProcess, SpawnError, shell_status};
-use crate::revision::Revision;
+use crate::revision::{Revision, meta};
 use crate::transcript::Redactor;
 
 pub(super) use crate::check::client::{Answer, Tally};
+
+/// The `_meta` of a modern request that speaks `version`.
+pub(super) fn request_meta(version: &str) -> Value {
+    json!({
+        meta::PROTOCOL_VERSION: version,
+        meta::CLIENT_CAPABILITIES: {},
+        meta::CLIENT_INFO: {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
+    })
+}
+
+/// 2026-07-28 request params: `extra` with the standard `_meta`.
+pub(super) fn modern_params(extra: Value) -> Value {
+    let mut params = match extra {
+        Value::Object(params) => params,
+        _ => Map::new(),
+    };
+    params.insert(
+        "_meta".to_owned(),
+        request_meta(Revision::V2026_07_28.as_str()),
+    );
+    Value::Object(params)
+}
 
 /// A response that answers no request the session is waiting for.
 #[derive(Debug, Clone)]
@@ -306,7 +328,7 @@ impl<'a> Session<'a> {
     pub fn params(&self, params: Option<Value>) -> Option<Value> {
         match self.stateless {
             false => params,
-            true => Some(super::modern::params(params.unwrap_or_else(|| json!({})))),
+            true => Some(modern_params(params.unwrap_or_else(|| json!({})))),
         }
     }
 
@@ -939,6 +961,14 @@ impl<'a> Session<'a> {
         let id = self.number_id();
         let wait = self.first_wait();
         self.call_within(law, id, name, params, wait)
+    }
+}
+
+/// An answer in words, for messages.
+pub(super) fn answer_words(answer: &Answer) -> String {
+    match answer {
+        Ok(result) => format!("the result {}", short(result)),
+        Err(error) => error_words(error),
     }
 }
 

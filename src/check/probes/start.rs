@@ -1,151 +1,16 @@
-//! When the probe sessions' processes start: in the order the suite lists
-//! them, never more starting at once than the machine has cores, and each
-//! with an allowance for its first answer that the earlier starts have
-//! calibrated.
-//!
-//! An interpreter's start is CPU work (the Python SDK's imports take most
-//! of a second of it): eight of them started at once on two cores each
-//! take four times as long to answer, and on a loaded machine that is
-//! past any allowance. A process holds its place in the start gate only
-//! until it answers its first request (or ends), so the rest of its
-//! session, round trips that cost the server little, runs beside the
-//! next starts. A server that wrote nothing within its allowance is not
-//! started again: the sessions not started yet are skipped as it was.
+//! Starting the probe sessions' processes: through the start gate
+//! (`gate.rs`), in the order the suite asks, or beside it for a process
+//! watched unspoken to; a probe that runs again on a process of its own
+//! only for a server that has answered; and the ledgers of sessions that
+//! did not start.
 
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use super::gate::{Gate, Place};
 use super::session::Session;
 use super::{Ledger, ProbeOptions};
 use crate::process::{ServerCommand, SpawnError};
 use crate::transcript::Redactor;
-
-/// How many processes start at once, at most: the cores, at least two.
-fn width() -> usize {
-    std::thread::available_parallelism().map_or(2, |cores| cores.get().clamp(2, 8))
-}
-
-#[derive(Debug, Default)]
-struct State {
-    /// The next ticket handed out.
-    next: usize,
-    /// How many tickets have finished starting.
-    released: usize,
-    /// The slowest start to a first answer seen so far.
-    slowest: Option<Duration>,
-    /// The allowance a process used up while writing nothing at all.
-    silent: Option<Duration>,
-}
-
-/// The start gate of one probe suite.
-#[derive(Debug)]
-pub(super) struct Gate {
-    width: usize,
-    state: Mutex<State>,
-    turn: Condvar,
-}
-
-impl Gate {
-    fn new(width: usize) -> Gate {
-        Gate {
-            width,
-            state: Mutex::new(State::default()),
-            turn: Condvar::new(),
-        }
-    }
-
-    fn state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// A place in the order of starts.
-    pub(super) fn ticket(&self) -> usize {
-        let mut state = self.state();
-        state.next += 1;
-        state.next - 1
-    }
-
-    /// Waits for `ticket`'s turn to start; `Err` with the allowance a
-    /// silent process used up when the server wrote nothing to an earlier
-    /// one (it is not started again).
-    fn wait_turn(&self, ticket: usize) -> Result<(), Duration> {
-        let mut state = self.state();
-        loop {
-            if let Some(silent) = state.silent {
-                // A start skipped is a start over.
-                state.released += 1;
-                drop(state);
-                self.turn.notify_all();
-                return Err(silent);
-            }
-            if ticket < state.released + self.width {
-                return Ok(());
-            }
-            state = self
-                .turn
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-
-    /// A start is over: the process answered after `answered` (from its
-    /// spawn), wrote nothing within `silent`, or ended.
-    fn release(&self, answered: Option<Duration>, silent: Option<Duration>) {
-        let mut state = self.state();
-        state.released += 1;
-        if let Some(answered) = answered {
-            state.slowest = Some(
-                state
-                    .slowest
-                    .map_or(answered, |slowest| slowest.max(answered)),
-            );
-        }
-        if silent.is_some() && state.slowest.is_none() {
-            state.silent = state.silent.or(silent);
-        }
-        drop(state);
-        self.turn.notify_all();
-    }
-
-    /// The slowest start to a first answer seen so far.
-    pub(super) fn slowest(&self) -> Option<Duration> {
-        self.state().slowest
-    }
-
-    /// The allowance a process used up while the server wrote nothing at
-    /// all, once one has.
-    pub(super) fn silent(&self) -> Option<Duration> {
-        self.state().silent
-    }
-
-    /// Whether every start asked for so far is over (a process beside the
-    /// gate holds no ticket).
-    pub(super) fn starts_over(&self) -> bool {
-        let state = self.state();
-        state.released >= state.next
-    }
-}
-
-/// A process's place in the gate while it starts; dropping it ends the
-/// start.
-#[derive(Debug)]
-pub(super) struct Place<'a> {
-    gate: &'a Gate,
-}
-
-impl Place<'_> {
-    /// The start is over; see [`Gate::release`].
-    pub(super) fn release(self, answered: Option<Duration>, silent: Option<Duration>) {
-        self.gate.release(answered, silent);
-        std::mem::forget(self);
-    }
-}
-
-impl Drop for Place<'_> {
-    fn drop(&mut self) {
-        self.gate.release(None, None);
-    }
-}
 
 /// Starts the probe sessions' processes of one server command.
 pub(super) struct Starter<'a> {
@@ -180,7 +45,7 @@ impl<'a> Starter<'a> {
             command,
             options,
             redactor,
-            gate: Gate::new(width()),
+            gate: Gate::new(super::gate::width()),
         }
     }
 
@@ -196,7 +61,7 @@ impl<'a> Starter<'a> {
         name: &'static str,
     ) -> Result<Session<'a>, NotStarted> {
         self.gate.wait_turn(ticket).map_err(NotStarted::Silent)?;
-        let place = Place { gate: &self.gate };
+        let place = Place::new(&self.gate);
         let session = Session::start(name, self.command, self.options, self.redactor, &self.gate)
             .map_err(NotStarted::Spawn)?;
         Ok(session.holding(place))
@@ -242,63 +107,5 @@ impl<'a> Starter<'a> {
         let mut ledger = Ledger::new(self.command.display(), self.options.profile, name);
         ledger.silent = like.silent;
         ledger
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
-    #[test]
-    fn no_more_than_the_width_start_at_once_and_in_ticket_order() {
-        let gate = Gate::new(2);
-        let starting = AtomicUsize::new(0);
-        let most = AtomicUsize::new(0);
-        let order = Mutex::new(Vec::new());
-        let tickets: Vec<usize> = (0..6).map(|_| gate.ticket()).collect();
-        std::thread::scope(|scope| {
-            for ticket in tickets.into_iter().rev() {
-                let (gate, starting, most, order) = (&gate, &starting, &most, &order);
-                scope.spawn(move || {
-                    gate.wait_turn(ticket).unwrap();
-                    let now = starting.fetch_add(1, Ordering::SeqCst) + 1;
-                    most.fetch_max(now, Ordering::SeqCst);
-                    order.lock().unwrap().push(ticket);
-                    std::thread::yield_now();
-                    starting.fetch_sub(1, Ordering::SeqCst);
-                    gate.release(Some(Duration::from_millis(ticket as u64)), None);
-                });
-            }
-        });
-        assert!(most.load(Ordering::SeqCst) <= 2);
-        // A ticket starts only once all but `width - 1` before it have.
-        let order = order.into_inner().unwrap();
-        for (i, ticket) in order.iter().enumerate() {
-            assert!(*ticket <= i + 1, "{order:?}");
-        }
-        assert_eq!(gate.slowest(), Some(Duration::from_millis(5)));
-    }
-
-    #[test]
-    fn a_silent_server_is_not_started_again() {
-        let gate = Arc::new(Gate::new(1));
-        let first = gate.ticket();
-        let second = gate.ticket();
-        gate.wait_turn(first).unwrap();
-        gate.release(None, Some(Duration::from_secs(20)));
-        assert_eq!(gate.wait_turn(second), Err(Duration::from_secs(20)));
-    }
-
-    #[test]
-    fn a_silent_process_after_an_answer_is_no_silent_server() {
-        let gate = Gate::new(1);
-        let (first, second, third) = (gate.ticket(), gate.ticket(), gate.ticket());
-        gate.wait_turn(first).unwrap();
-        gate.release(Some(Duration::from_millis(3)), None);
-        gate.wait_turn(second).unwrap();
-        gate.release(None, Some(Duration::from_secs(20)));
-        assert_eq!(gate.wait_turn(third), Ok(()));
     }
 }

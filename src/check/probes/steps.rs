@@ -1,0 +1,915 @@
+//! The steps the probe scripts share, on a floor of their own between the
+//! session and the scripts: the tool laws and the lists a server declares,
+//! spoken in either era; notifications that must go unanswered; malformed
+//! input; end of input at the end of an open session; and the version
+//! negotiation probe, which the modern session's process carries for a
+//! legacy server.
+
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use crate::check::duration::after;
+use crate::jsonrpc::{ErrorCode, RpcError, method, notification_line};
+use crate::laws::{LawId, Profile, Severity};
+use crate::process::shell_status;
+use crate::revision::{Era, Revision};
+
+use super::session::{Init, Session, Stray, answer_words, describe, error_words, seconds, short};
+use super::tools::{self, Listing, is_error_result, tool_error_is_result};
+use super::{Ledger, Negotiated};
+
+/// The laws this session probes as the legacy conversation does, in
+/// 2026-07-28: the tool laws and `capabilities-honest`. They are graded
+/// in each era a server speaks; for a modern-only server this session's
+/// verdict replaces the legacy sessions' skips (see `era.rs`).
+pub(super) const CONVERSATION_LAWS: &[LawId] = &[
+    LawId::CapabilitiesHonest,
+    LawId::ToolsListSorted,
+    LawId::ToolsListValid,
+    LawId::InvalidParams,
+    LawId::UnknownTool,
+    LawId::ToolErrorIsResult,
+];
+
+/// The laws that need a tool list.
+pub(super) const TOOL_LAWS: &[LawId] = &[
+    LawId::ToolsListSorted,
+    LawId::ToolsListValid,
+    LawId::InvalidParams,
+    LawId::UnknownTool,
+    LawId::ToolErrorIsResult,
+];
+
+/// The tool laws of an open session, in whichever era it speaks (each
+/// request through [`Session::params`]): `capabilities-honest` for the
+/// lists `init` declares, then `tools-list-valid` and `tools-list-sorted`,
+/// `invalid-params`, `unknown-tool`, and with `tool_errors` (the profile or
+/// the revision makes invalid arguments an isError result)
+/// `tool-error-is-result`. A server that serves no tool list has the tool
+/// laws skipped with its answer.
+pub(super) fn tool_laws(s: &mut Session<'_>, init: &Init, tool_errors: bool) {
+    let listing = tool_list(s, init);
+    other_capabilities(s, init);
+    match &listing {
+        Ok(listing) => {
+            invalid_params(s, listing);
+            unknown_tool(s, listing);
+            if tool_errors {
+                tool_error_is_result(s, listing);
+            }
+        }
+        Err(reason) => {
+            for law in TOOL_LAWS {
+                s.ledger.skip(*law, reason.clone());
+            }
+        }
+    }
+}
+
+/// The tool list, twice: `capabilities-honest` for tools, `tools-list-valid`
+/// and `tools-list-sorted`. `Err` says why the tool laws cannot be probed.
+pub(super) fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, String> {
+    let step = s.step("tools/list");
+    let declared = init.declares("tools");
+    let listing = match tools::list(s, LawId::ToolsListValid) {
+        None => {
+            return Err(s.dead().unwrap_or("tools/list got no answer").to_owned());
+        }
+        Some(Err(error)) => {
+            if declared {
+                s.ledger.fail(
+                    LawId::CapabilitiesHonest,
+                    &step,
+                    format!(
+                        "declares the tools capability, but tools/list answered {}",
+                        error_words(&error)
+                    ),
+                );
+            }
+            return Err(format!(
+                "the server serves no tools (tools/list answered error {})",
+                error.code
+            ));
+        }
+        Some(Ok(listing)) => listing,
+    };
+    // Tools that are served must be declared: that is part of the
+    // handshake. An empty list hides nothing, so leaving it undeclared is
+    // only dishonest.
+    let declared_in = init.declared_in();
+    match listing.tools.len() {
+        _ if declared => {}
+        0 => s.ledger.fail(
+            LawId::CapabilitiesHonest,
+            &step,
+            format!("serves tools/list, but its {declared_in} declares no tools capability"),
+        ),
+        n => s.ledger.fail(
+            init.opening,
+            &step,
+            format!(
+                "serves {n} tool{} in tools/list, but its {declared_in} declares no tools capability",
+                if n == 1 { "" } else { "s" }
+            ),
+        ),
+    }
+    for problem in tools::validate(&listing) {
+        s.ledger.fail(LawId::ToolsListValid, &step, problem);
+    }
+    if listing.pages > 1 {
+        unknown_cursor(s);
+    }
+    s.ledger.held(LawId::ToolsListValid);
+
+    let law = LawId::ToolsListSorted;
+    let rule = Revision::deterministic_tool_order;
+    if s.ledger.profile() == Profile::Spec && !Revision::named_where(&init.revision, rule) {
+        let since = Revision::first_where(rule).unwrap_or(Revision::LATEST);
+        s.ledger.skip(
+            law,
+            format!(
+                "the server negotiated revision {}; the spec asks a stable tool order from {since} on",
+                crate::check::wire::quoted(init.revision.as_bytes())
+            ),
+        );
+        return Ok(listing);
+    }
+    let names = listing.names();
+    if s.ledger.profile() == Profile::Core {
+        let mut sorted = names.clone();
+        sorted.sort();
+        if sorted != names {
+            s.ledger.fail(
+                law,
+                &step,
+                format!("tools/list is not sorted by name: {}", names.join(", ")),
+            );
+        }
+        s.ledger.held(law);
+    }
+    let step = s.step("tools/list again");
+    if let Some(Ok(again)) = tools::list(s, law) {
+        let again = again.names();
+        let same_set = {
+            let (mut a, mut b) = (names.clone(), again.clone());
+            a.sort();
+            b.sort();
+            a == b
+        };
+        // The order must be the same as long as the set is: a server that
+        // changed its tools in between may reorder them.
+        if same_set {
+            if again != names {
+                s.ledger.fail(
+                    law,
+                    &step,
+                    format!(
+                        "the same tools came back in another order: {} then {}",
+                        names.join(", "),
+                        again.join(", ")
+                    ),
+                );
+            }
+            s.ledger.held(law);
+        } else {
+            s.ledger
+                .skip(law, "the tool set changed between two tools/list calls");
+        }
+    }
+    Ok(listing)
+}
+
+/// A cursor the server never issued, to a server that paginates.
+pub(super) const UNKNOWN_CURSOR: &str = "mcp-replay-probe-unknown-cursor";
+
+/// `tools-list-valid`: a server that paginates answers a cursor it never
+/// issued with an error (-32602 by the pagination page's SHOULD), not with
+/// a page, which a client cannot tell from the first. A SHOULD: a warning
+/// under both profiles. A server whose list fits one page issues no
+/// cursor and is not asked.
+pub(super) fn unknown_cursor(s: &mut Session<'_>) {
+    let law = LawId::ToolsListValid;
+    let step = s.step(format!(
+        "tools/list with the unknown cursor {UNKNOWN_CURSOR:?}"
+    ));
+    let params = s.params(Some(json!({ "cursor": UNKNOWN_CURSOR })));
+    if let Some(Ok(_)) = s.call(law, method::TOOLS_LIST, params) {
+        s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            &step,
+            "answered a page to a cursor it never issued, which a client cannot tell from a first page; an invalid cursor should get error -32602",
+        );
+    }
+}
+
+/// A resource URI no server has, for `invalid-params`.
+pub(super) const NO_SUCH_RESOURCE: &str = "mcp-replay-probe://no-such-resource";
+
+/// `capabilities-honest` for the other capabilities a server may declare:
+/// their methods are served (not -32601). Prompts: `prompts/list`, and
+/// `prompts/get` of the first listed prompt that needs no argument.
+/// Resources: `resources/list`, `resources/templates/list`, and
+/// `resources/read` of the first listed resource, which must be read (the
+/// server listed it); and under `invalid-params`, `resources/read` of a
+/// URI the server does not have is an error, not a result (2026-07-28:
+/// -32602, a MUST; before it -32002 by the resources page's example, so a
+/// result is a warning under `spec`). The results' shapes are the
+/// schema's.
+pub(super) fn other_capabilities(s: &mut Session<'_>, init: &Init) {
+    let law = LawId::CapabilitiesHonest;
+    let not_served = |s: &mut Session<'_>, step: &str, capability: &str, name: &str| {
+        s.ledger.fail(
+            law,
+            step,
+            format!(
+                "declares the {capability} capability, but {name} is not served (error -32601)"
+            ),
+        );
+    };
+    let call = |s: &mut Session<'_>, capability: &str, name: &str, extra: Option<Value>| {
+        let step = s.step(name);
+        let params = s.params(extra);
+        let answer = s.call(law, name, params);
+        if let Some(Err(error)) = &answer
+            && error.code == ErrorCode::METHOD_NOT_FOUND
+        {
+            not_served(s, &step, capability, name);
+            return None;
+        }
+        answer
+    };
+    if init.declares("prompts")
+        && let Some(Ok(listed)) = call(s, "prompts", "prompts/list", None)
+        && let Some(prompt) = listed
+            .get("prompts")
+            .and_then(Value::as_array)
+            .and_then(|prompts| {
+                prompts.iter().find(|prompt| {
+                    !prompt
+                        .get("arguments")
+                        .and_then(Value::as_array)
+                        .is_some_and(|arguments| {
+                            arguments
+                                .iter()
+                                .any(|a| a.get("required") == Some(&Value::Bool(true)))
+                        })
+                })
+            })
+            .and_then(|prompt| prompt.get("name"))
+            .and_then(Value::as_str)
+    {
+        let prompt = prompt.to_owned();
+        call(
+            s,
+            "prompts",
+            "prompts/get",
+            Some(json!({"name": prompt, "arguments": {}})),
+        );
+    }
+    if !init.declares("resources") {
+        return;
+    }
+    let listed = call(s, "resources", "resources/list", None);
+    call(s, "resources", "resources/templates/list", None);
+    let uri = listed
+        .as_ref()
+        .and_then(|answer| answer.as_ref().ok())
+        .and_then(|result| result.get("resources"))
+        .and_then(Value::as_array)
+        .and_then(|resources| resources.first())
+        .and_then(|resource| resource.get("uri"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    if let Some(uri) = uri {
+        let step = s.step(format!("resources/read of the listed {uri}"));
+        let params = s.params(Some(json!({ "uri": uri })));
+        match s.call(law, "resources/read", params) {
+            Some(Err(error)) if error.code == ErrorCode::METHOD_NOT_FOUND => {
+                not_served(s, &step, "resources", "resources/read");
+            }
+            Some(Err(error)) => s.ledger.fail(
+                law,
+                &step,
+                format!(
+                    "lists the resource {uri}, but reading it answered {}",
+                    error_words(&error)
+                ),
+            ),
+            _ => {}
+        }
+    }
+    unknown_resource(s, init);
+}
+
+/// `invalid-params`: `resources/read` of a URI the server does not have.
+pub(super) fn unknown_resource(s: &mut Session<'_>, init: &Init) {
+    let law = LawId::InvalidParams;
+    let step = s.step(format!("resources/read of the unknown {NO_SUCH_RESOURCE}"));
+    let params = s.params(Some(json!({ "uri": NO_SUCH_RESOURCE })));
+    let modern = Revision::parse(&init.revision).is_some_and(|r| r.era() == Era::Modern);
+    match s.call(law, "resources/read", params) {
+        Some(Ok(result)) => {
+            let message = format!(
+                "answered the result {}; a resource the server does not have is an error ({})",
+                short(&result),
+                if modern { "-32602" } else { "-32002" }
+            );
+            if modern || s.ledger.profile() == Profile::Core {
+                s.ledger.fail(law, &step, message);
+            } else {
+                s.ledger.fail_as(law, Severity::Warning, &step, message);
+            }
+        }
+        Some(Err(error)) if modern && error.code != ErrorCode::INVALID_PARAMS => {
+            s.ledger.fail_as(
+                law,
+                Severity::Warning,
+                &step,
+                format!(
+                    "answered {}; 2026-07-28 makes a resource not found error -32602",
+                    error_words(&error)
+                ),
+            );
+        }
+        _ => {}
+    }
+}
+
+/// `invalid-params`: `tools/call` without a name, and with arguments that
+/// are no object, get -32602; spec only warns on another error code.
+pub(super) fn invalid_params(s: &mut Session<'_>, listing: &Listing) {
+    let law = LawId::InvalidParams;
+    let tool = listing.names().into_iter().next();
+    let mut cases = vec![(
+        "tools/call without a name".to_owned(),
+        json!({"arguments": {}}),
+    )];
+    if let Some(tool) = tool {
+        cases.push((
+            format!("tools/call {tool} with arguments that are a string"),
+            json!({"name": tool, "arguments": "not an object"}),
+        ));
+    }
+    let core = s.ledger.profile() == Profile::Core;
+    for (step, params) in cases {
+        let step = s.step(step);
+        let params = s.params(Some(params));
+        match s.call(law, method::TOOLS_CALL, params) {
+            None => return,
+            Some(Err(error)) if error.code == ErrorCode::INVALID_PARAMS => {}
+            // The spec asks a protocol error without naming the code; the
+            // TypeScript SDK answers -32603.
+            Some(Err(error)) if !core => s.ledger.fail_as(
+                law,
+                Severity::Warning,
+                &step,
+                format!(
+                    "answered {}; JSON-RPC's code for invalid params is -32602",
+                    error_words(&error)
+                ),
+            ),
+            // Under core, an error with another code is the spec's warning.
+            Some(answer @ Err(_)) => s.ledger.fail_core_only(
+                law,
+                &step,
+                format!("answered {}; expected error -32602", answer_words(&answer)),
+            ),
+            Some(answer) => s.ledger.fail(
+                law,
+                &step,
+                format!("answered {}; expected error -32602", answer_words(&answer)),
+            ),
+        }
+    }
+    s.ledger.held(law);
+}
+
+/// `unknown-tool`: calling a tool that is not listed is a JSON-RPC error;
+/// core asks -32601, spec any code, and only warns on an isError result.
+pub(super) fn unknown_tool(s: &mut Session<'_>, listing: &Listing) {
+    let law = LawId::UnknownTool;
+    let names = listing.names();
+    let mut tool = "mcp-replay-no-such-tool".to_owned();
+    while names.contains(&tool) {
+        tool.push('-');
+    }
+    let step = s.step(format!("tools/call of the unknown tool {tool}"));
+    let core = s.ledger.profile() == Profile::Core;
+    let params = s.params(Some(json!({"name": tool, "arguments": {}})));
+    match s.call(law, method::TOOLS_CALL, params) {
+        None => {}
+        Some(Err(error)) if !core || error.code == ErrorCode::METHOD_NOT_FOUND => {}
+        // Any code holds under spec.
+        Some(Err(error)) => s.ledger.fail_core_only(
+            law,
+            &step,
+            format!(
+                "answered {}; MCP-CORE asks -32601",
+                error_words(&error)
+            ),
+        ),
+        Some(Ok(result)) if is_error_result(&result) && !core => s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            &step,
+            "answered an isError result, as the Python and TypeScript v1 SDKs do; the spec asks a JSON-RPC error",
+        ),
+        // Under core, the isError result the spec only warns on.
+        Some(Ok(result)) if is_error_result(&result) => s.ledger.fail_core_only(
+            law,
+            &step,
+            format!(
+                "answered the result {}; expected a JSON-RPC error -32601",
+                short(&result)
+            ),
+        ),
+        Some(Ok(result)) => s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "answered the result {}; expected a JSON-RPC error{}",
+                short(&result),
+                if core { " -32601" } else { "" }
+            ),
+        ),
+    }
+    s.ledger.held(law);
+}
+
+/// Sends the notification `name` behind a fence, at a step of its own:
+/// whatever comes back for it answers it, a finding of `law`. Returns
+/// `false` when the session cannot go on.
+pub(super) fn unanswered(
+    s: &mut Session<'_>,
+    law: LawId,
+    name: &str,
+    params: Option<&Value>,
+) -> bool {
+    let step = s.step(format!("ping after {name}"));
+    let line = notification_line(name, params);
+    let Some(strays) = s.fenced(law, &[line]) else {
+        return false;
+    };
+    for stray in strays {
+        s.ledger.fail(
+            law,
+            &step,
+            format!("answered the notification {name} with {}", describe(&stray)),
+        );
+    }
+    true
+}
+
+/// `capabilities-honest` for what the server sent on its own: log messages
+/// only with `logging`, list changes only with `tools.listChanged`.
+pub(super) fn honest_notifications(s: &mut Session<'_>, init: &Init) {
+    let law = LawId::CapabilitiesHonest;
+    let step = "notifications the server sent".to_owned();
+    let sent = |s: &Session<'_>, name: &str| s.notifications().get(name).copied().unwrap_or(0);
+    let logs = sent(s, method::LOG_MESSAGE);
+    if logs > 0 && !init.declares("logging") {
+        s.ledger.fail(
+            law,
+            &step,
+            format!("sent {logs} notifications/message without declaring the logging capability"),
+        );
+    }
+    let changes = sent(s, "notifications/tools/list_changed");
+    let promised = init.capabilities.pointer("/tools/listChanged") == Some(&Value::Bool(true));
+    if changes > 0 && !promised {
+        s.ledger.fail(
+            law,
+            &step,
+            format!("sent {changes} notifications/tools/list_changed without declaring tools.listChanged"),
+        );
+    }
+    s.ledger.held(law);
+}
+
+/// A revision no server supports, for version negotiation.
+pub(super) const UNSUPPORTED_REVISION: &str = "1900-01-01";
+
+/// `parse-error-keeps-serving`: a line that is not JSON, and a JSON object
+/// that is no frame, do not end the loop. Core also asks error -32700 with
+/// id null; spec accepts silence, -32700 or -32600 and fails only on a crash
+/// or a hang.
+///
+/// The conversation runs it last, so that a server a malformed line kills
+/// has answered everything else first.
+pub(super) fn malformed(s: &mut Session<'_>) {
+    let law = LawId::ParseErrorKeepsServing;
+    if !s.alive_for(law) {
+        return;
+    }
+    let cases = [
+        ("a line that is not JSON", "this is not JSON {"),
+        (
+            "a JSON object with no method",
+            r#"{"jsonrpc":"2.0","params":{}}"#,
+        ),
+    ];
+    for (what, line) in cases {
+        let step = s.step(format!("ping after {what}"));
+        let Some(strays) = s.fenced(law, &[line.to_owned()]) else {
+            break;
+        };
+        grade_parse_replies(&mut s.ledger, &step, &strays);
+    }
+    s.ledger.held(law);
+}
+
+pub(super) fn grade_parse_replies(ledger: &mut Ledger, step: &str, strays: &[Stray]) {
+    let law = LawId::ParseErrorKeepsServing;
+    let core = ledger.profile() == Profile::Core;
+    // Every failure under core below is the spec's silence or warning.
+    if strays.is_empty() && core {
+        ledger.fail_core_only(
+            law,
+            step,
+            "no reply to a malformed line; MCP-CORE asks error -32700 with id null",
+        );
+    }
+    if strays.len() > 1 {
+        let severity = if core {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        ledger.fail_as(
+            law,
+            severity,
+            step,
+            format!("{} replies to one malformed line", strays.len()),
+        );
+    }
+    for stray in strays {
+        let code = stray.answer.as_ref().err().map(|error| error.code);
+        let accepted = stray.id.is_none()
+            && match code {
+                Some(ErrorCode::PARSE_ERROR) => true,
+                Some(ErrorCode::INVALID_REQUEST) => !core,
+                _ => false,
+            };
+        if accepted {
+            continue;
+        }
+        if core {
+            ledger.fail_core_only(
+                law,
+                step,
+                format!(
+                    "answered {}; MCP-CORE asks error -32700 with id null",
+                    describe(stray)
+                ),
+            );
+        } else {
+            ledger.fail_as(
+                law,
+                Severity::Warning,
+                step,
+                format!(
+                    "answered {}; expected silence, or error -32700 or -32600 without an id",
+                    describe(stray)
+                ),
+            );
+        }
+    }
+}
+
+/// `eof-drains` and `eof-exit-zero` at the end of an open session: three
+/// requests sent right before stdin closes are all answered, then the
+/// process exits 0 within the grace period, writing nothing more. A
+/// session whose `initialize` was refused (a modern-only server) sends
+/// stateless requests, whose every answer drains. Requests of the session
+/// still unanswered before (a cancelled one) do not count.
+pub(super) fn eof_tail(s: &mut Session<'_>) {
+    let (drains, exit_zero) = (LawId::EofDrains, LawId::EofExitZero);
+    if !s.alive_for(drains) || !s.alive_for(exit_zero) {
+        return;
+    }
+    let step = s.step("three requests sent right before stdin closed");
+    let stateless = s.ledger.refused.is_some();
+    let mut lines = Vec::new();
+    let mut ids = Vec::new();
+    for name in [method::PING, method::TOOLS_LIST, method::PING] {
+        let id = s.number_id();
+        let (name, params) = if stateless {
+            (
+                method::TOOLS_LIST,
+                Some(super::session::modern_params(serde_json::json!({}))),
+            )
+        } else {
+            (name, None)
+        };
+        ids.push(id.clone());
+        lines.push(s.request_with(id, name, params));
+    }
+    s.send_lines(&lines);
+    s.process().close_stdin();
+    let grace = s.grace();
+    let deadline = after(Instant::now(), grace);
+    s.drain_until(deadline, Some(&ids));
+    let answered = s.notifications().clone();
+    s.drain(deadline, false);
+    let after: Vec<String> = s
+        .notifications()
+        .iter()
+        .filter_map(
+            |(method, &n)| match n - answered.get(method).copied().unwrap_or(0) {
+                0 => None,
+                1 => Some(method.clone()),
+                more => Some(format!("{more} × {method}")),
+            },
+        )
+        .collect();
+    let status = s.process().wait(deadline);
+    let unanswered: Vec<String> = ids
+        .iter()
+        .filter(|id| s.pending().contains(id))
+        .map(ToString::to_string)
+        .collect();
+    if !unanswered.is_empty() {
+        let when = match status {
+            Some(status) => format!("exited with status {}", shell_status(status)),
+            None => format!("was still running {} after stdin closed", seconds(grace)),
+        };
+        s.ledger.fail(
+            drains,
+            &step,
+            format!(
+                "{} of 3 requests were never answered (ids {}); the server {when}",
+                unanswered.len(),
+                unanswered.join(", ")
+            ),
+        );
+    }
+    s.ledger.held(drains);
+    let step = s.step("end of input");
+    if unanswered.is_empty() && !after.is_empty() {
+        s.ledger.fail(
+            exit_zero,
+            &step,
+            format!(
+                "wrote {} after answering every request, with stdin closed",
+                after.join(", ")
+            ),
+        );
+    }
+    match status {
+        Some(status) if shell_status(status) == 0 => {}
+        Some(status) => s.ledger.fail(
+            exit_zero,
+            &step,
+            format!(
+                "exited with status {} when stdin closed; expected 0",
+                shell_status(status)
+            ),
+        ),
+        None => {
+            s.ledger.fail(
+                exit_zero,
+                &step,
+                format!(
+                    "still running {} after stdin closed; the server was stopped",
+                    seconds(grace)
+                ),
+            );
+            s.stop("the server did not exit at end of input".to_owned());
+        }
+    }
+    s.ledger.held(exit_zero);
+    // The process has ended: nothing after this can be probed on it.
+    if s.dead().is_none() {
+        s.stop("the session ended at end of input".to_owned());
+    }
+}
+
+/// The version negotiation probe on its own session: `initialize` with a
+/// revision no server supports, then, under the spec profile, which makes
+/// invalid arguments an isError result from revision 2025-11-25 on,
+/// `tool-error-is-result` in the revision answered. A legacy server's
+/// modern session goes on so after `server/discover` showed the legacy
+/// era, as a client that speaks both eras falls back to `initialize` on
+/// the same process.
+pub(super) fn negotiation(s: &mut Session<'_>) {
+    s.ledger.era = Some(Era::Legacy);
+    let spec = s.ledger.profile() == Profile::Spec;
+    let opened = match version(s) {
+        Some(init) => s.initialized(LawId::Initialize).then_some(init),
+        None => None,
+    };
+    if !spec {
+        return;
+    }
+    let law = LawId::ToolErrorIsResult;
+    match opened {
+        Some(init) => {
+            let listing =
+                if Revision::named_where(&init.revision, Revision::tool_input_errors_are_results) {
+                    s.step("tools/list");
+                    tools::list(s, law)
+                } else {
+                    None
+                };
+            tool_errors_since(s, &init, listing);
+        }
+        None if s.dead().is_some() => {
+            s.alive_for(law);
+        }
+        None => {
+            let answered = s
+                .ledger
+                .refused
+                .as_ref()
+                .map_or_else(|| "no result".to_owned(), error_words);
+            s.ledger.skip(
+                law,
+                format!("initialize answered {answered} for the unsupported revision {UNSUPPORTED_REVISION}"),
+            );
+        }
+    }
+}
+
+/// `initialize` with a revision no server supports: the answer is a result
+/// with a revision the server does support. The spec only warns on the
+/// `-32602 {supported, requested}` error its lifecycle page shows.
+///
+/// Returns what the server said when it answered with a result, so that
+/// the session can go on in that revision.
+pub(super) fn version(s: &mut Session<'_>) -> Option<Init> {
+    let law = LawId::Initialize;
+    let step = s.step(format!(
+        "initialize with the unsupported revision {UNSUPPORTED_REVISION}"
+    ));
+    let (answer, init) = s.initialize(law, UNSUPPORTED_REVISION)?;
+    let opened = answer.is_ok().then(|| init.clone()).flatten();
+    if let Some(init) = &opened {
+        s.ledger.negotiated.push(Negotiated {
+            requested: UNSUPPORTED_REVISION.to_owned(),
+            answered: init.revision.clone(),
+            step: step.clone(),
+        });
+    }
+    match (answer, init) {
+        (Ok(_), Some(init)) if init.revision == UNSUPPORTED_REVISION => s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "echoed the unsupported revision {UNSUPPORTED_REVISION}; a server answers one it supports"
+            ),
+        ),
+        (Ok(_), Some(init)) if init.revision.is_empty() => s.ledger.fail(
+            law,
+            &step,
+            "the result has no string `protocolVersion`",
+        ),
+        (Ok(_), _) => {}
+        (Err(error), _) => {
+            refused(s, &step, &error);
+            s.ledger.refused = Some(error);
+        }
+    }
+    s.ledger.held(law);
+    opened
+}
+
+/// `initialize` refused with `error`: version negotiation answers a result
+/// with a revision the server supports. The spec only warns on the
+/// `-32602 {supported, requested}` error its lifecycle page shows. (A
+/// modern-only server refuses every revision; the findings of its
+/// refusals are dropped once the sessions are over, see `era`.)
+pub(super) fn refused(s: &mut Session<'_>, step: &str, error: &RpcError) {
+    let law = LawId::Initialize;
+    let negotiates = error.code == ErrorCode::INVALID_PARAMS
+        && error.data.as_ref().is_some_and(|data| {
+            data.get("supported").is_some_and(Value::is_array)
+                && data.get("requested").is_some_and(Value::is_string)
+        });
+    let message = format!(
+        "refused with {}; version negotiation answers a result with a supported revision",
+        error_words(error)
+    );
+    if negotiates && s.ledger.profile() == Profile::Spec {
+        s.ledger.fail_as(law, Severity::Warning, step, message);
+    } else {
+        s.ledger.fail(law, step, message);
+    }
+}
+
+/// `tool-error-is-result` under the spec profile, which applies it from
+/// revision 2025-11-25 on: a session that negotiated such a revision
+/// violates a tool's inputSchema. Skipped, with the reason, when the
+/// server answered an earlier revision or served no tools.
+pub(super) fn tool_errors_since(
+    s: &mut Session<'_>,
+    init: &Init,
+    listing: Option<Result<tools::Listing, RpcError>>,
+) {
+    let law = LawId::ToolErrorIsResult;
+    let rule = Revision::tool_input_errors_are_results;
+    let since = Revision::first_where(rule).unwrap_or(Revision::LATEST_LEGACY);
+    if !Revision::named_where(&init.revision, rule) {
+        s.ledger.skip(
+            law,
+            format!(
+                "the server negotiated revision {}; the spec makes invalid arguments an isError result from {since} on",
+                crate::check::wire::quoted(init.revision.as_bytes())
+            ),
+        );
+        return;
+    }
+    match listing {
+        Some(Ok(listing)) => tool_error_is_result(s, &listing),
+        Some(Err(error)) => s.ledger.skip(
+            law,
+            format!(
+                "the server serves no tools (tools/list answered error {})",
+                error.code
+            ),
+        ),
+        None => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jsonrpc::RequestId;
+    use serde_json::json;
+
+    fn error(id: Option<RequestId>, code: i64) -> Stray {
+        Stray {
+            id,
+            answer: Err(RpcError {
+                code: ErrorCode(code),
+                message: "m".into(),
+                data: None,
+            }),
+        }
+    }
+
+    /// The severities and messages `grade_parse_replies` finds in `profile`.
+    fn graded(profile: Profile, strays: &[Stray]) -> Vec<(Severity, String)> {
+        let mut ledger = Ledger::new("server".into(), profile, "");
+        grade_parse_replies(&mut ledger, "step", strays);
+        ledger
+            .findings
+            .into_iter()
+            .map(|f| (f.severity, f.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_parse_error_with_id_null_passes_both_profiles() {
+        for profile in [Profile::Core, Profile::Spec] {
+            assert_eq!(graded(profile, &[error(None, -32700)]), []);
+        }
+    }
+
+    #[test]
+    fn silence_and_invalid_request_pass_spec_only() {
+        assert_eq!(graded(Profile::Spec, &[]), []);
+        assert_eq!(graded(Profile::Spec, &[error(None, -32600)]), []);
+        assert_eq!(
+            graded(Profile::Core, &[]),
+            [(
+                Severity::Error,
+                "no reply to a malformed line; MCP-CORE asks error -32700 with id null".to_owned()
+            )]
+        );
+        assert_eq!(
+            graded(Profile::Core, &[error(None, -32600)]),
+            [(
+                Severity::Error,
+                "answered error -32600 without an id (\"m\"); MCP-CORE asks error -32700 with id null"
+                    .to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn other_replies_are_warnings_under_spec() {
+        let result = Stray {
+            id: None,
+            answer: Ok(json!({})),
+        };
+        let with_id = error(Some(RequestId::number(3)), -32700);
+        assert_eq!(
+            graded(Profile::Spec, &[result, with_id.clone()]),
+            [
+                (Severity::Warning, "2 replies to one malformed line".to_owned()),
+                (
+                    Severity::Warning,
+                    "answered a result without an id: {}; expected silence, or error -32700 or -32600 without an id".to_owned()
+                ),
+                (
+                    Severity::Warning,
+                    "answered error -32700 with id 3 (\"m\"); expected silence, or error -32700 or -32600 without an id".to_owned()
+                ),
+            ]
+        );
+        assert_eq!(graded(Profile::Core, &[with_id])[0].0, Severity::Error);
+    }
+}
