@@ -261,6 +261,9 @@ enum Flaw {
     /// Results carry no `_meta` `io.modelcontextprotocol/serverInfo`, which
     /// the revision says a server SHOULD send (a warning of `discover`).
     NoServerInfo,
+    /// -32022 lists in `data.supported` a version the `DiscoverResult`
+    /// does not name (a warning of `discover`: a client retries from it).
+    MismatchedSupported,
 }
 
 /// One way to get a `subscriptions/listen` stream wrong (`--listen-flaw`).
@@ -947,7 +950,12 @@ impl Fixture {
             } else {
                 ErrorCode::UNSUPPORTED_PROTOCOL_VERSION
             };
-            let data = json!({"supported": ["2026-07-28"], "requested": version});
+            let supported = if self.flawed(Flaw::MismatchedSupported) {
+                json!(["2026-07-28", "2027-01-01"])
+            } else {
+                json!(["2026-07-28"])
+            };
+            let data = json!({"supported": supported, "requested": version});
             return Some(Err((
                 code,
                 "Unsupported protocol version".to_owned(),

@@ -119,6 +119,21 @@ fn results_that_name_no_server_warn_on_discover() {
     );
 }
 
+/// The versions -32022 lists for a client to retry from are the ones the
+/// DiscoverResult names; the revision implies it and does not say it: a
+/// warning in both profiles. See: #19
+#[test]
+fn an_unsupported_version_error_that_lists_other_versions_warns_on_discover() {
+    let args = ["--modern-flaw", "mismatched-supported"];
+    caught(&args, &[(LawId::Discover, Warning)]);
+    let report = probe(&args, Profile::Spec);
+    assert!(
+        report.findings.iter().any(|f| f.message
+            == "answered -32022 with `data.supported` [2026-07-28, 2027-01-01], where the DiscoverResult's `supportedVersions` are [2026-07-28]: a client retries with a version from the error's list"),
+        "{report:#?}"
+    );
+}
+
 #[test]
 fn a_discover_result_that_changes_within_its_ttl_breaks_discover() {
     // The caching page lets a client keep the result for its TTL, and says

@@ -194,7 +194,7 @@ where
     let firsts = first_requests(&result);
     discover_result(&mut s, &step, &result);
     stable_discover(&mut s, &result);
-    unsupported_version(&mut s);
+    unsupported_version(&mut s, &result);
     missing_meta(&mut s);
     let listed = cache_hints(&mut s);
     let tools = listed
@@ -509,7 +509,7 @@ fn fenced_cancel(s: &mut Session<'_>) {
 
 /// `discover`: a request for a version the server does not serve gets
 /// -32022 with `data{supported, requested}`; the draft-era -32004 is named.
-fn unsupported_version(s: &mut Session<'_>) {
+fn unsupported_version(s: &mut Session<'_>, discovered: &Value) {
     let law = LawId::Discover;
     let step = s.step(format!(
         "tools/list for the unsupported version {UNSUPPORTED}"
@@ -536,6 +536,8 @@ fn unsupported_version(s: &mut Session<'_>) {
                         error.data.as_ref().map_or("no data".to_owned(), short)
                     ),
                 );
+            } else {
+                same_versions(s, &step, data, discovered);
             }
         }
         Err(error) if error.code == ErrorCode(-32004) => s.ledger.fail(
@@ -551,6 +553,44 @@ fn unsupported_version(s: &mut Session<'_>) {
                 answer_words(&other)
             ),
         ),
+    }
+}
+
+/// `discover`: the versions a -32022 error lists in `data.supported`, which
+/// a client retries from, are the ones the `DiscoverResult` names in
+/// `supportedVersions`: one the error lists and the server does not
+/// serve sends the client into another refusal, and one it leaves out is
+/// never retried. The revision says a client should retry from the list
+/// and does not say in so many words that the two agree: a warning under
+/// both profiles.
+fn same_versions(s: &mut Session<'_>, step: &str, data: Option<&Value>, discovered: &Value) {
+    let strings = |value: Option<&Value>| -> Option<std::collections::BTreeSet<String>> {
+        value?
+            .as_array()?
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    };
+    let (Some(listed), Some(served)) = (
+        strings(data.and_then(|d| d.get("supported"))),
+        strings(discovered.get("supportedVersions")),
+    ) else {
+        return;
+    };
+    if listed != served {
+        let words = |set: &std::collections::BTreeSet<String>| {
+            set.iter().cloned().collect::<Vec<_>>().join(", ")
+        };
+        s.ledger.fail_as(
+            LawId::Discover,
+            Severity::Warning,
+            step,
+            format!(
+                "answered -32022 with `data.supported` [{}], where the DiscoverResult's `supportedVersions` are [{}]: a client retries with a version from the error's list",
+                words(&listed),
+                words(&served)
+            ),
+        );
     }
 }
 
