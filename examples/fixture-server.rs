@@ -1394,6 +1394,40 @@ impl Fixture {
             }
             _ => return None,
         };
+        // `--input-required` asks for input before a prompt too.
+        if modern
+            && method == "prompts/get"
+            && answer.is_ok()
+            && let Some(mode) = self.flags.input_required
+        {
+            let state = params.and_then(|p| p.get("requestState"));
+            match (mode, state) {
+                (InputRequired::Bare, None) => {
+                    return Some(Ok(json!({"resultType": "input_required"})));
+                }
+                (_, None) => {
+                    return Some(Ok(
+                        json!({"resultType": "input_required", "requestState": FIXTURE_STATE}),
+                    ));
+                }
+                (InputRequired::ForgedExits, Some(state)) if state != FIXTURE_STATE => {
+                    std::process::exit(1)
+                }
+                (_, Some(state)) if state != FIXTURE_STATE => {
+                    return Some(Err((
+                        ErrorCode::INVALID_PARAMS,
+                        "unknown requestState".to_owned(),
+                    )));
+                }
+                (InputRequired::RetryError, _) => {
+                    return Some(Err((
+                        ErrorCode::INTERNAL_ERROR,
+                        "lost the request's state".to_owned(),
+                    )));
+                }
+                _ => {}
+            }
+        }
         Some(answer.map(|mut result| {
             if modern {
                 result["resultType"] = json!("complete");

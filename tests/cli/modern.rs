@@ -706,3 +706,42 @@ fn an_input_required_result_answered_on_its_retry_passes_both_profiles() {
         assert_eq!(report.status(LawId::Schema), Some(&LawStatus::Held));
     }
 }
+
+/// The same for a declared prompt: `prompts/get` may ask for input too,
+/// and its `InputRequiredResult` is held to the same shape and retried
+/// with its `requestState`. See: #19
+#[test]
+fn a_prompt_that_asks_for_input_is_held_to_its_shape_and_retried() {
+    let ok = probe(
+        &[
+            "--modern",
+            "--prompts-resources",
+            "--input-required",
+            "state",
+        ],
+        Profile::Spec,
+    );
+    assert_only(&ok, Profile::Spec, &[]);
+    let bare = probe(
+        &[
+            "--modern",
+            "--prompts-resources",
+            "--input-required",
+            "bare",
+        ],
+        Profile::Spec,
+    );
+    let steps: Vec<&str> = bare
+        .findings
+        .iter()
+        .filter(|f| f.law == LawId::Schema)
+        .filter_map(|f| match &f.location {
+            Location::Probe { step, .. } => Some(step.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        steps.contains(&"modern session: the input_required answer to prompts/get"),
+        "{bare:#?}"
+    );
+}
