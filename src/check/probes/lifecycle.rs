@@ -56,7 +56,7 @@ pub(super) fn quiet_start(s: &mut Session<'_>) {
             None if s.starts_over() => spawned,
             // Until the others' starts end: they have the same allowance
             // from about the same spawn, and a step more covers the gap.
-            None => longest + s.options().timeout,
+            None => after(longest, s.options().timeout),
         }
         .max(after(spawned, settle));
         let now = Instant::now();
@@ -69,7 +69,6 @@ pub(super) fn quiet_start(s: &mut Session<'_>) {
             break;
         }
     }
-
     if let Some(first) = &lines.first {
         s.ledger.fail(
             LawId::QuietBeforeServing,
