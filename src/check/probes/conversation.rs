@@ -7,9 +7,9 @@
 use serde_json::{Value, json};
 
 use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notification_line};
-use crate::laws::{LawId, Profile, Severity};
+use crate::laws::{LawId, Profile};
 
-use super::session::{Init, Session, answer_words, describe, error_words, short};
+use super::session::{Init, Session, describe, error_words, short};
 use super::steps;
 use super::{Ledger, Negotiated};
 
@@ -202,26 +202,7 @@ fn unknown_method(s: &mut Session<'_>) {
         // The method was refused, with the wrong code: Python SDK v1 servers
         // answer -32602 for any method they do not know. The spec profile
         // passes official-SDK servers, so it only warns.
-        Some(Err(error)) if s.ledger.profile() == Profile::Spec => s.ledger.fail_as(
-            law,
-            Severity::Warning,
-            &step,
-            format!(
-                "answered {}; JSON-RPC's code for an unknown method is -32601",
-                error_words(&error)
-            ),
-        ),
-        // Under core, an error with another code is the spec's warning.
-        Some(answer @ Err(_)) => s.ledger.fail_core_only(
-            law,
-            &step,
-            format!("answered {}; expected error -32601", answer_words(&answer)),
-        ),
-        Some(answer) => s.ledger.fail(
-            law,
-            &step,
-            format!("answered {}; expected error -32601", answer_words(&answer)),
-        ),
+        Some(answer) => steps::not_the_code(s, law, &step, &answer, ErrorCode::METHOD_NOT_FOUND),
     }
 }
 

@@ -15,7 +15,9 @@ use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
 use crate::revision::{Era, Revision};
 
-use super::session::{Init, Session, Stray, answer_words, describe, error_words, seconds, short};
+use super::session::{
+    Answer, Init, Session, Stray, answer_words, describe, error_words, seconds, short,
+};
 use super::tools::{self, Listing, is_error_result, tool_error_is_result};
 use super::{Ledger, Negotiated};
 
@@ -340,6 +342,49 @@ pub(super) fn unknown_resource(s: &mut Session<'_>, init: &Init) {
     }
 }
 
+/// An answer that is not the error `expected` JSON-RPC names for it: an
+/// error with another code is a warning under `spec` (the spec asks a
+/// protocol error and names no code; SDK servers answer others) and a
+/// `core`-only error; a result is an error under both.
+pub(super) fn not_the_code(
+    s: &mut Session<'_>,
+    law: LawId,
+    step: &str,
+    answer: &Answer,
+    expected: ErrorCode,
+) {
+    let what = match expected {
+        ErrorCode::INVALID_PARAMS => "invalid params",
+        ErrorCode::METHOD_NOT_FOUND => "an unknown method",
+        _ => "this error",
+    };
+    match answer {
+        Err(error) if s.ledger.profile() == Profile::Spec => s.ledger.fail_as(
+            law,
+            Severity::Warning,
+            step,
+            format!(
+                "answered {}; JSON-RPC's code for {what} is {}",
+                error_words(error),
+                expected.0
+            ),
+        ),
+        _ => {
+            let message = format!(
+                "answered {}; expected error {}",
+                answer_words(answer),
+                expected.0
+            );
+            // Under core, an error with another code is the spec's warning.
+            if answer.is_err() {
+                s.ledger.fail_core_only(law, step, message);
+            } else {
+                s.ledger.fail(law, step, message);
+            }
+        }
+    }
+}
+
 /// `invalid-params`: `tools/call` without a name, and with arguments that
 /// are no object, get -32602; spec only warns on another error code.
 pub(super) fn invalid_params(s: &mut Session<'_>, listing: &Listing) {
@@ -355,7 +400,6 @@ pub(super) fn invalid_params(s: &mut Session<'_>, listing: &Listing) {
             json!({"name": tool, "arguments": "not an object"}),
         ));
     }
-    let core = s.ledger.profile() == Profile::Core;
     for (step, params) in cases {
         let step = s.step(step);
         let params = s.params(Some(params));
@@ -364,26 +408,7 @@ pub(super) fn invalid_params(s: &mut Session<'_>, listing: &Listing) {
             Some(Err(error)) if error.code == ErrorCode::INVALID_PARAMS => {}
             // The spec asks a protocol error without naming the code; the
             // TypeScript SDK answers -32603.
-            Some(Err(error)) if !core => s.ledger.fail_as(
-                law,
-                Severity::Warning,
-                &step,
-                format!(
-                    "answered {}; JSON-RPC's code for invalid params is -32602",
-                    error_words(&error)
-                ),
-            ),
-            // Under core, an error with another code is the spec's warning.
-            Some(answer @ Err(_)) => s.ledger.fail_core_only(
-                law,
-                &step,
-                format!("answered {}; expected error -32602", answer_words(&answer)),
-            ),
-            Some(answer) => s.ledger.fail(
-                law,
-                &step,
-                format!("answered {}; expected error -32602", answer_words(&answer)),
-            ),
+            Some(answer) => not_the_code(s, law, &step, &answer, ErrorCode::INVALID_PARAMS),
         }
     }
     s.ledger.held(law);
