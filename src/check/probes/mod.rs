@@ -192,65 +192,39 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     let mut ledgers: Vec<Ledger> = thread::scope(|scope| {
         // A probe that starts a process starts it in the caller's stop
         // scope (serve's call).
-        let stop_scope = crate::process::current_scope();
-        let within = stop_scope.clone();
-        let first = scope.spawn(move || {
-            crate::process::StopScope::enter(within, || {
-                let ledger = conversation::run(conversation);
-                // A conversation that ended before its end of input (a
-                // malformed line killed the server, say) leaves it to a
-                // session of its own.
-                let eof = match (
-                    ledger.mentions_held_or_failed(LawId::EofDrains),
-                    ledger.silent,
-                ) {
-                    (false, None) => match starter.start_again("eof") {
-                        Ok(session) => lifecycle::eof(session),
-                        Err(why) => starter.not_started("eof", &why),
-                    },
-                    _ => starter.not_started_like("eof", &ledger),
-                };
-                (ledger, eof)
-            })
+        let first = start::spawn_within(scope, move || {
+            let ledger = conversation::run(conversation);
+            // A conversation that ended before its end of input (a
+            // malformed line killed the server, say) leaves it to a
+            // session of its own.
+            let eof = match ledger.mentions_held_or_failed(LawId::EofDrains) {
+                true => starter.not_started_like("eof", &ledger),
+                false => starter.again("eof", &ledger, lifecycle::eof),
+            };
+            (ledger, eof)
         });
-        let within = stop_scope.clone();
-        let second = scope.spawn(move || {
-            crate::process::StopScope::enter(within, || {
-                let ledger = lifecycle::quiet_then_signalled(quiet);
-                // A server that ended before its SIGTERM (at the
-                // cancellation sent first, say) is signalled on a session
-                // of its own.
-                let signalled = ledger.mentions_held_or_failed(LawId::SigtermExit143);
-                let sigterm = match (signalled, ledger.silent) {
-                    (false, None) => match starter.start_again("sigterm") {
-                        Ok(session) => lifecycle::sigterm(session),
-                        Err(why) => starter.not_started("sigterm", &why),
-                    },
-                    _ => starter.not_started_like("sigterm", &ledger),
-                };
-                (ledger, sigterm)
-            })
+        let second = start::spawn_within(scope, move || {
+            let ledger = lifecycle::quiet_then_signalled(quiet);
+            // A server that ended before its SIGTERM (at the cancellation
+            // sent first, say) is signalled on a session of its own.
+            let sigterm = match ledger.mentions_held_or_failed(LawId::SigtermExit143) {
+                true => starter.not_started_like("sigterm", &ledger),
+                false => starter.again("sigterm", &ledger, lifecycle::sigterm),
+            };
+            (ledger, sigterm)
         });
-        let within = stop_scope.clone();
-        let third = scope.spawn(move || {
-            crate::process::StopScope::enter(within, || {
-                match starter.start_at(modern_ticket, "modern") {
-                    Ok(session) => modern::run(session, starter),
-                    Err(why) => (
-                        starter.not_started("modern", &why),
-                        starter.not_started("negotiation", &why),
-                    ),
-                }
-            })
+        let third = start::spawn_within(scope, move || {
+            match starter.start_at(modern_ticket, "modern") {
+                Ok(session) => modern::run(session, starter),
+                Err(why) => (
+                    starter.not_started("modern", &why),
+                    starter.not_started("negotiation", &why),
+                ),
+            }
         });
-        fn join<T>(handle: thread::ScopedJoinHandle<'_, T>) -> T {
-            handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        }
-        let (conversation, eof) = join(first);
-        let (quiet, sigterm) = join(second);
-        let (modern, negotiation) = join(third);
+        let (conversation, eof) = start::joined(first);
+        let (quiet, sigterm) = start::joined(second);
+        let (modern, negotiation) = start::joined(third);
         vec![conversation, eof, quiet, modern, negotiation, sigterm]
     });
     debug_assert_eq!(ledgers[EOF_SESSION].session, "eof");

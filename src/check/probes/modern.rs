@@ -34,7 +34,7 @@ use super::session::{
     Answer, Init, Session, answer_words, describe, error_words, modern_params as params,
     request_meta, short,
 };
-use super::start::{NotStarted, Starter};
+use super::start::{NotStarted, Starter, joined, spawn_within};
 use super::tools::{self, Listing};
 use super::{Ledger, steps};
 
@@ -63,68 +63,38 @@ pub(super) const FRESH: usize = 1;
 /// the fresh processes of the statelessness probe; each starts through
 /// `starter` while this session goes on.
 pub(super) fn run<'a>(s: Session<'a>, starter: &'a Starter<'a>) -> (Ledger, Ledger) {
-    let stop_scope = crate::process::current_scope();
     std::thread::scope(|scope| {
         let start = |name: &'static str| {
             let ticket = starter.gate().ticket();
-            let within = stop_scope.clone();
-            scope.spawn(move || {
-                crate::process::StopScope::enter(within, || starter.start_at(ticket, name))
-            })
+            spawn_within(scope, move || starter.start_at(ticket, name))
         };
         let negotiate = || {
             let ticket = starter.gate().ticket();
-            let within = stop_scope.clone();
-            scope.spawn(move || {
-                crate::process::StopScope::enter(within, || {
-                    negotiation_session(starter, starter.start_at(ticket, "negotiation"))
-                })
-            })
-        };
-        // Again, after this session's process ended at `server/discover`.
-        let negotiate_again = || {
-            let within = stop_scope.clone();
-            scope.spawn(move || {
-                crate::process::StopScope::enter(within, || {
-                    negotiation_session(starter, starter.start_again("negotiation"))
-                })
+            spawn_within(scope, move || {
+                match starter.start_at(ticket, "negotiation") {
+                    Ok(session) => negotiation(session),
+                    Err(why) => starter.not_started("negotiation", &why),
+                }
             })
         };
         match discovered(s, &start, &negotiate) {
             Discovered::Modern(ledger, negotiating) => (ledger, joined(negotiating)),
-            Discovered::Legacy(ledger, mut session) if session.dead().is_none() => {
-                steps::negotiation(&mut session);
-                (ledger, session.finish())
+            Discovered::Legacy(ledger, session) if session.dead().is_none() => {
+                (ledger, negotiation(*session))
             }
-            // A server silent from its start is not started again.
-            Discovered::Legacy(ledger, _) if ledger.silent.is_some() => {
-                let negotiation = starter.not_started_like("negotiation", &ledger);
+            // This session's process ended at `server/discover`.
+            Discovered::Legacy(ledger, _) => {
+                let negotiation = starter.again("negotiation", &ledger, negotiation);
                 (ledger, negotiation)
             }
-            Discovered::Legacy(ledger, _) => (ledger, joined(negotiate_again())),
         }
     })
 }
 
-/// A scoped thread's result, its panic passed on.
-fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    handle
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-}
-
-/// The version negotiation probe on a process of its own.
-fn negotiation_session<'a>(
-    starter: &Starter<'a>,
-    started: Result<Session<'a>, NotStarted>,
-) -> Ledger {
-    match started {
-        Ok(mut session) => {
-            steps::negotiation(&mut session);
-            session.finish()
-        }
-        Err(why) => starter.not_started("negotiation", &why),
-    }
+/// The version negotiation probe, on `session`.
+fn negotiation(mut session: Session<'_>) -> Ledger {
+    steps::negotiation(&mut session);
+    session.finish()
 }
 
 /// What `server/discover` showed.
@@ -762,14 +732,7 @@ fn stateless<'a>(
             .into_iter()
             .map(|(fresh, plan)| scope.spawn(move || first_requests_on(fresh, &plan)))
             .collect();
-        handles
-            .into_iter()
-            .map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
+        handles.into_iter().map(joined).collect()
     });
     for ledger in ledgers {
         s.ledger.merge(ledger);

@@ -48,6 +48,16 @@ pub(super) fn modern_params(extra: Value) -> Value {
     Value::Object(params)
 }
 
+/// The params of the probes' `initialize` for `revision`: no capability,
+/// and the client named.
+fn initialize_params(revision: &str) -> Value {
+    json!({
+        "protocolVersion": revision,
+        "capabilities": {},
+        "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
+    })
+}
+
 /// A response that answers no request the session is waiting for.
 #[derive(Debug, Clone)]
 pub(super) struct Stray {
@@ -83,6 +93,19 @@ pub(super) struct Init {
 }
 
 impl Init {
+    /// What an `initialize` result says.
+    fn of_initialize(result: &Value) -> Init {
+        Init {
+            revision: result
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
+            opening: LawId::Initialize,
+        }
+    }
+
     /// Whether the server declared the capability `name`.
     pub fn declares(&self, name: &str) -> bool {
         self.capabilities.get(name).is_some_and(|v| !v.is_null())
@@ -569,11 +592,7 @@ impl<'a> Session<'a> {
         if !self.alive_for(law) {
             return None;
         }
-        let params = json!({
-            "protocolVersion": revision,
-            "capabilities": {},
-            "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
-        });
+        let params = initialize_params(revision);
         let id = self.number_id();
         let mut lines = lines.to_vec();
         lines.push(self.request_with(id.clone(), method::INITIALIZE, Some(params)));
@@ -585,15 +604,7 @@ impl<'a> Session<'a> {
         self.client.expect_strays(false);
         let strays = self.strays.take().unwrap_or_default();
         let answer = answer?;
-        let init = answer.as_ref().ok().map(|result| Init {
-            revision: result
-                .get("protocolVersion")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned(),
-            capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
-            opening: LawId::Initialize,
-        });
+        let init = answer.as_ref().ok().map(Init::of_initialize);
         Some((answer, init, strays))
     }
 
@@ -760,23 +771,11 @@ impl<'a> Session<'a> {
     /// graded by the caller. Returns the answer and, for a result, what it
     /// says.
     pub fn initialize(&mut self, law: LawId, revision: &str) -> Option<(Answer, Option<Init>)> {
-        let params = json!({
-            "protocolVersion": revision,
-            "capabilities": {},
-            "clientInfo": {"name": "mcp-replay", "version": env!("CARGO_PKG_VERSION")},
-        });
+        let params = initialize_params(revision);
         let id = self.number_id();
         let wait = self.first_wait();
         let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
-        let init = answer.as_ref().ok().map(|result| Init {
-            revision: result
-                .get("protocolVersion")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned(),
-            capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
-            opening: LawId::Initialize,
-        });
+        let init = answer.as_ref().ok().map(Init::of_initialize);
         Some((answer, init))
     }
 

@@ -74,14 +74,27 @@ impl<'a> Starter<'a> {
         self.start_at(ticket, name)
     }
 
-    /// Starts the process of session `name`, which runs a probe again that
-    /// an earlier session could not finish, after every start asked for so
-    /// far; only for a server that has answered some first request.
-    pub(super) fn start_again(&'a self, name: &'static str) -> Result<Session<'a>, NotStarted> {
-        if self.gate.slowest().is_none() {
-            return Err(NotStarted::Unanswered);
+    /// Runs `probe` again, on a process of its own (session `name`, started
+    /// after every start asked for so far), for a probe that the session
+    /// of `earlier` could not finish because its server ended first. Only
+    /// for a server that has answered some first request: one silent from
+    /// its start, or that never answered, is not started again.
+    pub(super) fn again(
+        &'a self,
+        name: &'static str,
+        earlier: &Ledger,
+        probe: impl FnOnce(Session<'a>) -> Ledger,
+    ) -> Ledger {
+        if earlier.silent.is_some() {
+            return self.not_started_like(name, earlier);
         }
-        self.start(name)
+        if self.gate.slowest().is_none() {
+            return self.not_started(name, &NotStarted::Unanswered);
+        }
+        match self.start(name) {
+            Ok(session) => probe(session),
+            Err(why) => self.not_started(name, &why),
+        }
     }
 
     /// Starts the process of session `name` now, beside the gate: a
@@ -108,4 +121,21 @@ impl<'a> Starter<'a> {
         ledger.silent = like.silent;
         ledger
     }
+}
+
+/// Runs `f` on a thread of `scope`, in the caller's stop scope (`serve`'s
+/// call, say), so that the processes it starts stop with the caller's.
+pub(super) fn spawn_within<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::thread::ScopedJoinHandle<'scope, T> {
+    let within = crate::process::current_scope();
+    scope.spawn(move || crate::process::StopScope::enter(within, f))
+}
+
+/// A scoped thread's result, its panic passed on.
+pub(super) fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
