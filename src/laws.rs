@@ -336,6 +336,13 @@ const SCHEMA_CITES: &[Cite] = &[
     ),
     Mcp("2025-06-18", "server/tools", "output-schema"),
     Mcp("2026-07-28", "basic", "resulttype"),
+    Mcp("2026-07-28", "basic/patterns/mrtr", "inputrequiredresult"),
+    Mcp(
+        "2026-07-28",
+        "basic/patterns/mrtr",
+        "server-requirements-basic-workflow",
+    ),
+    Note("a retry with the requestState echoed answered with an error: a warning"),
     Mcp("2026-07-28", "basic/transports/stdio", "receiving-messages"),
 ];
 
@@ -472,6 +479,12 @@ pub const CATALOG: &[Law] = &[
                 "acknowledgment",
             ),
             Mcp("2026-07-28", "basic/patterns/subscriptions", "cancellation"),
+            Mcp(
+                "2026-07-28",
+                "basic/patterns/subscriptions",
+                "graceful-closure",
+            ),
+            Note("a stream open at end of input closed with its result, a SHOULD: a warning"),
         ],
         spec_cites: &[
             Mcp("2025-11-25", "basic", "responses"),
@@ -488,6 +501,12 @@ pub const CATALOG: &[Law] = &[
                 "acknowledgment",
             ),
             Mcp("2026-07-28", "basic/patterns/subscriptions", "cancellation"),
+            Mcp(
+                "2026-07-28",
+                "basic/patterns/subscriptions",
+                "graceful-closure",
+            ),
+            Note("a stream open at end of input closed with its result, a SHOULD: a warning"),
         ],
         implemented: true,
     },
