@@ -25,10 +25,10 @@ for name in "${cli_only[@]}"; do
     fi
 done
 
-# The binaries (src/main.rs, src/cli/, src/bin/) decide the exit status;
-# the library returns errors.
+# The binaries (src/main.rs with its modules in src/main/, src/bin/) decide
+# the exit status; the library (src/cli/ too) returns errors.
 if exits=$(grep -rn --include='*.rs' 'process::exit' src \
-    --exclude=main.rs --exclude-dir=cli --exclude-dir=bin); then
+    --exclude=main.rs --exclude-dir=main --exclude-dir=bin); then
     printf 'error: library code ends the process:\n%s\n' "$exits" >&2
     status=1
 fi

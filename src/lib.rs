@@ -19,8 +19,10 @@
 //!   recorded transcript.
 //! - the `mcp-replay` command and the library under it: [`transcript`]
 //!   (the recorded-session format), `record` (the recording proxy),
-//!   [`check`] (replay, diff and the law catalog) and `fuzz` (a server's
-//!   tools called with arguments drawn from their schemas).
+//!   `check` (replay, diff and the law probes) and `fuzz` (a server's
+//!   tools called with arguments drawn from their schemas), on an engine
+//!   they share: the client that speaks to a server, the comparison of
+//!   messages, the replay of a transcript and one JSON Schema room.
 //!
 //! Both halves share [`revision`] (what differs between the MCP revisions)
 //! and [`model`] (the crate's own model of each revision's message
@@ -55,8 +57,8 @@
 //!
 //! `cli` (on by default) is the command and everything only it needs: the
 //! recorder, the checker's runner and probes, the mock, argument parsing,
-//! signal handling, regular expressions and the patience text diff. A
-//! server that uses the library turns it off:
+//! signal handling and regular expressions. A server that uses the library
+//! turns it off:
 //!
 //! ```toml
 //! [dependencies]
@@ -67,16 +69,27 @@
 //! [`laws`] (the catalog), [`transcript`] (the model, the reader and
 //! writer, env-value redaction and
 //! [`ReplayTransport`](transcript::ReplayTransport)), [`report`] (findings)
-//! and [`testing`], with the replay and the comparison of messages from
-//! [`check`] that it runs. Redaction patterns and the masks of a directory
+//! and [`testing`], with the client, the replay and the comparison of
+//! messages that it runs. Redaction patterns and the masks of a directory
 //! config are regular expressions, and need `cli`.
 #![deny(unsafe_code)]
 
+#[cfg(feature = "cli")]
 pub mod check;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod cli;
+#[doc(hidden)]
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub mod client;
+mod compare;
+#[cfg(feature = "cli")]
+pub mod config;
 #[cfg(test)]
 mod doc_tests;
 #[cfg(feature = "cli")]
 pub mod fuzz;
+pub mod host;
 mod jsonrpc;
 pub mod laws;
 #[cfg(feature = "cli")]
@@ -88,12 +101,19 @@ pub mod model;
 #[cfg(test)]
 mod official_schemas;
 #[cfg(feature = "cli")]
+mod patterns;
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod process;
 #[cfg(feature = "cli")]
 pub mod record;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+mod replay;
 pub mod report;
 pub mod revision;
+#[cfg(test)]
+mod rooms;
+mod schema;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod serve;

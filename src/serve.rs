@@ -16,19 +16,21 @@
 //! checker talks to every server through pipes of its own, and the capture
 //! guard holds whatever else is written while a tool runs.
 
-use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::OnceLock;
 
-use serde_json::{Map, Value, json};
+use clap::CommandFactory as _;
+use serde_json::{Value, json};
 
-use crate::check::duration::parse_duration;
-use crate::check::{self, CheckOptions};
-use crate::laws::{CATALOG, CatalogFormat, LawId, Profile, render_catalog};
+use crate::check;
+use crate::cli::args::{CheckArgs, Cli, FuzzArgs};
+use crate::laws::{CatalogFormat, render_catalog, render_laws};
 use crate::report::{self, Palette};
 use crate::server::{Server, Tool, ToolAnnotations, ToolDescriptor, ToolOutput, ToolSet};
 
+mod arguments;
 mod front;
 
+pub use self::arguments::ToolArgs;
 pub use self::front::{Limits, MAX_RUNNING, MAX_WAITING, serve_stdio};
 
 /// The names of the tools `mcp-replay serve` offers.
@@ -65,44 +67,37 @@ fn records_schema() -> Value {
     })
 }
 
+/// The flags of `check` that its tool takes, read from the command line
+/// once.
+fn check_args() -> &'static ToolArgs {
+    static ARGS: OnceLock<ToolArgs> = OnceLock::new();
+    ARGS.get_or_init(|| command_args("check"))
+}
+
+/// The flags of `fuzz` that its tool takes, read from the command line
+/// once.
+fn fuzz_args() -> &'static ToolArgs {
+    static ARGS: OnceLock<ToolArgs> = OnceLock::new();
+    ARGS.get_or_init(|| command_args("fuzz"))
+}
+
+fn command_args(name: &str) -> ToolArgs {
+    let cli = Cli::command();
+    let command = cli
+        .find_subcommand(name)
+        .expect("the tool is a command of the command line");
+    ToolArgs::of(command)
+}
+
 impl Tool for CheckTool {
     fn descriptor(&self) -> ToolDescriptor {
-        let duration = |what: &str| json!({"type": "string", "description": what});
-        let laws: Vec<&str> = CATALOG.iter().map(|law| law.id.as_str()).collect();
         ToolDescriptor::new(
             "check",
             "Replay MCP transcripts against a server and probe the laws of the stdio \
              contract, as `mcp-replay check` does. Give `command` (the server's argv) to \
              probe a server, `paths` to replay transcripts, or both. Findings that fail \
              the run answer isError: true.",
-            json!({
-                "type": "object",
-                "properties": {
-                    "paths": {
-                        "type": "array", "items": {"type": "string"},
-                        "description": "Transcript files or directories, relative to the server's working directory."
-                    },
-                    "command": {
-                        "type": "array", "items": {"type": "string"}, "minItems": 1,
-                        "description": "The server command and its arguments, one element each."
-                    },
-                    "profile": {"enum": ["core", "spec"], "description": "The contract to hold the server to (default core)."},
-                    "waive": {"type": "array", "items": {"enum": laws}, "description": "Laws not to fail on."},
-                    "deny_warnings": {"type": "boolean", "description": "Fail on warnings too."},
-                    "baseline": {"type": "string", "description": "A baseline file: the findings it lists do not fail the run."},
-                    "fail_on_noise": {"type": "boolean", "description": "Fail on differences that are noise too."},
-                    "no_probes": {"type": "boolean", "description": "Replay only; do not run the law probes."},
-                    "no_replay": {"type": "boolean", "description": "Probe `command` alone; replay nothing."},
-                    "cli_probes": {"type": "boolean", "description": "Also run the CLI probes: `<cmd> --help` and `<cmd> <bad flag>` (help-does-not-serve, bad-flag-exits-2)."},
-                    "bad_flag": {"type": "string", "description": "The invalid flag bad-flag-exits-2 passes (default --mcp-replay-no-such-flag)."},
-                    "verbose": {"type": "boolean", "description": "List the laws that held too."},
-                    "timeout": duration("The deadline of each step, such as 5s (default 5s)."),
-                    "startup_timeout": duration("The deadline of a step before the server has written anything (default 20s)."),
-                    "settle": duration("How long the probes watch stdout before the first message (default 1s)."),
-                    "grace": duration("How long a server may take to exit after stdin closes or SIGTERM (default 2s).")
-                },
-                "additionalProperties": false
-            }),
+            check_args().input_schema(),
         )
         .with_title("Check an MCP server")
         // It starts the command it is given, or the commands the
@@ -112,7 +107,7 @@ impl Tool for CheckTool {
     }
 
     fn run(&self, args: &Value) -> ToolOutput {
-        let (options, verbose) = match options(args) {
+        let (options, verbose) = match check_options(args) {
             Ok(parsed) => parsed,
             Err(message) => return ToolOutput::error(format!("check: {message}")),
         };
@@ -198,7 +193,7 @@ fn answer(report: &report::Report, verbose: bool, tool: &str) -> ToolOutput {
 /// limit for one call (a cancelled call is not answered at all).
 fn stopped(tool: &str) -> ToolOutput {
     let limit = front::call_timeout()
-        .map(|limit| format!(" ({})", crate::check::duration::format_duration(limit)))
+        .map(|limit| format!(" ({})", crate::client::duration::format_duration(limit)))
         .unwrap_or_default();
     ToolOutput::error(format!(
         "{tool}: stopped: the call ran past serve's limit for one call{limit}, and its servers were killed; \
@@ -283,121 +278,39 @@ fn bounded_records(lines: &[u8], max: usize) -> (Vec<Value>, usize) {
     (records, left_out)
 }
 
-/// The check options of a `check` call, and whether the report is verbose.
-fn options(args: &Value) -> Result<(CheckOptions, bool), String> {
-    let empty = Map::new();
-    let args = args.as_object().unwrap_or(&empty);
-    let strings = |key: &str| -> Vec<String> {
-        args.get(key)
-            .and_then(Value::as_array)
-            .map(|items| {
-                items
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let flag = |key: &str| args.get(key).and_then(Value::as_bool).unwrap_or(false);
-    let duration = |key: &str| -> Result<Option<Duration>, String> {
-        args.get(key)
-            .and_then(Value::as_str)
-            .map(|text| parse_duration(text).map_err(|err| format!("`{key}`: {err}")))
-            .transpose()
-    };
-    let profile = args
-        .get("profile")
-        .and_then(Value::as_str)
-        .map(str::parse::<Profile>)
-        .transpose()
-        .map_err(|err| format!("`profile`: {err}"))?;
-    let waive = strings("waive")
-        .iter()
-        .map(|id| id.parse::<LawId>())
-        .collect::<Result<_, _>>()?;
-    let options = CheckOptions {
-        paths: strings("paths").into_iter().map(PathBuf::from).collect(),
-        command: strings("command"),
-        profile,
-        waive,
-        deny_warnings: flag("deny_warnings"),
-        baseline: args
-            .get("baseline")
-            .and_then(Value::as_str)
-            .map(PathBuf::from),
-        fail_on_noise: flag("fail_on_noise"),
-        probes: !flag("no_probes"),
-        replay: !flag("no_replay"),
-        timeout: duration("timeout")?,
-        startup_timeout: duration("startup_timeout")?,
-        settle: duration("settle")?,
-        grace: duration("grace")?,
-        cli_probes: flag("cli_probes").then(|| {
-            args.get("bad_flag")
-                .and_then(Value::as_str)
-                .unwrap_or(check::probes::cli::DEFAULT_BAD_FLAG)
-                .to_owned()
-        }),
-        // Which variables fill a transcript's placeholders is the serve
-        // process's to say (its environment), never the agent's.
-        fill_env: crate::transcript::fill_names_from_env(),
-        // The agent's paths, and what a directory of them holds, stay in
-        // the directory serve was started in.
-        confine_to_cwd: true,
-        ..CheckOptions::default()
-    };
-    if !options.replay && options.command.is_empty() {
-        return Err("`no_replay` needs a `command` to probe".to_owned());
-    }
-    if !options.replay && !options.probes {
-        return Err("`no_replay` and `no_probes` leave nothing to check".to_owned());
-    }
-    Ok((options, flag("verbose")))
+/// The check options of a `check` call, and whether the report is verbose:
+/// the arguments as `mcp-replay check` parses the same flags, then what
+/// serve decides whatever they say.
+fn check_options(args: &Value) -> Result<(check::CheckOptions, bool), String> {
+    let args: CheckArgs = check_args().parse(args)?;
+    let mut options = args.options();
+    // Which variables fill a transcript's placeholders is the serve
+    // process's to say (its environment), never the agent's.
+    options.fill_env = crate::transcript::fill_names_from_env();
+    options.allow_cwd = Vec::new();
+    // The agent's paths, and what a directory of them holds, stay in the
+    // directory serve was started in; no file is rewritten or written.
+    options.confine_to_cwd = true;
+    options.bless = false;
+    options.write_baseline = None;
+    // The probes run for real only the tools that say they change nothing.
+    options.tools = Vec::new();
+    Ok((options, args.report.verbose))
 }
 
 /// `fuzz`: every tool of a server called with arguments drawn from its
 /// schema, as `mcp-replay fuzz --read-only --no-findings` does.
 struct FuzzTool;
 
-/// The most cases a `fuzz` call draws for one tool.
-pub const MAX_FUZZ_CASES: u64 = 10_000;
-
 impl Tool for FuzzTool {
     fn descriptor(&self) -> ToolDescriptor {
-        let duration = |what: &str| json!({"type": "string", "description": what});
-        let laws: Vec<&str> = CATALOG.iter().map(|law| law.id.as_str()).collect();
         ToolDescriptor::new(
             "fuzz",
             "Call a server's tools with arguments drawn from their input schemas, as \
              `mcp-replay fuzz` does: only the tools annotated readOnlyHint: true, the \
              server in a scratch directory, no finding transcripts written. Findings \
              that fail the run answer isError: true.",
-            json!({
-                "type": "object",
-                "properties": {
-                    "command": {
-                        "type": "array", "items": {"type": "string"}, "minItems": 1,
-                        "description": "The server command and its arguments, one element each."
-                    },
-                    "seed": {"type": "integer", "minimum": 0, "description": "The seed of the run's cases (default: a fresh one, in the report)."},
-                    "cases": {"type": "integer", "minimum": 0, "maximum": MAX_FUZZ_CASES, "description": "How many cases to draw for each tool (default 100)."},
-                    "budget": duration("How long to send cases for, such as 60s (default 60s); shrinking gets half as long again at most."),
-                    "timeout": duration("The deadline of each call (default 5s)."),
-                    "startup_timeout": duration("The deadline of a fresh server's first answer (default 20s)."),
-                    "grace": duration("How long a server may take to exit after stdin closes (default 2s)."),
-                    "skip_tools": {"type": "array", "items": {"type": "string"}, "description": "Tools never to call."},
-                    "era": {"enum": ["auto", "legacy", "modern"], "description": "The era to speak (default auto)."},
-                    "pipeline": {"type": "integer", "minimum": 1, "maximum": 65535, "description": "How many calls may be in flight at once (default 8)."},
-                    "no_shrink": {"type": "boolean", "description": "Report failing cases as first sent, unshrunk."},
-                    "profile": {"enum": ["core", "spec"], "description": "The contract to hold the server to (default core)."},
-                    "waive": {"type": "array", "items": {"enum": laws}, "description": "Laws not to fail on."},
-                    "deny_warnings": {"type": "boolean", "description": "Fail on warnings too."},
-                    "verbose": {"type": "boolean", "description": "List every tool and law of the report."}
-                },
-                "required": ["command"],
-                "additionalProperties": false
-            }),
+            fuzz_args().input_schema(),
         )
         .with_title("Fuzz an MCP server's tools")
         // It starts the command it is given and calls its tools.
@@ -422,134 +335,22 @@ impl Tool for FuzzTool {
     }
 }
 
-/// The fuzz options of a `fuzz` call, and whether the report is verbose.
-/// What would widen the run past what its tools say of themselves (`tool`,
-/// `all_tools`), or write or choose files (`findings`, `cwd`), is no
-/// argument: the call calls only read-only tools, in a scratch directory,
-/// and writes no transcripts.
+/// The fuzz options of a `fuzz` call, and whether the report is verbose:
+/// the arguments as `mcp-replay fuzz` parses the same flags, then what
+/// serve decides whatever they say. What would widen the run past what its
+/// tools say of themselves (`tools`, `all_tools`), or write or choose files
+/// (`findings`, `cwd`), is no argument: the call calls only read-only
+/// tools, in a scratch directory, and writes no transcripts.
 fn fuzz_options(args: &Value) -> Result<(crate::fuzz::FuzzOptions, bool), String> {
-    use crate::fuzz::{EraChoice, FuzzOptions};
-    let empty = Map::new();
-    let args = args.as_object().unwrap_or(&empty);
-    if let Some(unknown) = args
-        .keys()
-        .find(|key| !FUZZ_ARGUMENTS.contains(&key.as_str()))
-    {
-        return Err(format!("`{unknown}` is no argument of fuzz"));
-    }
-    let strings = |key: &str| -> Result<Vec<String>, String> {
-        match args.get(key) {
-            None => Ok(Vec::new()),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|item| {
-                    item.as_str()
-                        .map(str::to_owned)
-                        .ok_or_else(|| format!("`{key}` must be an array of strings"))
-                })
-                .collect(),
-            Some(_) => Err(format!("`{key}` must be an array of strings")),
-        }
-    };
-    let flag = |key: &str| args.get(key).and_then(Value::as_bool).unwrap_or(false);
-    let duration = |key: &str| -> Result<Option<Duration>, String> {
-        args.get(key)
-            .map(|value| {
-                value
-                    .as_str()
-                    .ok_or_else(|| format!("`{key}` must be a duration such as 5s"))
-                    .and_then(|text| parse_duration(text).map_err(|err| format!("`{key}`: {err}")))
-            })
-            .transpose()
-    };
-    let integer = |key: &str, min: u64, max: u64| -> Result<Option<u64>, String> {
-        args.get(key)
-            .map(|value| {
-                value
-                    .as_u64()
-                    .filter(|n| (min..=max).contains(n))
-                    .ok_or_else(|| format!("`{key}` must be an integer from {min} to {max}"))
-            })
-            .transpose()
-    };
-    let command = strings("command")?;
-    if command.is_empty() {
-        return Err("`command` (the server's argv) is required".to_owned());
-    }
-    let mut options = FuzzOptions::new(command);
-    options.seed = integer("seed", 0, u64::MAX)?;
-    if let Some(cases) = integer("cases", 0, MAX_FUZZ_CASES)? {
-        options.cases = usize::try_from(cases).unwrap_or(usize::MAX);
-    }
-    if let Some(pipeline) = integer("pipeline", 1, 65_535)? {
-        options.pipeline = usize::try_from(pipeline).unwrap_or(1);
-    }
-    if let Some(budget) = duration("budget")? {
-        options.budget = budget;
-    }
-    if let Some(timeout) = duration("timeout")? {
-        options.call_timeout = timeout;
-    }
-    if let Some(startup) = duration("startup_timeout")? {
-        options.startup_timeout = startup;
-    }
-    if let Some(grace) = duration("grace")? {
-        options.grace = grace;
-    }
-    options.skip_tools = strings("skip_tools")?;
-    options.era = match args.get("era").map(|era| era.as_str()) {
-        None | Some(Some("auto")) => EraChoice::Auto,
-        Some(Some("legacy")) => EraChoice::Legacy,
-        Some(Some("modern")) => EraChoice::Modern,
-        Some(_) => return Err("`era` must be auto, legacy or modern".to_owned()),
-    };
-    options.profile = args
-        .get("profile")
-        .map(|profile| {
-            profile
-                .as_str()
-                .ok_or_else(|| "`profile` must be core or spec".to_owned())
-                .and_then(|text| {
-                    text.parse::<Profile>()
-                        .map_err(|err| format!("`profile`: {err}"))
-                })
-        })
-        .transpose()?
-        .unwrap_or_default();
-    options.waive = strings("waive")?
-        .iter()
-        .map(|id| id.parse::<LawId>())
-        .collect::<Result<_, _>>()?;
-    options.deny_warnings = flag("deny_warnings");
-    options.shrink = !flag("no_shrink");
-    // Only what says it changes nothing, in a scratch directory, and no
-    // transcript written: the agent's call decides none of these.
+    let args: FuzzArgs = fuzz_args().parse(args)?;
+    let mut options = args.options();
     options.read_only = true;
     options.tools = Vec::new();
     options.all_tools = false;
     options.cwd = None;
     options.findings = None;
-    Ok((options, flag("verbose")))
+    Ok((options, args.report.verbose))
 }
-
-/// The arguments a `fuzz` call takes.
-const FUZZ_ARGUMENTS: &[&str] = &[
-    "command",
-    "seed",
-    "cases",
-    "budget",
-    "timeout",
-    "startup_timeout",
-    "grace",
-    "skip_tools",
-    "era",
-    "pipeline",
-    "no_shrink",
-    "profile",
-    "waive",
-    "deny_warnings",
-    "verbose",
-];
 
 /// `laws`: the catalog.
 struct LawsTool;
@@ -559,8 +360,19 @@ impl Tool for LawsTool {
         ToolDescriptor::new(
             "laws",
             "List the laws `check` holds servers to: id, severity per profile, \
-             implemented or reserved, and the contract each cites.",
-            json!({"type": "object", "properties": {}, "additionalProperties": false}),
+             implemented or reserved, and the contract each cites; with \
+             `requirements`, the requirements of the MCP revisions too, each \
+             with the law that judges it or none.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "requirements": {
+                        "type": "boolean",
+                        "description": "Also list the requirements of the MCP revisions (about 300), each with the law that judges it, as `mcp-replay laws` does."
+                    }
+                },
+                "additionalProperties": false
+            }),
         )
         .with_title("The laws of the stdio contract")
         .with_annotations(
@@ -580,27 +392,50 @@ impl Tool for LawsTool {
                         "properties": {"id": {"type": "string"}, "implemented": {"type": "boolean"}},
                         "required": ["id", "implemented"]
                     }
+                },
+                "requirements": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "id": {"type": "string"},
+                            "side": {"enum": ["server", "host"]},
+                            "level": {"enum": ["MUST", "SHOULD", "MAY"]},
+                            "law": {"type": ["string", "null"]}
+                        },
+                        "required": ["id", "side", "level", "law"]
+                    }
                 }
             },
             "required": ["laws"]
         }))
     }
 
-    fn run(&self, _args: &Value) -> ToolOutput {
+    fn run(&self, args: &Value) -> ToolOutput {
+        let with_requirements = args.get("requirements") == Some(&Value::Bool(true));
         let mut text = Vec::new();
         let mut lines = Vec::new();
-        let rendered = render_catalog(&mut text, CatalogFormat::Human)
-            .and_then(|()| render_catalog(&mut lines, CatalogFormat::Json));
+        let rendered = if with_requirements {
+            render_catalog(&mut text, CatalogFormat::Human)
+                .and_then(|()| render_catalog(&mut lines, CatalogFormat::Json))
+        } else {
+            render_laws(&mut text, CatalogFormat::Human)
+                .and_then(|()| render_laws(&mut lines, CatalogFormat::Json))
+        };
         if let Err(err) = rendered {
             return ToolOutput::error(format!("laws: the catalog could not be rendered: {err}"));
         }
-        let laws: Vec<Value> = lines
+        let (laws, requirements): (Vec<Value>, Vec<Value>) = lines
             .split(|&b| b == b'\n')
             .filter(|line| !line.is_empty())
-            .filter_map(|line| serde_json::from_slice(line).ok())
-            .collect();
-        ToolOutput::ok(String::from_utf8_lossy(&text).into_owned())
-            .with_structured(json!({ "laws": laws }))
+            .filter_map(|line| serde_json::from_slice::<Value>(line).ok())
+            .partition(|line| line["type"] == "law");
+        let structured = if with_requirements {
+            json!({ "laws": laws, "requirements": requirements })
+        } else {
+            json!({ "laws": laws })
+        };
+        ToolOutput::ok(String::from_utf8_lossy(&text).into_owned()).with_structured(structured)
     }
 }
 
@@ -648,10 +483,164 @@ mod tests {
         let output = CheckTool.run(&json!({"no_replay": true}));
         assert!(output.is_error);
         assert!(
-            output.report.contains("needs a `command`"),
+            output.report.contains("missing `command`"),
             "{}",
             output.report
         );
+        let output =
+            CheckTool.run(&json!({"no_replay": true, "no_probes": true, "command": ["x"]}));
+        assert!(output.is_error);
+        assert!(
+            output.report.contains("cannot be given with"),
+            "{}",
+            output.report
+        );
+    }
+
+    #[test]
+    fn a_call_runs_with_serve_s_limits_whatever_it_asks() {
+        let (options, verbose) =
+            check_options(&json!({"paths": ["t"], "verbose": true, "timeout": "3s"})).unwrap();
+        assert!(verbose);
+        assert!(options.confine_to_cwd);
+        assert_eq!(options.timeout, Some(std::time::Duration::from_secs(3)));
+        assert_eq!(options.paths, [std::path::PathBuf::from("t")]);
+        let (options, _) = fuzz_options(&json!({"command": ["server"], "cases": 7})).unwrap();
+        assert_eq!(options.cases, 7);
+        assert!(options.read_only);
+        assert_eq!(options.findings, None);
+        assert_eq!(options.cwd, None);
+        let err = fuzz_options(&json!({"command": ["server"], "cases": 10_001})).unwrap_err();
+        assert_eq!(err, "`cases` must be at most 10000");
+        let err = fuzz_options(&json!({"command": ["server"], "findings": "f"})).unwrap_err();
+        assert_eq!(err, "`findings` is no argument of fuzz");
+    }
+
+    // The flags of `check` and `fuzz` a tool takes are those the manifest
+    // does not mark `mcp: false`, each with the manifest's description.
+    #[test]
+    fn the_tools_take_what_the_manifest_offers() {
+        let manifest = crate::cli::commands::manifest("0").unwrap();
+        let cli = Cli::command();
+        for tool in [CheckTool.descriptor(), FuzzTool.descriptor()] {
+            let specs = crate::manifest::args::args(cli.find_subcommand(&tool.name).unwrap());
+            let flags = &manifest.commands[&tool.name].flags;
+            let properties = tool.input_schema["properties"].as_object().unwrap();
+            let mut taken: Vec<&str> = Vec::new();
+            for (id, property) in properties {
+                let spec = specs.iter().find(|spec| spec.id == *id).unwrap();
+                let flag = &flags[&spec.name];
+                assert_eq!(flag.mcp, None, "{} {id}", tool.name);
+                assert_eq!(property["description"], flag.description.as_str());
+                taken.push(&spec.name);
+            }
+            taken.sort_unstable();
+            let offered: Vec<&str> = flags
+                .iter()
+                .filter(|(_, flag)| flag.mcp.is_none())
+                .map(|(name, _)| name.as_str())
+                .collect();
+            assert_eq!(taken, offered, "{}", tool.name);
+        }
+    }
+
+    // REQ-C-032: manifest shows mcp: false on every command the MCP server
+    // leaves out, and no mcp field on any other command.
+    #[test]
+    fn mcp_false_marks_exactly_the_commands_serve_leaves_out() {
+        let manifest = crate::cli::commands::manifest("0").unwrap();
+        for (name, entry) in &manifest.commands {
+            match entry.mcp {
+                Some(value) => {
+                    assert!(!value, "{name}");
+                    assert!(!TOOL_NAMES.contains(&name.as_str()), "{name} is offered");
+                }
+                None => assert!(
+                    TOOL_NAMES.contains(&name.as_str()) || name == "manifest",
+                    "{name} carries no mcp field but is not offered"
+                ),
+            }
+        }
+    }
+
+    // What clap cannot say of a flag is declared for flags that exist, of
+    // commands that are tools; and every flag of a tool's command whose
+    // value is a place on disk is declared, taken or not: whether an agent
+    // may name one is decided, never inherited.
+    #[test]
+    fn every_declared_flag_exists_and_every_path_flag_is_declared() {
+        use crate::cli::declared::FLAGS;
+        use crate::manifest::{FlagType, args::args};
+        let cli = Cli::command();
+        for entry in FLAGS {
+            for &command in entry.commands {
+                assert!(TOOL_NAMES.contains(&command), "`{command}` is no tool");
+                let command = cli.find_subcommand(command).unwrap();
+                assert!(
+                    command.get_arguments().any(|arg| arg.get_id() == entry.arg),
+                    "`{} {}` is declared but no flag",
+                    command.get_name(),
+                    entry.arg
+                );
+            }
+        }
+        for command in cli
+            .get_subcommands()
+            .filter(|command| TOOL_NAMES.contains(&command.get_name()))
+        {
+            for spec in args(command) {
+                if spec.item == FlagType::Path {
+                    assert!(
+                        FLAGS.iter().any(|entry| entry.arg == spec.id
+                            && entry.commands.contains(&command.get_name())),
+                        "`{} --{}` names a place on disk: declare whether serve's tool takes it (src/cli/declared.rs)",
+                        command.get_name(),
+                        spec.name
+                    );
+                }
+            }
+        }
+    }
+
+    // See: #24. A flag added to `check` in one place, its clap declaration,
+    // is in `--help`, in the manifest and in serve's tool, which parses it.
+    #[test]
+    fn a_new_flag_on_check_appears_everywhere_from_one_declaration() {
+        use clap::{Arg, ArgAction};
+        let mut cli = Cli::command().mut_subcommand("check", |check| {
+            check.arg(
+                Arg::new("allow_empty")
+                    .long("allow-empty")
+                    .action(ArgAction::SetTrue)
+                    .help("Pass a run that checked nothing"),
+            )
+        });
+        let help = cli
+            .find_subcommand_mut("check")
+            .unwrap()
+            .render_long_help()
+            .to_string();
+        assert!(help.contains("--allow-empty"), "{help}");
+        assert!(help.contains("Pass a run that checked nothing"), "{help}");
+
+        let manifest = crate::cli::commands::manifest_of(&cli, "0").unwrap();
+        let flag = &manifest.commands["check"].flags["allow-empty"];
+        assert_eq!(flag.kind, crate::manifest::FlagType::Boolean);
+        assert_eq!(flag.description, "Pass a run that checked nothing");
+        assert_eq!(flag.default, Some(json!(false)));
+        assert_eq!(flag.mcp, None);
+
+        let tool = ToolArgs::of(cli.find_subcommand("check").unwrap());
+        let schema = tool.input_schema();
+        assert_eq!(schema["properties"]["allow_empty"]["type"], "boolean");
+        assert_eq!(
+            schema["properties"]["allow_empty"]["description"],
+            "Pass a run that checked nothing"
+        );
+        let matches = tool
+            .matches(&json!({"allow_empty": true, "command": ["server"]}))
+            .unwrap();
+        assert!(matches.get_flag("allow_empty"));
     }
 
     #[test]
@@ -701,8 +690,24 @@ mod tests {
     fn laws_answers_the_whole_catalog() {
         let output = LawsTool.run(&json!({}));
         assert!(!output.is_error);
-        let laws = output.structured.unwrap()["laws"].as_array().unwrap().len();
-        assert_eq!(laws, CATALOG.len());
+        let structured = output.structured.unwrap();
+        let laws = structured["laws"].as_array().unwrap().len();
+        assert_eq!(laws, crate::laws::CATALOG.len());
+        assert!(structured.get("requirements").is_none(), "{structured}");
         assert!(output.report.contains("help-does-not-serve"));
+        assert!(!output.report.contains("srv-ping-empty-result"));
+
+        // With `requirements`, the registry too.
+        let output = LawsTool.run(&json!({"requirements": true}));
+        assert!(!output.is_error);
+        let structured = output.structured.unwrap();
+        assert_eq!(
+            structured["laws"].as_array().unwrap().len(),
+            crate::laws::CATALOG.len()
+        );
+        let requirements = structured["requirements"].as_array().unwrap();
+        assert_eq!(requirements.len(), crate::laws::registry::REGISTRY.len());
+        assert!(requirements.iter().all(|r| r["type"] == "requirement"));
+        assert!(output.report.contains("srv-ping-empty-result"));
     }
 }

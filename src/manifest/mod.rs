@@ -7,9 +7,11 @@
 //! serve`) declares `stdout: "protocol"` and names the protocol; a command
 //! that must never be an MCP tool declares `mcp: false`. [`Manifest::register`]
 //! refuses the combinations REQ-C-032 forbids, so a manifest that exists is
-//! one that keeps the contract.
+//! one that keeps the contract. [`args`] reads a command's flags from its
+//! clap declarations; the manifest of `mcp-replay` itself is
+//! `cli::commands`'.
 
-pub mod commands;
+pub mod args;
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -3,20 +3,25 @@
 //! answering while checks run.
 //!
 //! The reader thread reads every line the host sends. A `tools/call` of
-//! `check` goes to a pool of [`MAX_RUNNING`] workers (at most
-//! [`MAX_WAITING`] more wait for one; past that the call is answered busy);
+//! `check` or `fuzz` goes to a pool of [`MAX_RUNNING`] workers (at most
+//! [`MAX_WAITING`] more wait for one; past that the call is answered busy),
+//! and so does a 2025-03-26 batch that holds one, whole: its answer is one
+//! array, which the worker's loop writes once every member is answered;
 //! everything else goes to the library's loop on the serving thread, which
 //! answers it at once (`ping`, `tools/list`, `laws`, the handshake). A
 //! worker answers its call with a loop of its own that is handed the
 //! session's `initialize` first, so the answer is the one the main loop
 //! would give in that session.
 //!
-//! Each call's servers run in a [`StopScope`] of its own:
+//! Each call's servers run in a [`StopScope`] of its own (a batch's calls
+//! share one):
 //! `notifications/cancelled` naming a running call stops its scope (its
 //! servers are killed, its check ends) and nothing more is sent for it, as
 //! MCP asks of a cancelled request; a call that runs past
 //! [`call_timeout`](Limits::call_timeout) is stopped the same way and
-//! answered with an error saying so. End of input stops every call, and
+//! answered with an error saying so. Cancelling a call of a batch stops
+//! every call of the batch, whose answer still goes out, with the others'.
+//! End of input stops every call, and
 //! `serve` ends once their servers are reaped.
 
 use std::collections::{HashMap, VecDeque};
@@ -62,12 +67,15 @@ pub(crate) fn call_timeout() -> Option<Duration> {
     CALL_TIMEOUT.get().copied()
 }
 
-/// One `check` call that has not answered yet.
+/// One `check` call (or batch holding some) that has not answered yet.
 struct Call {
     /// Its servers.
     scope: Arc<StopScope>,
     /// The host cancelled it, or input ended: nothing more is sent for it.
     silenced: AtomicBool,
+    /// A batch: a cancellation stops it, and its answer still goes out,
+    /// since it answers the batch's other requests too.
+    batch: bool,
 }
 
 /// The calls not answered yet, by request id.
@@ -121,9 +129,10 @@ impl Shared {
     }
 }
 
-/// A `check` call handed to a worker.
+/// A `check` call, or a batch holding some, handed to a worker.
 struct Job {
-    id: RequestId,
+    /// The ids of its `check` and `fuzz` calls.
+    ids: Vec<RequestId>,
     line: Vec<u8>,
     call: Arc<Call>,
 }
@@ -206,6 +215,12 @@ impl Transport for FrontTransport {
 enum Route {
     /// A `check` call, to a worker.
     Check(RequestId),
+    /// A batch holding `check` calls (their ids), to a worker whole; the
+    /// ids of all its requests, to answer it busy.
+    Batch {
+        calls: Vec<RequestId>,
+        requests: Vec<RequestId>,
+    },
     /// `notifications/cancelled` for this request id: stop it if it runs,
     /// and let the loop absorb the notification.
     Cancel(RequestId),
@@ -215,18 +230,51 @@ enum Route {
     Loop,
 }
 
+/// Whether a request of `method` with `params` is a call of a tool that
+/// runs servers.
+fn runs_servers(method: &str, params: Option<&Value>) -> bool {
+    method == "tools/call"
+        && params
+            .and_then(|params| params.get("name"))
+            .and_then(Value::as_str)
+            .is_some_and(|name| matches!(name, "check" | "fuzz"))
+}
+
+/// The route of a batch: a worker's when a member runs servers, the
+/// loop's otherwise (which answers every batch as the session allows).
+fn route_batch(line: &[u8]) -> Route {
+    let Ok(members) = serde_json::from_slice::<Vec<Box<serde_json::value::RawValue>>>(line) else {
+        return Route::Loop;
+    };
+    let mut calls = Vec::new();
+    let mut requests = Vec::new();
+    for member in &members {
+        if let Frame::Request { id, method, params } = Frame::parse(member.get().as_bytes()) {
+            if runs_servers(&method, params.as_ref()) {
+                calls.push(id.clone());
+            }
+            requests.push(id);
+        }
+    }
+    if calls.is_empty() {
+        Route::Loop
+    } else {
+        Route::Batch { calls, requests }
+    }
+}
+
 fn route(line: &[u8]) -> Route {
+    // A line of more values than are read into memory goes to the loop,
+    // which answers it without reading it.
+    if crate::jsonrpc::too_many_values(line).is_some() {
+        return Route::Loop;
+    }
+    if line.trim_ascii_start().first() == Some(&b'[') {
+        return route_batch(line);
+    }
     match Frame::parse(line) {
         Frame::Request { id, method, params } => match method.as_str() {
-            "tools/call"
-                if params
-                    .as_ref()
-                    .and_then(|params| params.get("name"))
-                    .and_then(Value::as_str)
-                    .is_some_and(|name| matches!(name, "check" | "fuzz")) =>
-            {
-                Route::Check(id)
-            }
+            _ if runs_servers(&method, params.as_ref()) => Route::Check(id),
             "initialize" => Route::Initialize,
             _ => Route::Loop,
         },
@@ -262,11 +310,45 @@ fn read(stdin: File, shared: &Shared, to_loop: &SyncSender<Vec<u8>>, jobs: &mpsc
                 let call = Arc::new(Call {
                     scope: StopScope::new(),
                     silenced: AtomicBool::new(false),
+                    batch: false,
                 });
                 calls.by_id.insert(id.clone(), call.clone());
                 drop(calls);
                 let job = Job {
-                    id,
+                    ids: vec![id],
+                    line: line.clone(),
+                    call,
+                };
+                if jobs.send(job).is_err() {
+                    return;
+                }
+            }
+            Route::Batch {
+                calls: ids,
+                requests,
+            } => {
+                let mut calls = shared.calls();
+                if ids.iter().any(|id| calls.by_id.contains_key(id))
+                    || calls.by_id.len() + ids.len() > MAX_RUNNING + MAX_WAITING
+                {
+                    let busy = calls.by_id.len();
+                    drop(calls);
+                    let answers: Vec<String> =
+                        requests.iter().map(|id| busy_line(id, busy)).collect();
+                    let _ = shared.write(format!("[{}]", answers.join(",")).as_bytes());
+                    continue;
+                }
+                let call = Arc::new(Call {
+                    scope: StopScope::new(),
+                    silenced: AtomicBool::new(false),
+                    batch: true,
+                });
+                for id in &ids {
+                    calls.by_id.insert(id.clone(), call.clone());
+                }
+                drop(calls);
+                let job = Job {
+                    ids,
                     line: line.clone(),
                     call,
                 };
@@ -276,7 +358,11 @@ fn read(stdin: File, shared: &Shared, to_loop: &SyncSender<Vec<u8>>, jobs: &mpsc
             }
             Route::Cancel(id) => {
                 if let Some(call) = shared.calls().by_id.get(&id) {
-                    call.silenced.store(true, Ordering::Relaxed);
+                    // A batch's answer answers its other requests too: it
+                    // still goes out.
+                    if !call.batch {
+                        call.silenced.store(true, Ordering::Relaxed);
+                    }
                     call.scope.stop();
                 }
                 if to_loop.send(line.clone()).is_err() {
@@ -344,7 +430,9 @@ fn work(
         if !job.call.silenced.load(Ordering::Relaxed) {
             run_call(shared, &job, version, limits);
         }
-        shared.forget(&job.id, &job.call);
+        for id in &job.ids {
+            shared.forget(id, &job.call);
+        }
     }
 }
 
@@ -370,7 +458,7 @@ fn run_call(shared: &Arc<Shared>, job: &Job, version: &str, limits: Limits) {
     lines.extend(initialize);
     lines.push_back(job.line.clone());
     let mut transport = CallTransport {
-        id: job.id.clone(),
+        ids: job.ids.clone(),
         lines,
         skip,
         shared: shared.clone(),
@@ -390,7 +478,8 @@ fn run_call(shared: &Arc<Shared>, job: &Job, version: &str, limits: Limits) {
 /// dropped), then the call; what it writes goes to the host unless the call
 /// was silenced.
 struct CallTransport {
-    id: RequestId,
+    /// The ids of the `check` and `fuzz` calls it answers.
+    ids: Vec<RequestId>,
     lines: VecDeque<Vec<u8>>,
     /// How many lines written are answers to the replayed `initialize`.
     skip: usize,
@@ -414,8 +503,10 @@ impl Transport for CallTransport {
             self.skip -= 1;
             return Ok(());
         }
-        // Answered: the id is the host's to use again once it reads this.
-        self.shared.forget(&self.id, &self.call);
+        // Answered: the ids are the host's to use again once it reads this.
+        for id in &self.ids {
+            self.shared.forget(id, &self.call);
+        }
         if self.call.silenced.load(Ordering::Relaxed) {
             return Ok(());
         }

@@ -24,9 +24,11 @@
 //! recorder's rule, since a secret set only where the check runs (in CI)
 //! must reach neither a report nor a blessed transcript.
 
+pub(crate) mod bless;
 mod live;
 mod rewrite;
 mod script;
+pub(crate) mod settle;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -36,18 +38,17 @@ use serde_json::Value;
 
 use self::rewrite::with_member;
 use self::script::{Expect, ExpectKind, ExpectState, Script, SendKind, SendLine, Slot, Step};
-use crate::check::client::{Channel, Client, Observation, Received};
-use crate::check::diff::IgnoreRules;
-use crate::check::duration::{after, format_duration};
-use crate::check::schema;
-use crate::check::wire;
+use crate::client::conformance;
+use crate::client::duration::{after, format_duration};
+use crate::client::{Channel, Client, Observation, Received};
+use crate::compare::diff::IgnoreRules;
 use crate::jsonrpc::RequestId;
 use crate::laws::{LawId, Profile};
 #[cfg(all(test, feature = "cli"))]
 use crate::process::ServerProcess;
 #[cfg(feature = "cli")]
 use crate::process::SpawnError;
-use crate::report::{Exchange, ExchangeStatus, Finding, Location};
+use crate::report::{Coverage, Exchange, ExchangeStatus, Finding, Location};
 use crate::revision::Revision;
 use crate::transcript::{
     Direction, RedactError, Redaction, Redactor, Transcript, Unfilled, env_secret_names, filler,
@@ -125,6 +126,8 @@ pub(crate) struct ReplayOutcome {
     /// The transcript lines of the recorded responses that a live one was
     /// compared with (matched or not).
     pub compared: HashSet<usize>,
+    /// What the replay observed of the server's requirements.
+    pub coverage: Coverage,
 }
 
 /// How many recorded responses that differ from the live ones a replay
@@ -225,6 +228,17 @@ pub(crate) enum ReplayError {
         /// What is beyond the limits.
         why: &'static str,
     },
+    /// The transcript sends no request and expects no answer (a header
+    /// alone, or notifications alone): replaying it would judge nothing,
+    /// and a pass would say the server kept a session nobody had with it.
+    #[error(
+        "{}: the transcript records no request (only a header, or only notifications), so replaying it checks nothing: record a session in which the client sends a request",
+        .path.display()
+    )]
+    NoRequest {
+        /// The transcript.
+        path: std::path::PathBuf,
+    },
     /// The server could not be started.
     #[cfg(feature = "cli")]
     #[error(transparent)]
@@ -306,6 +320,15 @@ pub(crate) fn replay_on<C: Channel>(
             why,
         });
     }
+    // A request, or a malformed line whose recorded answer is awaited, is
+    // something the server must do; notifications alone ask nothing of it
+    // (a server that never started keeps them as well as any).
+    let awaits_answer = |expect: &Expect| matches!(expect.kind, ExpectKind::NoId);
+    if script.slots.is_empty() && !script.expects.iter().any(awaits_answer) {
+        return Err(ReplayError::NoRequest {
+            path: transcript.path.clone(),
+        });
+    }
     let mut client = Client::new(server, redactor, MAX_SCHEMA_FINDINGS);
     if let Some(revision) = recorded_revision(transcript) {
         client.speak(revision);
@@ -324,6 +347,8 @@ pub(crate) fn replay_on<C: Channel>(
         used_ids: HashSet::new(),
         max_number_id: 0,
         findings: Vec::new(),
+        unjudged: Vec::new(),
+        unjudged_left_out: 0,
         mismatches: 0,
         silent: None,
         mismatched: Vec::new(),
@@ -363,11 +388,20 @@ pub(crate) fn replay_on<C: Channel>(
     // Once the replay stopped early, what did not come might have come
     // later: only a whole session notes what never came.
     let mut notes = std::mem::take(&mut script.notes);
+    notes.append(&mut run.unjudged);
+    let left_out = run.unjudged_left_out + run.client.unjudged_left_out();
+    if left_out > 0 {
+        notes.push(format!(
+            "{left_out} more values the judge of JSON Schema could not decide are left out of these notes"
+        ));
+    }
     notes.extend(run.unfilled.notes(&options.fill, options.fill_hint));
     if complete {
         notes.extend(run.missing_notifications());
     }
+    let coverage = run.client.coverage().clone();
     Ok(ReplayOutcome {
+        coverage,
         notes,
         command: run.command,
         exchanges,
@@ -393,7 +427,7 @@ fn recorded_revision(transcript: &Transcript) -> Option<Revision> {
     transcript
         .lines(Direction::ClientToServer)
         .filter_map(|(_, payload)| payload.to_json())
-        .find_map(|message| schema::requested(message.get("params")))
+        .find_map(|message| conformance::requested(message.get("params")))
 }
 
 /// `line` (a request) with `params._meta.progressToken` set to `live` where
@@ -439,6 +473,10 @@ struct Run<'a, C> {
     used_ids: HashSet<RequestId>,
     max_number_id: i64,
     findings: Vec<Finding>,
+    /// What a law asked of an answer and could not be decided, as notes
+    /// (at most `MAX_UNJUDGED`), and how many more were left out.
+    unjudged: Vec<String>,
+    unjudged_left_out: usize,
     mismatches: usize,
     /// See [`ReplayOutcome::silent`].
     silent: Option<Duration>,
@@ -607,12 +645,10 @@ impl<C: Channel> Run<'_, C> {
                         || "still running".to_owned(),
                         |status| format!("exit status {status}"),
                     );
-                let stderr = self.client.channel_ref().stderr_tail(4096);
-                match stderr.lines().rev().find(|line| !line.trim().is_empty()) {
-                    Some(last) => format!(
-                        "before the server closed stdout ({status}; stderr ends: {})",
-                        wire::excerpt(&self.client.redactor().redact(last.as_bytes()))
-                    ),
+                match self.client.stderr_words() {
+                    Some(words) => {
+                        format!("before the server closed stdout ({status}; stderr ends: {words})")
+                    }
                     None => format!("before the server closed stdout ({status})"),
                 }
             }
@@ -829,6 +865,22 @@ impl<C: Channel> Run<'_, C> {
         for observation in self.client.take_observations() {
             self.enter(observation);
         }
+        for unjudged in self.client.take_unjudged() {
+            if self.unjudged.len() >= crate::client::MAX_UNJUDGED {
+                self.unjudged_left_out += 1;
+                continue;
+            }
+            let line = unjudged
+                .request
+                .as_ref()
+                .and_then(|id| self.live_ids.get(id))
+                .map_or(unjudged.at.max(1), |&slot| self.slots[slot].line);
+            self.unjudged.push(format!(
+                "{}:{line}: {}",
+                self.path.display(),
+                unjudged.note()
+            ));
+        }
     }
 
     fn enter(&mut self, observation: Observation) {
@@ -848,7 +900,16 @@ impl<C: Channel> Run<'_, C> {
         if observation.law == LawId::StdoutIsProtocol {
             self.not_protocol_finding.get_or_insert(self.findings.len());
         }
-        self.finding(observation.law, line, observation.message);
+        let finding = Finding::new(
+            observation.law,
+            self.options.profile,
+            self.location(line),
+            observation.message,
+        );
+        self.findings.push(match observation.requirement {
+            Some(requirement) => finding.with_requirement(requirement),
+            None => finding,
+        });
     }
 
     fn finding(&mut self, law: LawId, line: usize, message: impl Into<String>) {
@@ -1248,14 +1309,20 @@ mod tests {
         assert_eq!(outcome.exchanges[1].status, ExchangeStatus::NotSent);
     }
 
+    /// The last lines of stderr are quoted, not only the last one: a
+    /// runtime often prints its version after the line that explains the
+    /// crash. See: #25
     #[test]
     fn a_server_that_dies_is_reported_with_its_status_and_stderr() {
-        let outcome = run(&session(), "read a; echo 'fatal: no config' >&2; exit 3");
+        let outcome = run(
+            &session(),
+            "read a; printf 'Error: boom\\n    at main (server.js:3)\\n\\n' >&2; printf '1\\n2\\n3\\n4\\nfatal: no config\\n' >&2; exit 3",
+        );
         assert_eq!(
             laws(&outcome),
             vec![(
                 LawId::RequestAnsweredOnce,
-                "no response to `initialize` id=1 (line 2) before the server closed stdout (exit status 3; stderr ends: fatal: no config)".to_owned()
+                "no response to `initialize` id=1 (line 2) before the server closed stdout (exit status 3; stderr ends: \"1\" ⏎ \"2\" ⏎ \"3\" ⏎ \"4\" ⏎ \"fatal: no config\")".to_owned()
             )]
         );
         assert!(!outcome.complete);

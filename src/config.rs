@@ -14,9 +14,10 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::check::diff::IgnoreRules;
-use crate::check::duration::parse_duration;
+use crate::client::duration::parse_duration;
+use crate::compare::diff::IgnoreRules;
 use crate::laws::{LawId, Profile};
+use crate::patterns::PatternError;
 use crate::transcript::input::{Input, MAX_CONFIG_SIZE};
 use crate::transcript::{BOM_FOUND, Redaction, bom_at};
 
@@ -203,11 +204,35 @@ impl Config {
                 .map(Some)
                 .map_err(|err| invalid(format!("`{field}`: {err}")))
         };
+        // Compiled as the recorder and the checker will compile them, within
+        // the same bounds, so that a pattern too large is named here, at its
+        // line.
+        let mut budget = crate::patterns::Budget::default();
         for pattern in &wire.redact {
-            if let Err(err) = regex::bytes::Regex::new(pattern) {
-                return Err(invalid(format!(
-                    "`redact`: `{pattern}` is no regular expression: {err}"
-                )));
+            if let Err(err) = budget.bytes(pattern) {
+                let why = match err {
+                    PatternError::Syntax(err) => format!("is no regular expression: {err}"),
+                    err => format!("is refused: {err}"),
+                };
+                return Err(
+                    at_string(path, text, pattern, format!("`redact`: `{pattern}` {why}")).into(),
+                );
+            }
+        }
+        let mut budget = crate::patterns::Budget::default();
+        for pattern in &wire.mask {
+            if let Err(err) = budget.text(pattern) {
+                let why = match err {
+                    PatternError::Syntax(err) => format!("is no regular expression: {err}"),
+                    err => format!("is refused: {err}"),
+                };
+                return Err(at_string(
+                    path,
+                    text,
+                    pattern,
+                    format!("`mask`: mask `{pattern}` {why}"),
+                )
+                .into());
             }
         }
         if let Some(name) = wire
@@ -245,6 +270,21 @@ impl Config {
             grace: duration("grace", wire.grace)?,
         })
     }
+}
+
+/// `message` at the place in `text` (the config at `path`) where the JSON
+/// string `value` is written, or at its start when it is written some other
+/// way (with escapes of its own).
+fn at_string(path: &Path, text: &str, value: &str, message: String) -> InvalidJson {
+    let mut error = InvalidJson::new(path, message);
+    let written = serde_json::Value::from(value).to_string();
+    if let Some(at) = text.find(&written) {
+        let before = &text[..at];
+        error.line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+        error.column = before[line_start..].chars().count() + 1;
+    }
+    error
 }
 
 /// The redaction settings of the config nearest to the transcripts of
@@ -319,9 +359,19 @@ mod tests {
         assert_eq!(config.redaction.patterns, ["order-[0-9]+"]);
         let err = parse(r#"{"redact":["("]}"#).unwrap_err();
         assert!(
-            err.starts_with("t/mcp-replay.json:1:1: `redact`: `(` is no regular expression"),
+            err.starts_with("t/mcp-replay.json:1:12: `redact`: `(` is no regular expression"),
             "{err}"
         );
+        // A pattern of a few bytes that compiles to megabytes is named at
+        // its line, and so is a mask.
+        // See: #25
+        let err = parse("{\n  \"redact\": [\"ok\",\n    \"\\\\w{100}\"]\n}").unwrap_err();
+        assert_eq!(
+            err,
+            "t/mcp-replay.json:3:5: `redact`: `\\w{100}` is refused: it compiles to more than 2 MiB, the most mcp-replay compiles one pattern to (docs/limits.md)"
+        );
+        let err = parse("{\"mask\": [\"\\\\w{100}\"]}").unwrap_err();
+        assert!(err.starts_with("t/mcp-replay.json:1:11: `mask`: mask `\\w{100}` is refused: it compiles to more than 2 MiB"), "{err}");
         assert_eq!(
             parse(r#"{"redactEnv":["A=B"]}"#).unwrap_err(),
             "t/mcp-replay.json:1:1: `redactEnv`: `A=B` is no environment variable name"

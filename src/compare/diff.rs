@@ -274,9 +274,14 @@ impl IgnoreRules {
         mut self,
         patterns: impl IntoIterator<Item = &'a str>,
     ) -> Result<IgnoreRules, String> {
+        let mut budget = crate::patterns::Budget::default();
         for pattern in patterns {
-            let regex = regex::Regex::new(pattern)
-                .map_err(|err| format!("mask `{pattern}` is no regular expression: {err}"))?;
+            let regex = budget.text(pattern).map_err(|err| match err {
+                crate::patterns::PatternError::Syntax(err) => {
+                    format!("mask `{pattern}` is no regular expression: {err}")
+                }
+                err => format!("mask `{pattern}`: {err}"),
+            })?;
             self.1.push(Mask {
                 pattern: pattern.to_owned(),
                 regex,
@@ -409,22 +414,9 @@ fn expand_json_strings(value: &mut Value) -> bool {
 }
 
 /// A plain unified diff of two texts (three lines of context), for files
-/// and CI logs. The patience algorithm keeps JSON structure lines aligned;
-/// the timeout bounds the cost of huge, very different messages. Without
-/// the `cli` feature, a smaller diff of the same shape draws it.
+/// and CI logs, the same in every build (`lines.rs`: the patience method,
+/// bounded in time and memory).
 pub fn unified_diff(expected: &str, actual: &str, headers: (&str, &str)) -> String {
-    #[cfg(feature = "cli")]
-    {
-        similar::TextDiff::configure()
-            .algorithm(similar::Algorithm::Patience)
-            .timeout(std::time::Duration::from_millis(500))
-            .diff_lines(expected, actual)
-            .unified_diff()
-            .context_radius(3)
-            .header(headers.0, headers.1)
-            .to_string()
-    }
-    #[cfg(not(feature = "cli"))]
     super::lines::unified(expected, actual, 3, headers)
 }
 

@@ -3,7 +3,11 @@
 //! This room is shared by both halves of the crate. The server core classifies
 //! inbound lines with [`Frame::parse`] and builds its answers with
 //! [`Response`]; the checker uses the same types to read what a server under
-//! test writes. Nothing here does I/O.
+//! test writes. Nothing here does I/O. `wire` reads a line as a server's
+//! stdout line must be: one message, within the limits of the grammar.
+
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(crate) mod wire;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -62,6 +66,51 @@ pub const MAX_LINE: usize = 64 * 1024 * 1024;
 
 /// How much of a line longer than [`MAX_LINE`] is kept, for messages.
 pub const CUT_KEEP: usize = 1024;
+
+/// The most JSON values (objects, arrays, strings, numbers, literals) one
+/// message may hold to be read into memory: a line of [`MAX_LINE`] bytes of
+/// tiny values would take some 16 to 90 times its size once read, so a
+/// message is weighed by its values before it is read, whatever its bytes.
+/// Half a million values read into about 50 MiB.
+pub const MAX_VALUES: usize = 1 << 19;
+
+/// Why a message is not read into memory when it holds more than
+/// [`MAX_VALUES`] values.
+pub const TOO_MANY_VALUES: &str =
+    "it holds more than 524288 JSON values, more than mcp-replay reads into memory as one message";
+
+/// Why `text` is not read as JSON into memory: it holds more than
+/// [`MAX_VALUES`] values ([`TOO_MANY_VALUES`]). One pass over the bytes,
+/// counting the commas, brackets and braces outside strings (an upper
+/// bound on the values), and stopping as soon as the bound is passed.
+pub fn too_many_values(text: &[u8]) -> Option<&'static str> {
+    let mut values = 1usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &byte in text {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if byte == b'\\' {
+                escaped = true;
+            } else if byte == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b',' | b'[' | b'{' => {
+                values += 1;
+                if values > MAX_VALUES {
+                    return Some(TOO_MANY_VALUES);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
 
 /// The protocol revision the core library answers.
 pub const PROTOCOL_2024_11_05: &str = "2024-11-05";
@@ -390,6 +439,9 @@ impl<'a> Inbound<'a, &'a RawValue> {
     /// malformed, keeping its id.
     fn into_frame(self) -> Frame {
         let read = |name: &str, raw: &RawValue| {
+            if let Some(why) = too_many_values(raw.get().as_bytes()) {
+                return Err(format!("`{name}` cannot be read: {why}"));
+            }
             serde_json::from_str::<Value>(raw.get())
                 .map_err(|err| format!("`{name}` cannot be read: {err}"))
         };
@@ -447,6 +499,9 @@ impl<'a> Inbound<'a, &'a RawValue> {
 /// lenient: it skips what it does not classify, without a nesting limit), so
 /// in practice this only words the reason.
 pub(crate) fn read_object(line: &[u8]) -> Result<Map<String, Value>, String> {
+    if let Some(why) = too_many_values(line) {
+        return Err(format!("not read: {why}"));
+    }
     match serde_json::from_slice::<Value>(line) {
         Ok(Value::Object(object)) => Ok(object),
         Ok(other) => Err(format!(
@@ -841,6 +896,34 @@ pub fn notification_line(method: &str, params: Option<&Value>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Values are counted by the commas, brackets and braces outside
+    /// strings, up to the bound; a string's own commas count for nothing.
+    #[test]
+    fn a_message_is_weighed_by_its_values_before_it_is_read() {
+        assert_eq!(
+            too_many_values(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            None
+        );
+        let within = format!("[0{}]", ",0".repeat(MAX_VALUES - 2));
+        assert_eq!(too_many_values(within.as_bytes()), None);
+        let past = format!("[0{}]", ",0".repeat(MAX_VALUES));
+        assert_eq!(too_many_values(past.as_bytes()), Some(TOO_MANY_VALUES));
+        let commas_in_a_string = format!(r#"{{"text":"{}\",\\"}}"#, ",".repeat(MAX_VALUES * 2));
+        assert_eq!(too_many_values(commas_in_a_string.as_bytes()), None);
+        assert!(TOO_MANY_VALUES.contains(&MAX_VALUES.to_string()));
+        // Nothing of it is read: the frame is malformed, with the reason.
+        let frame = Frame::parse(past.as_bytes());
+        assert!(
+            matches!(&frame, Frame::Malformed { reason, .. } if reason.contains(TOO_MANY_VALUES)),
+            "{frame:?}"
+        );
+        let request = format!(r#"{{"jsonrpc":"2.0","id":3,"method":"m","params":{past}}}"#);
+        assert!(matches!(
+            Frame::parse(request.as_bytes()),
+            Frame::Malformed { id: Some(_), .. }
+        ));
+    }
     use proptest::prelude::*;
     use serde_json::json;
 

@@ -24,18 +24,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::diff::{self, Difference, IgnoreRules};
-use super::replay::{Overflow, ReplayOutcome, left_out_message};
+use super::{Overflow, ReplayOutcome, left_out_message};
+use crate::compare::diff::{self, Difference, IgnoreRules};
+use crate::compare::noise::{Why, because, classified, two_runs};
 use crate::report::{ExchangeStatus, Location};
-
-/// Why a difference is noise.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Why {
-    /// Both sides are values of this volatile kind.
-    Kind(&'static str),
-    /// Two live runs answered differently here.
-    TwoRuns,
-}
 
 /// What settling the noise of a replay learned.
 #[derive(Debug, Default)]
@@ -147,7 +139,7 @@ pub(crate) fn settle(
         let s = if *count == 1 { "" } else { "s" };
         outcome.notes.push(format!(
             "`{pointer}` is noise ({why}) in {count} response{s} past the first {} that differ: {verdict}; `--bless` pins it with the ignore rule `{pointer}`",
-            super::replay::MAX_KEPT_MISMATCHES
+            super::MAX_KEPT_MISMATCHES
         ));
     }
 
@@ -250,47 +242,12 @@ pub(crate) fn settle(
     settled
 }
 
-/// Each difference between `expected` and `actual`, with why it is noise
-/// when both sides are values of a volatile kind.
-fn classified(expected: &Value, actual: &Value) -> Vec<(Difference, Option<Why>)> {
-    diff::differences(expected, actual)
-        .into_iter()
-        .map(|difference| {
-            let why = match (&difference.expected, &difference.actual) {
-                (Some(expected), Some(actual)) => {
-                    diff::volatile_kind(expected, actual).map(Why::Kind)
-                }
-                _ => None,
-            };
-            (difference, why)
-        })
-        .collect()
-}
-
-/// Marks as noise each undecided difference that `other`, a second live
-/// run's answer, does not repeat.
-fn two_runs(differences: &mut [(Difference, Option<Why>)], other: &Value) {
-    for (difference, why) in differences.iter_mut().filter(|(_, why)| why.is_none()) {
-        if diff::pointee(other, &difference.pointer) != difference.actual {
-            *why = Some(Why::TwoRuns);
-        }
-    }
-}
-
 /// Both sides of a mismatch past the bound, parsed again.
 fn parsed(overflow: &Overflow) -> Option<(Value, Value)> {
     Some((
         serde_json::from_str(&overflow.expected).ok()?,
         serde_json::from_str(&overflow.actual).ok()?,
     ))
-}
-
-/// How a note words why a difference is noise.
-fn because(why: &Why) -> String {
-    match why {
-        Why::Kind(kind) => format!("{kind} on both sides"),
-        Why::TwoRuns => "two live runs answered it differently".to_owned(),
-    }
 }
 
 /// A second live run's answers, by the transcript line of the recorded
@@ -325,8 +282,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::check::replay::Mismatch;
     use crate::laws::{LawId, Profile};
+    use crate::replay::Mismatch;
     use crate::report::{Exchange, Finding};
 
     /// An outcome with one mismatch at line 3 (the answer to line 2).
@@ -343,6 +300,7 @@ mod tests {
         )
         .with_diff("--- expected: t.jsonl:3\n+++ actual: server\n".to_owned());
         ReplayOutcome {
+            coverage: crate::report::Coverage::default(),
             command: "server".to_owned(),
             notes: Vec::new(),
             exchanges: vec![Exchange {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::check::diff::{Expected, IgnoreRules};
+use crate::compare::diff::{Expected, IgnoreRules};
 use crate::jsonrpc::{Frame, Inbound, RequestId, method};
 use crate::report::ExchangeStatus;
 use crate::transcript::{Direction, EventKind, Payload, Redactor, Transcript};
@@ -197,9 +197,12 @@ impl Script {
                     let redacted = redactor.redact(payload.as_bytes());
                     // A line with surrounding whitespace is still read, as
                     // `Payload::to_json` reads it.
+                    // A line of more values than are read into memory is
+                    // weighed before it is read.
                     let Some(text) = std::str::from_utf8(&redacted)
                         .ok()
                         .map(|text| text.trim_matches(['\t', '\n', '\r', ' ']))
+                        .filter(|text| crate::jsonrpc::too_many_values(text.as_bytes()).is_none())
                         .filter(|text| serde_json::from_str::<Value>(text).is_ok())
                     else {
                         // A line that is no JSON was no message when it was
@@ -306,7 +309,7 @@ impl Script {
             // among them is paired with its answer.
             None if payload.beyond_limits().is_some() => {
                 let bytes = payload.as_bytes().trim_ascii();
-                if bytes.starts_with(b"[") {
+                if bytes.starts_with(b"[") && crate::jsonrpc::too_many_values(bytes).is_none() {
                     let items = serde_json::from_slice::<Vec<&RawValue>>(bytes).unwrap_or_default();
                     let mut slots = Vec::new();
                     for item in items {

@@ -1,4 +1,4 @@
-//! The checker's one client: a server spoken to over a [`Channel`], with
+//! The one client: a server spoken to over a `Channel`, with
 //! the laws every line it writes is held to, whatever the client is doing.
 //!
 //! A replay and the law probes are scripts over this client. The client
@@ -19,25 +19,99 @@
 //! What a script makes of a response without an id (an answered
 //! notification, a recorded answer to a malformed line, a stray inside a
 //! fence) is the script's to judge, as is where a finding is reported: the
-//! client records each one as an [`Observation`] at the position the
-//! script last named, and about the request it concerns.
+//! client records each one as an `Observation` at the position the
+//! script last named, and about the request it concerns. A value the
+//! judge of JSON Schema cannot decide (a `structuredContent` whose verdict
+//! hangs on a pattern the engines read differently, say) is neither a
+//! finding nor a pass: the client records it as `Unjudged`, with why, for
+//! the script to report as such.
 
 pub(crate) mod channel;
+pub(crate) mod conformance;
+#[doc(hidden)]
+pub mod duration;
 pub(crate) mod memory;
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 pub(crate) use self::channel::{Channel, Incoming};
-use crate::check::schema;
-use crate::check::wire;
+use crate::jsonrpc::wire;
 use crate::jsonrpc::{ErrorCode, Inbound, RequestId, Response, RpcError, method, parse_rpc_error};
 use crate::laws::LawId;
+use crate::report::Coverage;
 use crate::revision::Revision;
+use crate::schema::judge::{Judgement, Schema};
 use crate::transcript::Redactor;
+
+/// The requirement a stdout line observes: only messages go there.
+const STDOUT_ONLY_MESSAGES: &str = "srv-stdio-only-messages-on-stdout";
+
+/// The requirement the answer to a request sent after a notification
+/// observes: the server went on without answering the notification.
+const NOTIFICATION_UNANSWERED: &str = "srv-notification-never-answered";
+
+/// The requirements every message read observes: a line holds one message,
+/// in JSON-RPC 2.0, in UTF-8 (which 2025-03-26 on name).
+const ONE_MESSAGE_PER_LINE: &str = "srv-stdio-one-message-per-line";
+const JSON_RPC_2_0: &str = "srv-jsonrpc-2-0";
+const UTF8: &str = "srv-stdio-utf8";
+
+/// The requirements of a message's shape the `schema` law judges.
+const SCHEMA_VALID: &str = "srv-schema-valid-messages";
+const RESULT_OR_ERROR: &str = "srv-response-result-or-error";
+const RESULT_OBJECT: &str = "srv-result-object";
+const RESULT_TYPE: &str = "srv-result-type";
+const ERROR_CODE_AND_MESSAGE: &str = "srv-error-code-and-message";
+const NOTIFICATION_NO_ID: &str = "srv-notification-no-id";
+const NO_REQUESTS: &str = "srv-stdio-no-requests";
+
+/// The requirement a response to a request sent observes.
+const RESPONSE_SAME_ID: &str = "srv-response-same-id";
+
+/// The requirement the `structuredContent` of a successful `tools/call`
+/// observes, when its tool declared an `outputSchema`.
+const OUTPUT_SCHEMA: &str = "srv-tools-output-schema";
+
+/// The capabilities `capabilities` declares, by path: each member
+/// (`tools`), and each member of an object member set to `true`
+/// (`resources.subscribe`, `tools.listChanged`).
+pub(crate) fn declared(capabilities: &Value) -> Vec<String> {
+    let Some(members) = capabilities.as_object() else {
+        return Vec::new();
+    };
+    let mut res = Vec::new();
+    for (name, value) in members {
+        if value.is_null() || value == &Value::Bool(false) {
+            continue;
+        }
+        res.push(name.clone());
+        if let Some(inner) = value.as_object() {
+            res.extend(
+                inner
+                    .iter()
+                    .filter(|(_, value)| **value == Value::Bool(true))
+                    .map(|(key, _)| format!("{name}.{key}")),
+            );
+        }
+    }
+    res
+}
+
+/// How many of the last lines of a server's stderr a finding quotes.
+pub const STDERR_LINES: usize = 5;
+
+/// How much of the end of a server's stderr those lines are read from.
+const STDERR_TAIL: usize = 4096;
+
+/// The default deadline of one replay or probe step.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The default deadline of a step while the server has written nothing yet.
+pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// What the server answered: a result or an error.
 pub(crate) type Answer = Result<Value, RpcError>;
@@ -54,6 +128,32 @@ pub(crate) struct Observation {
     pub request: Option<RequestId>,
     /// What happened, in words.
     pub message: String,
+    /// The requirement of the registry it shows broken, where the client
+    /// knows it.
+    pub requirement: Option<&'static str>,
+}
+
+/// What a law asks of an answer that the client could not decide, where
+/// the script was when it came.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Unjudged {
+    /// The law.
+    pub law: LawId,
+    /// The position the script last named (see [`Client::at`]).
+    pub at: usize,
+    /// The request it is about, by the id it was sent with.
+    pub request: Option<RequestId>,
+    /// What was not judged (`the structuredContent of `add` id=3`).
+    pub what: String,
+    /// Why it was not.
+    pub why: String,
+}
+
+impl Unjudged {
+    /// The remark a report carries for it.
+    pub fn note(&self) -> String {
+        format!("not judged ({}): {}: {}", self.law, self.what, self.why)
+    }
 }
 
 /// What a response answers.
@@ -157,6 +257,26 @@ impl Message {
             _ => Ok(Value::Null),
         }
     }
+
+    /// [`Message::answer`], taken out of the message rather than copied:
+    /// a result of many mebibytes is held once.
+    pub fn into_answer(self) -> Answer {
+        if !matches!(self.kind, Kind::Response { .. }) {
+            return Ok(Value::Null);
+        }
+        match self.value {
+            Value::Object(mut members) => {
+                if let Some(result) = members.remove("result") {
+                    return Ok(result);
+                }
+                match members.remove("error") {
+                    Some(error) => Err(parse_rpc_error(&error)),
+                    None => Ok(Value::Null),
+                }
+            }
+            _ => Ok(Value::Null),
+        }
+    }
 }
 
 /// What one wait brought.
@@ -214,6 +334,26 @@ impl Tally {
     }
 }
 
+/// How many observations of one law a client makes (but `schema`, whose
+/// limit is the client's own); the rest are dropped, so that a server that answers every request twice, or floods
+/// responses to no request, costs a count, not a finding each.
+pub(crate) const MAX_OBSERVATIONS_PER_LAW: usize = 32;
+
+/// How many notification methods a client counts one by one; those of
+/// the others are counted together under [`OTHER_METHODS`].
+pub(crate) const MAX_METHODS: usize = 64;
+
+/// How many values the judge of JSON Schema could not decide are kept
+/// until the script takes them; the rest are counted.
+pub(crate) const MAX_UNJUDGED: usize = 32;
+
+/// The key of [`Client::notifications`] that counts the methods past
+/// [`MAX_METHODS`], and the methods longer than [`MAX_METHOD_KEY`].
+pub(crate) const OTHER_METHODS: &str = "(other methods)";
+
+/// The longest method name counted under its own name, in bytes.
+const MAX_METHOD_KEY: usize = 256;
+
 /// A client of one server.
 pub(crate) struct Client<C> {
     channel: C,
@@ -236,6 +376,12 @@ pub(crate) struct Client<C> {
     /// The position findings are made at.
     at: usize,
     observations: Vec<Observation>,
+    /// How many observations of each law were made, kept or not.
+    observed: BTreeMap<LawId, usize>,
+    /// What a law asked of an answer and could not be decided, not taken
+    /// yet (at most [`MAX_UNJUDGED`]), and how many more were left out.
+    unjudged: Vec<Unjudged>,
+    unjudged_left_out: usize,
     /// How many lines were no message (the first is observed).
     n_not_protocol: usize,
     /// The lines that were no message before the first response.
@@ -266,6 +412,14 @@ pub(crate) struct Client<C> {
     /// The revision each request sent names in its `_meta`, by its id: its
     /// answer is judged in the era it was asked in.
     asked_in: HashMap<RequestId, Revision>,
+    /// What the session observed of the requirements every message is
+    /// held to, the revisions spoken and the capabilities declared.
+    coverage: Coverage,
+    /// A notification was sent and no request has been sent since.
+    notification_unproven: bool,
+    /// The requests sent right after a notification: their answer shows
+    /// the server went on past the notification without answering it.
+    after_notification: HashSet<RequestId>,
 }
 
 impl<C: Channel> Client<C> {
@@ -286,6 +440,9 @@ impl<C: Channel> Client<C> {
             strays_expected: false,
             at: 0,
             observations: Vec::new(),
+            observed: BTreeMap::new(),
+            unjudged: Vec::new(),
+            unjudged_left_out: 0,
             n_not_protocol: 0,
             pre_serving: Tally::default(),
             saw_message: false,
@@ -301,7 +458,18 @@ impl<C: Channel> Client<C> {
             output_schemas: HashMap::new(),
             calls: HashMap::new(),
             asked_in: HashMap::new(),
+            coverage: Coverage::default(),
+            notification_unproven: false,
+            after_notification: HashSet::new(),
         }
+    }
+
+    /// What the session has observed so far of the requirements every
+    /// message is held to (a stdout line is a message; a response answers
+    /// its request), with the revisions spoken and the capabilities the
+    /// server declared.
+    pub fn coverage(&self) -> &Coverage {
+        &self.coverage
     }
 
     /// The channel, for what only its owner does (signals, exits).
@@ -310,6 +478,7 @@ impl<C: Channel> Client<C> {
     }
 
     /// The channel, to read.
+    #[cfg(test)]
     pub fn channel_ref(&self) -> &C {
         &self.channel
     }
@@ -317,6 +486,41 @@ impl<C: Channel> Client<C> {
     /// The redactor quotes go through.
     pub fn redactor(&self) -> &Redactor {
         &self.redactor
+    }
+
+    /// How the server ended, in words, waiting until `deadline` for it:
+    /// `exited with status 1 (stderr ends: "…" ⏎ "…")`, or `closed stdout`
+    /// when it still runs; the last few lines of its stderr quoted (at most
+    /// [`STDERR_LINES`], each cut to an excerpt, secrets redacted), since
+    /// the line that explains a crash is seldom the last one (a runtime
+    /// prints its version after the stack).
+    pub fn ending_words(&mut self, deadline: Instant) -> String {
+        let ended = match self.channel.exit_status(deadline) {
+            Some(status) => format!("exited with status {status}"),
+            None => "closed stdout".to_owned(),
+        };
+        match self.stderr_words() {
+            Some(words) => format!("{ended} (stderr ends: {words})"),
+            None => ended,
+        }
+    }
+
+    /// The last few non-blank lines of the server's stderr, quoted and
+    /// joined by ` ⏎ `; `None` when it wrote none.
+    pub fn stderr_words(&self) -> Option<String> {
+        let tail = self.channel.stderr_tail(STDERR_TAIL);
+        let mut lines: Vec<String> = tail
+            .lines()
+            .rev()
+            .filter(|line| !line.trim().is_empty())
+            .take(STDERR_LINES)
+            .map(|line| wire::quoted(&self.redactor.redact(line.trim_end().as_bytes())))
+            .collect();
+        if lines.is_empty() {
+            return None;
+        }
+        lines.reverse();
+        Some(lines.join(" ⏎ "))
     }
 
     /// Holds every later message to `revision` (the recorded one, or the one
@@ -348,6 +552,9 @@ impl<C: Channel> Client<C> {
 
     /// Counts a request as sent with `id`, so that its answer is known.
     pub fn expect_answer(&mut self, id: RequestId, method: &str) {
+        if std::mem::take(&mut self.notification_unproven) {
+            self.after_notification.insert(id.clone());
+        }
         self.methods.insert(id.clone(), method.to_owned());
         self.pending.push(id);
     }
@@ -371,7 +578,7 @@ impl<C: Channel> Client<C> {
             {
                 self.calls_tool(id.clone(), tool);
             }
-            if let Some(revision) = schema::requested(request.get("params")) {
+            if let Some(revision) = conformance::requested(request.get("params")) {
                 self.asked_in.insert(id.clone(), revision);
             }
         }
@@ -380,6 +587,7 @@ impl<C: Channel> Client<C> {
 
     /// Counts a notification as sent (at the position named last).
     pub fn sent_notification(&mut self, method: &str) {
+        self.notification_unproven = true;
         self.n_idless += 1;
         self.last_notification = Some(Idless {
             seq: self.n_idless,
@@ -425,11 +633,12 @@ impl<C: Channel> Client<C> {
                 let message =
                     format!("{what} answers no request; the last notification sent was `{method}`");
                 let at = *at;
-                self.observations.push(Observation {
+                self.keep(Observation {
                     law: LawId::NotificationUnanswered,
                     at,
                     request: None,
                     message,
+                    requirement: None,
                 });
             }
             None => self.observe(
@@ -452,17 +661,51 @@ impl<C: Channel> Client<C> {
 
     /// Records a finding the script made of what it read.
     pub fn observe(&mut self, law: LawId, request: Option<RequestId>, message: String) {
-        self.observations.push(Observation {
+        let at = self.at;
+        self.keep(Observation {
             law,
-            at: self.at,
+            at,
             request,
             message,
+            requirement: None,
         });
+    }
+
+    /// Keeps `observation`, unless [`MAX_OBSERVATIONS_PER_LAW`] of its law
+    /// were made already.
+    fn keep(&mut self, observation: Observation) {
+        let made = self.observed.entry(observation.law).or_default();
+        *made += 1;
+        // The schema's are counted apart (see `Client::schema_more`).
+        if *made <= MAX_OBSERVATIONS_PER_LAW || observation.law == LawId::Schema {
+            self.observations.push(observation);
+        }
     }
 
     /// The observations made since the last call.
     pub fn take_observations(&mut self) -> Vec<Observation> {
         std::mem::take(&mut self.observations)
+    }
+
+    /// What could not be decided since the last call.
+    pub fn take_unjudged(&mut self) -> Vec<Unjudged> {
+        std::mem::take(&mut self.unjudged)
+    }
+
+    /// How many values that could not be decided were left out, past
+    /// [`MAX_UNJUDGED`] not taken yet.
+    pub fn unjudged_left_out(&self) -> usize {
+        self.unjudged_left_out
+    }
+
+    /// Keeps `unjudged`, unless [`MAX_UNJUDGED`] are waiting to be taken:
+    /// then it is only counted.
+    fn keep_unjudged(&mut self, unjudged: Unjudged) {
+        if self.unjudged.len() < MAX_UNJUDGED {
+            self.unjudged.push(unjudged);
+        } else {
+            self.unjudged_left_out += 1;
+        }
     }
 
     /// The words a `stdout-is-protocol` finding (the observation of the
@@ -549,6 +792,7 @@ impl<C: Channel> Client<C> {
             Incoming::Timeout => return Received::Timeout,
         };
         self.first_output.get_or_insert_with(Instant::now);
+        self.coverage.observe(STDOUT_ONLY_MESSAGES);
         let parsed = if cut {
             Err(wire::cut(&bytes))
         } else {
@@ -571,6 +815,15 @@ impl<C: Channel> Client<C> {
             }
         };
         self.saw_message = true;
+        for id in [ONE_MESSAGE_PER_LINE, JSON_RPC_2_0] {
+            self.coverage.observe(id);
+        }
+        if self
+            .revision
+            .is_some_and(|revision| revision >= Revision::V2025_03_26)
+        {
+            self.coverage.observe(UTF8);
+        }
         if !eol {
             self.not_protocol_line(
                 "the last stdout line has no newline: the message is cut short or unterminated"
@@ -628,7 +881,14 @@ impl<C: Channel> Client<C> {
             // request, since no answer can carry a null id back.
             Some(Inbound::Notification { method, .. } | Inbound::NullId { method, .. }) => {
                 let method = method.into_owned();
-                *self.notifications.entry(method.clone()).or_default() += 1;
+                let known = self.notifications.len() < MAX_METHODS
+                    || self.notifications.contains_key(&method);
+                let key = if known && method.len() <= MAX_METHOD_KEY {
+                    method.clone()
+                } else {
+                    OTHER_METHODS.to_owned()
+                };
+                *self.notifications.entry(key).or_default() += 1;
                 Kind::Notification { method }
             }
             Some(Inbound::Request { id, method, .. }) => Kind::Request {
@@ -654,6 +914,10 @@ impl<C: Channel> Client<C> {
         if let Some(at) = self.pending.iter().position(|sent| sent == id) {
             let sent = self.pending.remove(at);
             self.answers.insert(sent.clone(), 1);
+            self.coverage.observe(RESPONSE_SAME_ID);
+            if self.after_notification.remove(&sent) {
+                self.coverage.observe(NOTIFICATION_UNANSWERED);
+            }
             let method = self.methods.get(&sent).cloned().unwrap_or_default();
             return Reply::Answers { sent, method };
         }
@@ -722,17 +986,26 @@ impl<C: Channel> Client<C> {
         if !self.revision_given
             && method.as_deref() == Some(method::INITIALIZE)
             && let Some(result) = value.get("result")
-            && let Some(revision) = schema::negotiated(result)
+            && let Some(revision) = conformance::negotiated(result)
         {
             self.revision = Some(revision);
             self.batches = revision.batches();
+        }
+        if matches!(
+            method.as_deref(),
+            Some(method::INITIALIZE | method::SERVER_DISCOVER)
+        ) && let Some(capabilities) = value.pointer("/result/capabilities")
+        {
+            self.coverage.capabilities.extend(declared(capabilities));
         }
         let asked_in = id.as_ref().and_then(|id| self.asked_in.get(id)).copied();
         let Some(revision) = asked_in.or(self.revision) else {
             return;
         };
+        self.coverage.revisions.insert(revision);
         self.schema_judged = true;
-        let violations = schema::violations(revision, value, method.as_deref());
+        self.observe_shape(revision, value);
+        let violations = conformance::violations(revision, value, method.as_deref());
         if violations.is_empty() {
             return;
         }
@@ -755,8 +1028,33 @@ impl<C: Channel> Client<C> {
         self.observe(
             LawId::Schema,
             request,
-            schema::describe(revision, &what, &violations),
+            conformance::describe(revision, &what, &violations),
         );
+    }
+
+    /// Notes the requirements of the message's shape that the `schema`
+    /// law judges of `value` in `revision`: every message, and what a
+    /// response, a result, an error or a notification must hold.
+    fn observe_shape(&mut self, revision: Revision, value: &Value) {
+        self.coverage.observe(SCHEMA_VALID);
+        let is_response = value.get("method").is_none();
+        if is_response {
+            self.coverage.observe(RESULT_OR_ERROR);
+            if value.get("result").is_some() {
+                self.coverage.observe(RESULT_OBJECT);
+                if revision.is_modern() {
+                    self.coverage.observe(RESULT_TYPE);
+                }
+            }
+            if value.get("error").is_some() {
+                self.coverage.observe(ERROR_CODE_AND_MESSAGE);
+            }
+        } else if value.get("id").is_none() {
+            self.coverage.observe(NOTIFICATION_NO_ID);
+        }
+        if revision.is_modern() {
+            self.coverage.observe(NO_REQUESTS);
+        }
     }
 
     /// What the answer to a tool request says beyond its result type: a
@@ -807,19 +1105,47 @@ impl<C: Channel> Client<C> {
                 {
                     return;
                 }
-                let violations = match result.get("structuredContent") {
+                // The one judge, under the standard reading: a keyword it
+                // decides that fails is a finding; a value it cannot decide
+                // is neither a finding nor a pass.
+                let judged = result
+                    .get("structuredContent")
+                    .map(|structured| Schema::standard(schema).judgement(structured));
+                let decided = !matches!(judged, Some(Judgement::Unjudged(_)));
+                let violations = match judged {
                     None => vec![crate::model::SchemaViolation {
                         pointer: "/result".to_owned(),
                         message: "the tool declares an `outputSchema`, and the result has no `structuredContent`".to_owned(),
                     }],
-                    Some(structured) => crate::model::validate_structured_content(schema, structured)
+                    Some(Judgement::Valid) => Vec::new(),
+                    Some(Judgement::Invalid(broken)) => broken
                         .into_iter()
-                        .map(|violation| crate::model::SchemaViolation {
-                            pointer: format!("/result/structuredContent{}", violation.pointer),
-                            message: violation.message,
+                        .map(|broken| crate::model::SchemaViolation {
+                            pointer: format!("/result/structuredContent{}", broken.pointer),
+                            message: broken.message,
                         })
                         .collect(),
+                    Some(Judgement::Unjudged(why)) => {
+                        self.coverage.miss(
+                            OUTPUT_SCHEMA,
+                            format!("the judge of JSON Schema could not decide a `structuredContent`: {why}"),
+                        );
+                        let unjudged = Unjudged {
+                            law: LawId::Schema,
+                            at: self.at,
+                            request: Some(sent.clone()),
+                            what: format!(
+                                "the `structuredContent` of the `tools/call` of `{tool}` id={sent} against the tool's outputSchema"
+                            ),
+                            why,
+                        };
+                        self.keep_unjudged(unjudged);
+                        Vec::new()
+                    }
                 };
+                if decided {
+                    self.coverage.observe(OUTPUT_SCHEMA);
+                }
                 if violations.is_empty() {
                     return;
                 }
@@ -838,7 +1164,13 @@ impl<C: Channel> Client<C> {
                     "the answer to `tools/call` of `{tool}` id={sent} breaks the tool's outputSchema ({revision} server/tools#output-schema): {}{more}",
                     quoted.join("; ")
                 );
-                self.observe(LawId::Schema, Some(sent.clone()), message);
+                self.observations.push(Observation {
+                    law: LawId::Schema,
+                    at: self.at,
+                    request: Some(sent.clone()),
+                    message,
+                    requirement: Some(OUTPUT_SCHEMA),
+                });
             }
             _ => {}
         }
@@ -851,14 +1183,14 @@ impl<C: Channel> Client<C> {
         self.speak(revision);
         self.schema_judged = true;
         let message = json!({"jsonrpc": "2.0", "id": 0, "result": result});
-        let violations = schema::violations(revision, &message, Some(method));
+        let violations = conformance::violations(revision, &message, Some(method));
         if !violations.is_empty() {
             self.n_schema += 1;
             let what = format!("the answer to `{method}`");
             self.observe(
                 LawId::Schema,
                 None,
-                schema::describe(revision, &what, &violations),
+                conformance::describe(revision, &what, &violations),
             );
         }
     }

@@ -334,6 +334,96 @@ fn structured_content_is_held_to_the_output_schema_its_tool_declared() {
     assert_eq!(laws(&mut old), []);
 }
 
+/// The kinds of `outputSchema` a lenient validator refused valid answers
+/// to: a correct answer is no finding, a broken one is, and one the judge
+/// cannot decide is neither, but unjudged with why. See: #25
+#[test]
+fn structured_content_the_judge_cannot_decide_is_unjudged_not_held() {
+    let list = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+        {"name": "tuple", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object",
+            "properties": {"v": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}], "items": false}}}},
+        {"name": "one", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object",
+            "properties": {"v": {"enum": [1]}}}},
+        {"name": "tenth", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object",
+            "properties": {"v": {"multipleOf": 0.1}}}}
+    ]}})
+    .to_string();
+    let answer = |id: i64, v: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "result": {"content": [], "structuredContent": {"v": v}}})
+            .to_string()
+    };
+    let lines = [
+        list,
+        answer(2, json!(["a", 1])),
+        answer(3, json!(["a", 1, 2])),
+        answer(4, json!(1.0)),
+        answer(5, json!(0.3)),
+        answer(6, json!(0.35)),
+    ];
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let mut c = client(&lines);
+    c.speak(Revision::V2025_06_18);
+    c.expect_answer(RequestId::number(1), "tools/list");
+    for (id, tool) in [
+        (2, "tuple"),
+        (3, "tuple"),
+        (4, "one"),
+        (5, "tenth"),
+        (6, "tenth"),
+    ] {
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{{}}}}}}"#
+        );
+        c.expect_line(RequestId::number(id), "tools/call", line.as_bytes());
+    }
+    for _ in 0..lines.len() {
+        next(&mut c);
+    }
+    let observed = c.take_observations();
+    assert!(
+        observed
+            .iter()
+            .all(|o| o.requirement == Some("srv-tools-output-schema")),
+        "{observed:?}"
+    );
+    let found: Vec<(LawId, String)> = observed.into_iter().map(|o| (o.law, o.message)).collect();
+    let ids: Vec<bool> = ["id=3 ", "id=6 "]
+        .iter()
+        .map(|id| found.iter().any(|(_, message)| message.contains(id)))
+        .collect();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(ids, [true, true], "{found:?}");
+    assert!(
+        found[0]
+            .1
+            .contains("/result/structuredContent/v/2: no value is allowed here"),
+        "{found:?}"
+    );
+    // The requirement is observed where the judge decided, and missed,
+    // with why, where it could not.
+    assert!(c.coverage().observed.contains("srv-tools-output-schema"));
+    assert!(
+        c.coverage().missed["srv-tools-output-schema"].contains("0.3"),
+        "{:?}",
+        c.coverage().missed
+    );
+    let unjudged = c.take_unjudged();
+    assert_eq!(unjudged.len(), 1, "{unjudged:?}");
+    assert_eq!(unjudged[0].law, LawId::Schema);
+    assert_eq!(unjudged[0].request, Some(RequestId::number(5)));
+    assert!(
+        unjudged[0].why.contains("0.3") && unjudged[0].why.contains("0.1"),
+        "{unjudged:?}"
+    );
+    assert!(
+        unjudged[0].note().starts_with(
+            "not judged (schema): the `structuredContent` of the `tools/call` of `tenth` id=5"
+        ),
+        "{}",
+        unjudged[0].note()
+    );
+}
+
 /// A request is judged by the era it was sent in: the answer to one whose
 /// `_meta` names 2026-07-28 is held to that revision in a session that
 /// speaks 2024-11-05, and the answer to one without `_meta` to the session's.
@@ -359,4 +449,49 @@ fn an_answer_is_judged_in_the_revision_its_request_named() {
     );
     next(&mut c);
     assert_eq!(laws(&mut c), []);
+}
+
+/// What a session shows of the requirements every message is held to is
+/// noted as it is read: a line that is a message, an answer to a request
+/// sent, a notification sent and gone past, the shape of a message held to
+/// the revision; and what the server declared. Nothing is noted of what
+/// did not come. See: #26
+#[test]
+fn coverage_notes_what_the_session_showed_and_nothing_else() {
+    let mut c = client(&[
+        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"s","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"result":{}}"#,
+    ]);
+    c.expect_answer(RequestId::number(1), method::INITIALIZE);
+    assert!(c.coverage().observed.is_empty());
+    next(&mut c);
+    c.sent_notification("notifications/initialized");
+    c.expect_answer(RequestId::number(2), method::PING);
+    next(&mut c);
+    let coverage = c.coverage();
+    for id in [
+        "srv-stdio-only-messages-on-stdout",
+        "srv-stdio-one-message-per-line",
+        "srv-stdio-utf8",
+        "srv-jsonrpc-2-0",
+        "srv-response-same-id",
+        "srv-notification-never-answered",
+        "srv-schema-valid-messages",
+        "srv-result-object",
+    ] {
+        assert!(coverage.observed.contains(id), "{id}: {coverage:?}");
+    }
+    for id in [
+        "srv-error-code-and-message",
+        "srv-result-type",
+        "srv-stdio-no-requests",
+    ] {
+        assert!(!coverage.observed.contains(id), "{id}: {coverage:?}");
+    }
+    assert_eq!(
+        coverage.revisions.iter().copied().collect::<Vec<_>>(),
+        vec![Revision::V2025_06_18]
+    );
+    let declared: Vec<&str> = coverage.capabilities.iter().map(String::as_str).collect();
+    assert_eq!(declared, vec!["logging", "tools", "tools.listChanged"]);
 }

@@ -25,7 +25,7 @@ use std::io::{self, Write as _};
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
 
-use crate::check::replay::LiveLine;
+use crate::replay::LiveLine;
 use crate::transcript::input::{Input, MAX_TRANSCRIPT_SIZE};
 use crate::transcript::{Direction, EventKind, Transcript, encode_line_event};
 
@@ -78,7 +78,10 @@ pub(crate) fn write_through(path: &Path, text: &[u8]) -> io::Result<()> {
     if meta.nlink() > 1 {
         // Written over from the start, then cut to length: the file is never
         // empty on the way, whether it grows or shrinks.
-        let mut file = std::fs::OpenOptions::new().write(true).open(&target)?;
+        // Opened without waiting, should the name have come to lead to a
+        // FIFO since it was looked at.
+        let mut file =
+            crate::transcript::output::open_regular(&target, rustix::fs::OFlags::WRONLY)?;
         file.write_all(text)?;
         file.set_len(text.len() as u64)?;
         return file.sync_all();

@@ -8,7 +8,6 @@ use serde_json::Value;
 #[cfg(test)]
 use crate::jsonrpc::Frame;
 use crate::jsonrpc::{RequestId, json_kind};
-use crate::transcript::beyond_limits;
 
 pub use crate::jsonrpc::MAX_LINE;
 
@@ -69,6 +68,21 @@ pub fn parse(line: &[u8], batches: bool) -> Result<Value, NotProtocol> {
     })?;
     if text.starts_with('\u{feff}') {
         return Err(fail("starts with a byte order mark".to_owned()));
+    }
+    // A line of more values than are read into memory is weighed first:
+    // JSON, it is beyond the checker's limits; no JSON, it says where it
+    // breaks, as any line does, read without building its values.
+    if crate::jsonrpc::too_many_values(line).is_some() {
+        return Err(
+            match serde_json::from_str::<&serde_json::value::RawValue>(text) {
+                Ok(_) => fail(crate::jsonrpc::TOO_MANY_VALUES.to_owned()),
+                Err(e) => {
+                    let what = e.to_string();
+                    let what = what.split(" at line ").next().unwrap_or(&what).to_owned();
+                    fail(format!("not JSON ({what})"))
+                }
+            },
+        );
     }
     let value: Value = serde_json::from_str(text).map_err(|e| {
         // Valid JSON nested too deep or with a lone surrogate is the
@@ -167,6 +181,35 @@ pub fn excerpt(line: &[u8]) -> String {
 /// everything).
 pub fn quoted(text: &[u8]) -> String {
     format!("\"{}\"", excerpt(text))
+}
+
+/// Why a line that is JSON is not read as a message, when that is so: it is
+/// beyond the limits of the grammar the checker reads (nested deeper
+/// than serde_json reads, a number beyond a 64-bit float, a lone
+/// surrogate). `None` for a message, and for a line that is no JSON at all.
+pub(crate) fn beyond_limits(line: &[u8]) -> Option<&'static str> {
+    let text = std::str::from_utf8(line).ok()?;
+    if let Some(why) = crate::jsonrpc::too_many_values(line) {
+        return serde_json::from_str::<&serde_json::value::RawValue>(text)
+            .is_ok()
+            .then_some(why);
+    }
+    let raw = serde_json::from_str::<&serde_json::value::RawValue>(text).ok()?;
+    if raw.get().len() != text.len() {
+        return None;
+    }
+    // JSON to serde_json's own reading, yet not by ours: too deep, a
+    // number out of range or a lone surrogate, the three limits, which
+    // serde_json's reading into a `Value` names.
+    let err = serde_json::from_str::<serde_json::Value>(text).err()?;
+    let what = err.to_string();
+    Some(if what.starts_with("recursion limit exceeded") {
+        "nested deeper than 127 levels, beyond what mcp-replay reads as a message"
+    } else if what.starts_with("number out of range") {
+        "a number beyond the range of a 64-bit float, beyond what mcp-replay reads as a message"
+    } else {
+        "a string holds a lone surrogate escape (such as \\ud800), beyond what mcp-replay reads as a message"
+    })
 }
 
 #[cfg(test)]

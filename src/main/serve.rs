@@ -29,7 +29,7 @@ pub fn envelope(
     started: Instant,
 ) -> String {
     let retryable = exit_code >= 128;
-    json!({
+    let envelope = json!({
         "ok": false,
         "data": null,
         "error": {"code": code, "message": message, "retryable": retryable, "phase": phase},
@@ -39,7 +39,8 @@ pub fn envelope(
             "duration_ms": u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         },
     })
-    .to_string()
+    .to_string();
+    mcp_replay::report::escape::json(&envelope).into_owned()
 }
 
 /// Whether the command line asks for JSON (`--format json` or
@@ -139,6 +140,19 @@ pub fn session(
     started: Instant,
     serve: impl FnOnce() -> Result<(), ServeError> + Send + 'static,
 ) -> ExitCode {
+    session_then(command, json_mode, started, serve, |_| None)
+}
+
+/// As [`session`], then `then` hears how the session ended (`Some(N)`
+/// after signal N, `None` when the loop returned) once it has, and may
+/// give the exit status instead: `mock` writes its host report there.
+pub fn session_then(
+    command: &'static str,
+    json_mode: bool,
+    started: Instant,
+    serve: impl FnOnce() -> Result<(), ServeError> + Send + 'static,
+    then: impl FnOnce(Option<i32>) -> Option<ExitCode>,
+) -> ExitCode {
     let startup = ("SERVE_ERROR", "startup", 1);
     // While a tool runs, fd 2 points at the capture: the report of a
     // signal goes to a copy of the real stderr, taken now.
@@ -165,11 +179,13 @@ pub fn session(
         return fail(command, json_mode, started, startup, &message);
     }
     match end.recv() {
-        Ok(Ended::Signal(status)) => ExitCode::from(status),
-        Ok(Ended::Served(Ok(()))) => ExitCode::SUCCESS,
+        Ok(Ended::Signal(status)) => {
+            then(Some(i32::from(status) - 128)).unwrap_or(ExitCode::from(status))
+        }
+        Ok(Ended::Served(Ok(()))) => then(None).unwrap_or(ExitCode::SUCCESS),
         // The client hung up: the session is over, a clean end for a
         // server (MCP-CORE r1 §1¶10).
-        Ok(Ended::Served(Err(err))) if err.is_hang_up() => ExitCode::SUCCESS,
+        Ok(Ended::Served(Err(err))) if err.is_hang_up() => then(None).unwrap_or(ExitCode::SUCCESS),
         Ok(Ended::Served(Err(err))) => fail(command, json_mode, started, startup, &chain(&err)),
         Ok(Ended::Panicked) | Err(_) => {
             let message = "the serving loop panicked";
@@ -184,17 +200,7 @@ pub fn session(
     }
 }
 
-/// An error and its causes, on one line.
-pub fn chain(err: &dyn std::error::Error) -> String {
-    let mut message = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    message
-}
+pub use mcp_replay::report::chain;
 
 /// Reports a failure of `command` that ends it: `code` in its phase, with
 /// its exit status, and never a word on stdout.
@@ -205,7 +211,12 @@ pub fn fail(
     (code, phase, status): (&str, &str, u8),
     message: &str,
 ) -> ExitCode {
-    eprintln!("mcp-replay: {command}: error: {message}");
+    // The message may quote a transcript or a path: escaped as one line,
+    // and as JSON in the envelope.
+    eprintln!(
+        "mcp-replay: {command}: error: {}",
+        mcp_replay::report::escape::line(message)
+    );
     if json_mode {
         eprintln!(
             "{}",
