@@ -8,6 +8,8 @@ use std::fmt;
 use std::io::{self, Write};
 use std::str::FromStr;
 
+use crate::revision::Revision;
+
 /// Which contract a run holds a server to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Profile {
@@ -21,6 +23,9 @@ pub enum Profile {
 }
 
 impl Profile {
+    /// Every profile, in the order the command line lists them.
+    pub const ALL: [Profile; 2] = [Profile::Core, Profile::Spec];
+
     /// The name used on the command line and in reports.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -72,6 +77,90 @@ impl Severity {
 impl fmt::Display for Severity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// The side of a session a law judges: the registry's sides, which its
+/// requirements bind.
+pub use self::registry::Side;
+
+/// How strongly the MCP specification states a duty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Strength {
+    /// MUST (or MUST NOT): broken, it is an error.
+    Must,
+    /// SHOULD (or SHOULD NOT): broken, it is a warning.
+    Should,
+    /// The revisions have no such duty: the law is not applicable there.
+    NotApplicable,
+}
+
+impl Strength {
+    /// The keyword as the specification writes it, or `n/a`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strength::Must => "MUST",
+            Strength::Should => "SHOULD",
+            Strength::NotApplicable => "n/a",
+        }
+    }
+
+    /// The severity a broken duty of this strength has, in both profiles:
+    /// MCP-CORE binds servers only, so a host law is graded by the
+    /// specification alone; `None` where the duty does not apply.
+    pub fn severity(self) -> Option<Severity> {
+        match self {
+            Strength::Must => Some(Severity::Error),
+            Strength::Should => Some(Severity::Warning),
+            Strength::NotApplicable => None,
+        }
+    }
+}
+
+/// One level of a host law: the strength the specification gives one of
+/// its duties on some revisions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HostLevel {
+    /// The revisions, oldest first.
+    pub revisions: &'static [Revision],
+    /// How strongly they state it.
+    pub strength: Strength,
+    /// The duty, in a few words; empty when the level is the law's whole.
+    pub duty: &'static str,
+}
+
+impl HostLevel {
+    /// The revisions in words: `every revision`, `legacy` (2024-11-05 …
+    /// 2025-11-25), or the revisions named one by one.
+    pub fn revisions_in_words(&self) -> String {
+        if self.revisions == Revision::ALL {
+            "every revision".to_owned()
+        } else if self.revisions == Revision::LEGACY {
+            "legacy".to_owned()
+        } else {
+            self.revisions
+                .iter()
+                .map(|revision| revision.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    }
+}
+
+impl fmt::Display for HostLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}",
+            self.revisions_in_words(),
+            self.strength.as_str()
+        )?;
+        if !self.duty.is_empty() {
+            write!(f, " ({})", self.duty)?;
+        }
+        Ok(())
     }
 }
 
@@ -209,7 +298,10 @@ pub fn render_cites(cites: &[Cite]) -> String {
 }
 
 macro_rules! laws {
-    ($($variant:ident = $id:literal,)*) => {
+    (
+        server { $($variant:ident = $id:literal,)* }
+        host { $($host_variant:ident = $host_id:literal,)* }
+    ) => {
         /// The stable id of a law. Reports name it; users waive it.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
@@ -218,16 +310,30 @@ macro_rules! laws {
                 #[doc = concat!("`", $id, "`")]
                 $variant,
             )*
+            $(
+                #[doc = concat!("`", $host_id, "` (a host law)")]
+                $host_variant,
+            )*
         }
 
         impl LawId {
-            /// Every law id, in catalog order.
-            pub const ALL: &'static [LawId] = &[$(LawId::$variant,)*];
+            /// Every law id, in catalog order: the server's laws, then the
+            /// host's.
+            pub const ALL: &'static [LawId] = &[$(LawId::$variant,)* $(LawId::$host_variant,)*];
 
             /// The id as written in reports and on the command line.
             pub fn as_str(self) -> &'static str {
                 match self {
                     $(LawId::$variant => $id,)*
+                    $(LawId::$host_variant => $host_id,)*
+                }
+            }
+
+            /// The side of a session the law judges.
+            pub fn side(self) -> Side {
+                match self {
+                    $(LawId::$variant => Side::Server,)*
+                    $(LawId::$host_variant => Side::Host,)*
                 }
             }
         }
@@ -238,6 +344,7 @@ macro_rules! laws {
             fn from_str(s: &str) -> Result<LawId, String> {
                 match s {
                     $($id => Ok(LawId::$variant),)*
+                    $($host_id => Ok(LawId::$host_variant),)*
                     other => Err(format!("unknown law `{other}` (`mcp-replay laws` lists them)")),
                 }
             }
@@ -246,30 +353,46 @@ macro_rules! laws {
 }
 
 laws! {
-    QuietBeforeServing = "quiet-before-serving",
-    StdoutIsProtocol = "stdout-is-protocol",
-    Schema = "schema",
-    NotificationUnanswered = "notification-unanswered",
-    RequestAnsweredOnce = "request-answered-once",
-    ParseErrorKeepsServing = "parse-error-keeps-serving",
-    UnknownMethod = "unknown-method",
-    Initialize = "initialize",
-    Ping = "ping",
-    Discover = "discover",
-    CapabilitiesHonest = "capabilities-honest",
-    ToolsListSorted = "tools-list-sorted",
-    ToolsListValid = "tools-list-valid",
-    ListCacheHints = "list-cache-hints",
-    InvalidParams = "invalid-params",
-    UnknownTool = "unknown-tool",
-    ToolErrorIsResult = "tool-error-is-result",
-    CancelTolerated = "cancel-tolerated",
-    EofExitZero = "eof-exit-zero",
-    EofDrains = "eof-drains",
-    SigtermExit143 = "sigterm-exit-143",
-    TranscriptMatch = "transcript-match",
-    HelpDoesNotServe = "help-does-not-serve",
-    BadFlagExits2 = "bad-flag-exits-2",
+    server {
+        QuietBeforeServing = "quiet-before-serving",
+        StdoutIsProtocol = "stdout-is-protocol",
+        Schema = "schema",
+        NotificationUnanswered = "notification-unanswered",
+        RequestAnsweredOnce = "request-answered-once",
+        ParseErrorKeepsServing = "parse-error-keeps-serving",
+        UnknownMethod = "unknown-method",
+        Initialize = "initialize",
+        Ping = "ping",
+        Discover = "discover",
+        CapabilitiesHonest = "capabilities-honest",
+        ToolsListSorted = "tools-list-sorted",
+        ToolsListValid = "tools-list-valid",
+        ListCacheHints = "list-cache-hints",
+        InvalidParams = "invalid-params",
+        UnknownTool = "unknown-tool",
+        ToolErrorIsResult = "tool-error-is-result",
+        CancelTolerated = "cancel-tolerated",
+        EofExitZero = "eof-exit-zero",
+        EofDrains = "eof-drains",
+        SigtermExit143 = "sigterm-exit-143",
+        TranscriptMatch = "transcript-match",
+        HelpDoesNotServe = "help-does-not-serve",
+        BadFlagExits2 = "bad-flag-exits-2",
+    }
+    host {
+        HostFirstMessage = "host-first-message",
+        HostInitializedSent = "host-initialized-sent",
+        HostRequestIds = "host-request-ids",
+        HostAnswersServerRequests = "host-answers-server-requests",
+        HostCapabilitiesHonest = "host-capabilities-honest",
+        HostNotificationsUnanswered = "host-notifications-unanswered",
+        HostCancelValid = "host-cancel-valid",
+        HostMessagesValid = "host-messages-valid",
+        HostShutdownOrder = "host-shutdown-order",
+        HostMrtrRetry = "host-mrtr-retry",
+        HostProgressTokens = "host-progress-tokens",
+        HostEraProbe = "host-era-probe",
+    }
 }
 
 impl fmt::Display for LawId {
@@ -318,6 +441,21 @@ impl Law {
             Profile::Spec => self.spec_cites,
         }
     }
+
+    /// The side of a session the law judges.
+    pub fn side(&self) -> Side {
+        self.id.side()
+    }
+
+    /// A host law's levels: the strength the MCP specification gives each
+    /// of its duties, per revision; empty for a server law, whose profiles
+    /// say it all.
+    pub fn levels(&self) -> &'static [HostLevel] {
+        HOST_LEVELS
+            .iter()
+            .find(|(id, _)| *id == self.id)
+            .map_or(&[], |(_, levels)| levels)
+    }
 }
 
 const E: Option<Severity> = Some(Severity::Error);
@@ -344,6 +482,13 @@ const SCHEMA_CITES: &[Cite] = &[
     ),
     Note("a retry with the requestState echoed answered with an error: a warning"),
     Mcp("2026-07-28", "basic/transports/stdio", "receiving-messages"),
+    Mcp(
+        "2025-11-25",
+        "server/utilities/completion",
+        "completion-results",
+    ),
+    Mcp("2025-11-25", "basic", "icons"),
+    Note("an icon's src of another scheme than https or data, or sizes not WxH: a warning"),
 ];
 
 /// What `discover` cites in both profiles.
@@ -364,12 +509,72 @@ const DISCOVER_CITES: &[Cite] = &[
     Note("a result stays true for its ttlMs: a warning under spec"),
 ];
 
-/// What `capabilities-honest` cites in both profiles.
+/// What `capabilities-honest` cites under `core`: the specification's
+/// capabilities, and the core library's resources, which serve templates.
 const CAPABILITIES_HONEST_CITES: &[Cite] = &[
     Mcp("2025-11-25", "server/tools", "capabilities"),
     Mcp("2025-11-25", "server/utilities/logging", "capabilities"),
     Mcp("2025-11-25", "server/prompts", "capabilities"),
     Mcp("2025-11-25", "server/resources", "capabilities"),
+    Mcp("2025-11-25", "server/resources", "subscriptions"),
+    Mcp("2025-11-25", "server/utilities/completion", "capabilities"),
+    Mcp(
+        "2025-11-25",
+        "server/utilities/pagination",
+        "implementation-guidelines",
+    ),
+    Mcp(
+        "2025-11-25",
+        "server/utilities/logging",
+        "setting-log-level",
+    ),
+    Mcp(
+        "2026-07-28",
+        "server/utilities/logging",
+        "per-request-log-level",
+    ),
+    Note("on 2026-07-28 a log message only to a request that asked for one: an error"),
+    Mcp(
+        "2026-07-28",
+        "basic/patterns/subscriptions",
+        "receiving-notifications",
+    ),
+    Note("list notifications only on a listen stream: an error"),
+    Doc(
+        "docs/server-library.md",
+        "resources",
+        "the core library's resources",
+    ),
+    Note("resources/templates/list served with resources"),
+];
+
+/// What `capabilities-honest` cites under `spec`: the templates are
+/// optional, so their list is not asked.
+const CAPABILITIES_HONEST_SPEC_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "server/tools", "capabilities"),
+    Mcp("2025-11-25", "server/utilities/logging", "capabilities"),
+    Mcp("2025-11-25", "server/prompts", "capabilities"),
+    Mcp("2025-11-25", "server/resources", "capabilities"),
+    Mcp("2025-11-25", "server/resources", "resource-templates"),
+    Note("templates are optional: resources/templates/list is not asked"),
+    Mcp("2025-11-25", "server/resources", "subscriptions"),
+    Mcp("2025-11-25", "server/utilities/completion", "capabilities"),
+    Mcp(
+        "2025-11-25",
+        "server/utilities/pagination",
+        "implementation-guidelines",
+    ),
+    Mcp(
+        "2025-11-25",
+        "server/utilities/logging",
+        "setting-log-level",
+    ),
+    Mcp(
+        "2026-07-28",
+        "server/utilities/logging",
+        "per-request-log-level",
+    ),
+    Note("on 2026-07-28 a log message only to a request that asked for one: an error"),
     Mcp(
         "2026-07-28",
         "basic/patterns/subscriptions",
@@ -381,6 +586,24 @@ const CAPABILITIES_HONEST_CITES: &[Cite] = &[
 /// What `tools-list-valid` cites in both profiles.
 const TOOLS_LIST_VALID_CITES: &[Cite] = &[
     Mcp("2025-11-25", "server/tools", "tool-names"),
+    Mcp("2025-11-25", "server/tools", "tool"),
+    Mcp(
+        "2025-11-25",
+        "server/utilities/pagination",
+        "implementation-guidelines",
+    ),
+    Mcp(
+        "2025-11-25",
+        "server/utilities/pagination",
+        "error-handling",
+    ),
+    Note("an invalid cursor gets -32602, a SHOULD: a warning"),
+];
+
+/// What `tools-list-valid` cites under `spec`: unique names are a SHOULD.
+const TOOLS_LIST_VALID_SPEC_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "server/tools", "tool-names"),
+    Note("names should be unique: a name listed twice is a warning"),
     Mcp("2025-11-25", "server/tools", "tool"),
     Mcp(
         "2025-11-25",
@@ -409,7 +632,287 @@ const TRANSCRIPT_CITES: &[Cite] = &[
     ),
 ];
 
-/// The catalog, in the order reports list it.
+/// What `host-first-message` cites in both profiles.
+const HOST_FIRST_MESSAGE_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "basic/lifecycle", "initialization"),
+    Note(
+        "initialize is the first interaction, a MUST; no request but ping before its answer, a SHOULD NOT: a warning",
+    ),
+    Mcp(
+        "2026-07-28",
+        "basic/transports/stdio",
+        "backward-compatibility",
+    ),
+    Note("a request with 2026-07-28 _meta before initialize is a dual-era probe, and exempt"),
+];
+
+/// What `host-initialized-sent` cites in both profiles.
+const HOST_INITIALIZED_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "basic/lifecycle", "initialization"),
+    Mcp("2025-11-25", "basic/lifecycle", "version-negotiation"),
+    Note("a host that leaves over a version it cannot use sends none"),
+];
+
+/// What `host-request-ids` cites in both profiles.
+const HOST_REQUEST_IDS_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "basic", "requests"),
+    Note("a string or an integer, never null, never used before in the session"),
+    Mcp("2026-07-28", "basic", "requests"),
+    Note("never the id of a request still awaiting its answer"),
+];
+
+/// What `host-answers-server-requests` cites in both profiles.
+const HOST_ANSWERS_CITES: &[Cite] = &[
+    JsonRpc("5"),
+    Mcp("2025-11-25", "basic", "responses"),
+    Mcp(
+        "2025-11-25",
+        "basic/utilities/ping",
+        "behavior-requirements",
+    ),
+    Mcp("2026-07-28", "basic/transports/stdio", "sending-messages"),
+    Note("on 2026-07-28 the client writes no responses"),
+];
+
+/// What `host-capabilities-honest` cites in both profiles.
+const HOST_CAPABILITIES_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "basic/lifecycle", "capability-negotiation"),
+    Mcp("2025-11-25", "client/roots", "capabilities"),
+    Mcp("2025-11-25", "client/sampling", "capabilities"),
+    Mcp("2025-11-25", "client/elicitation", "capabilities"),
+    Note(
+        "a declared capability's request refused as unknown, a SHOULD: a warning (elicitation on 2025-11-25: an error)",
+    ),
+    Mcp("2025-06-18", "basic/lifecycle", "operation"),
+    Note("a capability used undeclared: an error from 2025-06-18, a warning before"),
+];
+
+/// What `host-notifications-unanswered` cites in both profiles.
+const HOST_NOTIFICATIONS_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "basic", "notifications"),
+    Note("the receiver must not send a response"),
+    JsonRpc("4.1"),
+];
+
+/// What `host-cancel-valid` cites in both profiles.
+const HOST_CANCEL_CITES: &[Cite] = &[
+    Mcp(
+        "2025-11-25",
+        "basic/utilities/cancellation",
+        "behavior-requirements",
+    ),
+    Mcp(
+        "2026-07-28",
+        "basic/patterns/cancellation",
+        "behavior-requirements",
+    ),
+    Note("a cancellation that crosses the answer is allowed"),
+];
+
+/// What `host-messages-valid` cites in both profiles.
+const HOST_MESSAGES_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "basic/transports", "stdio"),
+    Mcp("2025-11-25", "basic", "schema"),
+    Mcp("2025-03-26", "basic", "batching"),
+    Mcp("2026-07-28", "basic", "meta"),
+    Note("every 2026-07-28 request carries its protocol version and client capabilities"),
+];
+
+/// What `host-shutdown-order` cites in both profiles.
+const HOST_SHUTDOWN_CITES: &[Cite] = &[
+    Mcp("2025-11-25", "basic/lifecycle", "stdio"),
+    Mcp("2026-07-28", "basic/transports/stdio", "shutdown"),
+];
+
+/// What `host-mrtr-retry` cites in both profiles.
+const HOST_MRTR_CITES: &[Cite] = &[Mcp(
+    "2026-07-28",
+    "basic/patterns/mrtr",
+    "client-requirements-basic-workflow",
+)];
+
+/// What `host-progress-tokens` cites in both profiles.
+const HOST_PROGRESS_CITES: &[Cite] = &[
+    Mcp(
+        "2025-11-25",
+        "basic/utilities/progress",
+        "behavior-requirements",
+    ),
+    Mcp(
+        "2026-07-28",
+        "basic/patterns/progress",
+        "behavior-requirements",
+    ),
+    Note("on 2026-07-28 only the server sends progress"),
+];
+
+/// What `host-era-probe` cites in both profiles.
+const HOST_ERA_PROBE_CITES: &[Cite] = &[
+    Mcp(
+        "2026-07-28",
+        "basic/transports/stdio",
+        "backward-compatibility",
+    ),
+    Mcp(
+        "2026-07-28",
+        "basic/versioning",
+        "backward-compatibility-with-initialization-based-versions",
+    ),
+];
+
+/// The revisions a host law's level names.
+const LEGACY: &[Revision] = Revision::LEGACY;
+const ALL: &[Revision] = Revision::ALL;
+const MODERN: &[Revision] = &[Revision::V2026_07_28];
+const BATCHING: &[Revision] = &[Revision::V2025_03_26];
+const BEFORE_2025_06_18: &[Revision] = &[Revision::V2024_11_05, Revision::V2025_03_26];
+const FROM_2025_06_18_LEGACY: &[Revision] = &[Revision::V2025_06_18, Revision::V2025_11_25];
+const V2025_11_25: &[Revision] = &[Revision::V2025_11_25];
+
+const fn level(
+    revisions: &'static [Revision],
+    strength: Strength,
+    duty: &'static str,
+) -> HostLevel {
+    HostLevel {
+        revisions,
+        strength,
+        duty,
+    }
+}
+
+/// The levels of each host law: the strength the specification gives each
+/// of its duties, per revision.
+const HOST_LEVELS: &[(LawId, &[HostLevel])] = &[
+    (
+        LawId::HostFirstMessage,
+        &[
+            level(LEGACY, Strength::Must, "the first message is initialize"),
+            level(
+                LEGACY,
+                Strength::Should,
+                "no request but ping before its answer",
+            ),
+            level(MODERN, Strength::NotApplicable, "no initialize"),
+        ],
+    ),
+    (
+        LawId::HostInitializedSent,
+        &[
+            level(LEGACY, Strength::Must, ""),
+            level(MODERN, Strength::NotApplicable, "no initialize"),
+        ],
+    ),
+    (
+        LawId::HostRequestIds,
+        &[
+            level(ALL, Strength::Must, "a string or an integer"),
+            level(LEGACY, Strength::Must, "never reused in the session"),
+            level(
+                MODERN,
+                Strength::Must,
+                "never the id of a request awaiting its answer",
+            ),
+        ],
+    ),
+    (
+        LawId::HostAnswersServerRequests,
+        &[
+            level(
+                LEGACY,
+                Strength::Must,
+                "each server request answered once, ping with {}",
+            ),
+            level(MODERN, Strength::Must, "no response at all"),
+        ],
+    ),
+    (
+        LawId::HostCapabilitiesHonest,
+        &[
+            level(
+                LEGACY,
+                Strength::Should,
+                "a declared capability's request not refused as unknown",
+            ),
+            level(
+                V2025_11_25,
+                Strength::Must,
+                "a declared elicitation not refused",
+            ),
+            level(
+                BEFORE_2025_06_18,
+                Strength::Should,
+                "no undeclared capability used",
+            ),
+            level(
+                FROM_2025_06_18_LEGACY,
+                Strength::Must,
+                "no undeclared capability used",
+            ),
+            level(MODERN, Strength::NotApplicable, "no server requests"),
+        ],
+    ),
+    (
+        LawId::HostNotificationsUnanswered,
+        &[level(ALL, Strength::Must, "")],
+    ),
+    (
+        LawId::HostCancelValid,
+        &[
+            level(ALL, Strength::Must, "names a request in flight"),
+            level(LEGACY, Strength::Must, "never initialize"),
+        ],
+    ),
+    (
+        LawId::HostMessagesValid,
+        &[
+            level(
+                ALL,
+                Strength::Must,
+                "one JSON-RPC message per line, valid for its method",
+            ),
+            level(
+                BATCHING,
+                Strength::Must,
+                "batches here alone, without initialize",
+            ),
+            level(MODERN, Strength::Must, "_meta on every request"),
+        ],
+    ),
+    (
+        LawId::HostShutdownOrder,
+        &[level(ALL, Strength::Should, "")],
+    ),
+    (
+        LawId::HostMrtrRetry,
+        &[
+            level(LEGACY, Strength::NotApplicable, "no input_required"),
+            level(MODERN, Strength::Must, ""),
+        ],
+    ),
+    (
+        LawId::HostProgressTokens,
+        &[
+            level(ALL, Strength::Must, "a token unique among active requests"),
+            level(
+                LEGACY,
+                Strength::Must,
+                "progress for an active server request, increasing",
+            ),
+            level(MODERN, Strength::Must, "no progress from the host"),
+        ],
+    ),
+    (
+        LawId::HostEraProbe,
+        &[
+            level(LEGACY, Strength::NotApplicable, "no era probe"),
+            level(MODERN, Strength::Should, ""),
+        ],
+    ),
+];
+
+/// The catalog, in the order reports list it: the server's laws, then the
+/// host's.
 pub const CATALOG: &[Law] = &[
     Law {
         id: LawId::QuietBeforeServing,
@@ -465,7 +968,7 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::RequestAnsweredOnce,
-        summary: "every request gets exactly one response with its id, of the same JSON type; a batch one array, a listen request its stream",
+        summary: "every request gets exactly one response with its id, of the same JSON type; a batch one array, a listen request its stream; progress only while its request is in flight, increasing",
         core: E,
         spec: E,
         core_cites: &[
@@ -485,6 +988,11 @@ pub const CATALOG: &[Law] = &[
                 "graceful-closure",
             ),
             Note("a stream open at end of input closed with its result, a SHOULD: a warning"),
+            Mcp(
+                "2025-11-25",
+                "basic/utilities/progress",
+                "behavior-requirements",
+            ),
         ],
         spec_cites: &[
             Mcp("2025-11-25", "basic", "responses"),
@@ -507,6 +1015,11 @@ pub const CATALOG: &[Law] = &[
                 "graceful-closure",
             ),
             Note("a stream open at end of input closed with its result, a SHOULD: a warning"),
+            Mcp(
+                "2025-11-25",
+                "basic/utilities/progress",
+                "behavior-requirements",
+            ),
         ],
         implemented: true,
     },
@@ -574,11 +1087,11 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::CapabilitiesHonest,
-        summary: "methods of an advertised capability are served, listed resources read; no log notifications without logging",
+        summary: "methods of an advertised capability are served, lists to their last page, listed resources read; log notifications only with logging and as the client asked; list changes and resource updates only as declared",
         core: W,
         spec: W,
         core_cites: CAPABILITIES_HONEST_CITES,
-        spec_cites: CAPABILITIES_HONEST_CITES,
+        spec_cites: CAPABILITIES_HONEST_SPEC_CITES,
         implemented: true,
     },
     Law {
@@ -599,12 +1112,12 @@ pub const CATALOG: &[Law] = &[
         core: E,
         spec: E,
         core_cites: TOOLS_LIST_VALID_CITES,
-        spec_cites: TOOLS_LIST_VALID_CITES,
+        spec_cites: TOOLS_LIST_VALID_SPEC_CITES,
         implemented: true,
     },
     Law {
         id: LawId::ListCacheHints,
-        summary: "on 2026-07-28, list results carry ttlMs and cacheScope",
+        summary: "on 2026-07-28, every cacheable result carries ttlMs and cacheScope, one scope across a list's pages",
         core: E,
         spec: E,
         core_cites: &[
@@ -617,6 +1130,11 @@ pub const CATALOG: &[Law] = &[
                 "2026-07-28",
                 "server/utilities/caching",
                 "cache-scope-field",
+            ),
+            Mcp(
+                "2026-07-28",
+                "server/utilities/caching",
+                "interaction-with-pagination",
             ),
         ],
         spec_cites: &[
@@ -630,18 +1148,39 @@ pub const CATALOG: &[Law] = &[
                 "server/utilities/caching",
                 "cache-scope-field",
             ),
+            Mcp(
+                "2026-07-28",
+                "server/utilities/caching",
+                "interaction-with-pagination",
+            ),
         ],
         implemented: true,
     },
     Law {
         id: LawId::InvalidParams,
-        summary: "tools/call without a name, or with non-object arguments, gets error -32602; reading an unknown resource is an error",
+        summary: "tools/call without a name, or with non-object arguments, gets error -32602; reading an unknown resource is an error; an unknown prompt, completion reference, log level or cursor gets -32602",
         core: E,
         spec: E,
         core_cites: &[
             McpCore(2, 15),
             Mcp("2026-07-28", "server/resources", "error-handling"),
             Note("an unknown resource: -32602 on 2026-07-28, an error before"),
+            Mcp("2025-11-25", "server/prompts", "error-handling"),
+            Mcp(
+                "2025-11-25",
+                "server/utilities/completion",
+                "error-handling",
+            ),
+            Mcp("2025-11-25", "server/utilities/logging", "error-handling"),
+            Mcp("2026-07-28", "server/utilities/logging", "error-handling"),
+            Mcp(
+                "2025-11-25",
+                "server/utilities/pagination",
+                "error-handling",
+            ),
+            Note(
+                "an unknown prompt, completion reference, log level or cursor, or a missing prompt argument, gets -32602, a SHOULD: a warning",
+            ),
         ],
         spec_cites: &[
             Mcp("2025-11-25", "server/tools", "error-handling"),
@@ -650,6 +1189,22 @@ pub const CATALOG: &[Law] = &[
             Mcp("2026-07-28", "server/resources", "error-handling"),
             Note(
                 "an unknown resource: -32002 by example before 2026-07-28 (a warning), -32602 on it",
+            ),
+            Mcp("2025-11-25", "server/prompts", "error-handling"),
+            Mcp(
+                "2025-11-25",
+                "server/utilities/completion",
+                "error-handling",
+            ),
+            Mcp("2025-11-25", "server/utilities/logging", "error-handling"),
+            Mcp("2026-07-28", "server/utilities/logging", "error-handling"),
+            Mcp(
+                "2025-11-25",
+                "server/utilities/pagination",
+                "error-handling",
+            ),
+            Note(
+                "an unknown prompt, completion reference, log level or cursor, or a missing prompt argument, gets -32602, a SHOULD: a warning",
             ),
         ],
         implemented: true,
@@ -696,16 +1251,19 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::EofExitZero,
-        summary: "closing stdin ends the process with status 0 within the grace period",
+        summary: "closing stdin with nothing pending ends the process within the grace period (core: with status 0)",
         core: E,
         spec: W,
         core_cites: &[ReqC032("Exit codes"), McpCore(1, 10)],
-        spec_cites: &[Mcp("2026-07-28", "basic/transports/stdio", "shutdown")],
+        spec_cites: &[
+            Mcp("2026-07-28", "basic/transports/stdio", "shutdown"),
+            Note("the server should exit promptly; no status is named, so any status holds"),
+        ],
         implemented: true,
     },
     Law {
         id: LawId::EofDrains,
-        summary: "requests sent before stdin closed are all answered before the process exits",
+        summary: "requests pending when stdin closes are all answered before the process exits",
         core: E,
         spec: W,
         core_cites: &[McpCore(1, 9), McpCore(1, 10), JsonRpc("5")],
@@ -714,13 +1272,15 @@ pub const CATALOG: &[Law] = &[
     },
     Law {
         id: LawId::SigtermExit143,
-        summary: "SIGTERM while serving ends the process with 143 within the grace period",
+        summary: "SIGTERM while serving ends the process within the grace period (core: with 143)",
         core: E,
         spec: W,
         core_cites: &[ReqC032("Exit codes")],
         spec_cites: &[
             Mcp("2025-11-25", "basic/lifecycle", "stdio"),
-            Note("the client may send SIGTERM"),
+            Note(
+                "the client may send SIGTERM, then SIGKILL; no status is named, so any status holds",
+            ),
         ],
         implemented: true,
     },
@@ -759,6 +1319,114 @@ pub const CATALOG: &[Law] = &[
         spec_cites: &[],
         implemented: true,
     },
+    Law {
+        id: LawId::HostFirstMessage,
+        summary: "the host's first message is initialize, and it sends no request but ping before the answer",
+        core: E,
+        spec: E,
+        core_cites: HOST_FIRST_MESSAGE_CITES,
+        spec_cites: HOST_FIRST_MESSAGE_CITES,
+        implemented: true,
+    },
+    Law {
+        id: LawId::HostInitializedSent,
+        summary: "notifications/initialized follows a successful initialize answer, never precedes it",
+        core: E,
+        spec: E,
+        core_cites: HOST_INITIALIZED_CITES,
+        spec_cites: HOST_INITIALIZED_CITES,
+        implemented: true,
+    },
+    Law {
+        id: LawId::HostRequestIds,
+        summary: "the host's request ids are strings or integers, never reused (2026-07-28: never one still awaiting its answer)",
+        core: E,
+        spec: E,
+        core_cites: HOST_REQUEST_IDS_CITES,
+        spec_cites: HOST_REQUEST_IDS_CITES,
+        implemented: true,
+    },
+    Law {
+        id: LawId::HostAnswersServerRequests,
+        summary: "each server request gets exactly one response with its id, ping an empty result; 2026-07-28: no response at all",
+        core: E,
+        spec: E,
+        core_cites: HOST_ANSWERS_CITES,
+        spec_cites: HOST_ANSWERS_CITES,
+        implemented: true,
+    },
+    Law {
+        id: LawId::HostCapabilitiesHonest,
+        summary: "a request for a capability the host declared is not refused as unknown; nothing undeclared is used",
+        core: E,
+        spec: E,
+        core_cites: HOST_CAPABILITIES_CITES,
+        spec_cites: HOST_CAPABILITIES_CITES,
+        implemented: true,
+    },
+    Law {
+        id: LawId::HostNotificationsUnanswered,
+        summary: "the host sends no response to a notification",
+        core: E,
+        spec: E,
+        core_cites: HOST_NOTIFICATIONS_CITES,
+        spec_cites: HOST_NOTIFICATIONS_CITES,
+        implemented: true,
+    },
+    Law {
+        id: LawId::HostCancelValid,
+        summary: "notifications/cancelled names a request the host sent that is still in flight, never initialize",
+        core: E,
+        spec: E,
+        core_cites: HOST_CANCEL_CITES,
+        spec_cites: HOST_CANCEL_CITES,
+        implemented: true,
+    },
+    Law {
+        id: LawId::HostMessagesValid,
+        summary: "every host line is one JSON-RPC message valid for its method and revision",
+        core: E,
+        spec: E,
+        core_cites: HOST_MESSAGES_CITES,
+        spec_cites: HOST_MESSAGES_CITES,
+        implemented: true,
+    },
+    Law {
+        id: LawId::HostShutdownOrder,
+        summary: "the host ends the session by closing the server's stdin, waits, then SIGTERM, then SIGKILL",
+        core: W,
+        spec: W,
+        core_cites: HOST_SHUTDOWN_CITES,
+        spec_cites: HOST_SHUTDOWN_CITES,
+        implemented: true,
+    },
+    Law {
+        id: LawId::HostMrtrRetry,
+        summary: "2026-07-28: a retry after input_required echoes requestState, answers every input request, under a fresh id",
+        core: E,
+        spec: E,
+        core_cites: HOST_MRTR_CITES,
+        spec_cites: HOST_MRTR_CITES,
+        implemented: true,
+    },
+    Law {
+        id: LawId::HostProgressTokens,
+        summary: "the host's progress tokens are unique among its active requests; its progress names an active server request and increases",
+        core: E,
+        spec: E,
+        core_cites: HOST_PROGRESS_CITES,
+        spec_cites: HOST_PROGRESS_CITES,
+        implemented: true,
+    },
+    Law {
+        id: LawId::HostEraProbe,
+        summary: "after a modern answer the host does not fall back to initialize on that process",
+        core: W,
+        spec: W,
+        core_cites: HOST_ERA_PROBE_CITES,
+        spec_cites: HOST_ERA_PROBE_CITES,
+        implemented: true,
+    },
 ];
 
 /// The catalog entry of `id`.
@@ -773,23 +1441,41 @@ pub fn law(id: LawId) -> &'static Law {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CatalogFormat {
-    /// Aligned text for people: one block per law.
+    /// Aligned text for people: one block per law, then the requirements
+    /// by side and page, one line each.
     Human,
-    /// JSON Lines: one object per law.
+    /// JSON Lines: one object per law, then one per requirement.
     Json,
 }
 
 /// Writes the catalog: every law with its severity per profile, whether it
-/// is implemented or reserved, and its citations.
+/// is implemented or reserved, and its citations; then the requirement
+/// registry ([`registry::REGISTRY`]), each requirement with its level, its
+/// revisions and the law that judges it. As JSON Lines, each line says
+/// which it is: `"type": "law"` or `"type": "requirement"`.
 ///
 /// # Errors
 ///
 /// When `out` cannot be written to.
 pub fn render_catalog(out: &mut impl Write, format: CatalogFormat) -> io::Result<()> {
-    render_catalog_to(out, format)
+    render_laws_to(out, format)?;
+    match format {
+        CatalogFormat::Json => registry::render_json(out),
+        CatalogFormat::Human => registry::render_human(out),
+    }
 }
 
-fn render_catalog_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<()> {
+/// Writes the laws of the catalog alone, as [`render_catalog`] writes them
+/// before the requirements.
+///
+/// # Errors
+///
+/// When `out` cannot be written to.
+pub fn render_laws(out: &mut impl Write, format: CatalogFormat) -> io::Result<()> {
+    render_laws_to(out, format)
+}
+
+fn render_laws_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<()> {
     let severity = |s: Option<Severity>| s.map_or("-", Severity::as_str);
     match format {
         CatalogFormat::Json => {
@@ -799,12 +1485,24 @@ fn render_catalog_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<(
                 cites: String,
             }
             #[derive(serde::Serialize)]
+            struct Leveled {
+                revisions: Vec<&'static str>,
+                strength: &'static str,
+                #[serde(skip_serializing_if = "str::is_empty")]
+                duty: &'static str,
+            }
+            #[derive(serde::Serialize)]
             struct Line<'a> {
+                #[serde(rename = "type")]
+                kind: &'a str,
                 id: &'a str,
+                side: &'a str,
                 summary: &'a str,
                 implemented: bool,
                 core: Option<Graded<'a>>,
                 spec: Option<Graded<'a>>,
+                #[serde(skip_serializing_if = "Vec::is_empty")]
+                levels: Vec<Leveled>,
             }
             for law in CATALOG {
                 let graded = |severity: Option<Severity>, cites: &[Cite]| {
@@ -814,11 +1512,22 @@ fn render_catalog_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<(
                     })
                 };
                 let line = Line {
+                    kind: "law",
                     id: law.id.as_str(),
+                    side: law.side().as_str(),
                     summary: law.summary,
                     implemented: law.implemented,
                     core: graded(law.core, law.core_cites),
                     spec: graded(law.spec, law.spec_cites),
+                    levels: law
+                        .levels()
+                        .iter()
+                        .map(|level| Leveled {
+                            revisions: level.revisions.iter().map(|r| r.as_str()).collect(),
+                            strength: level.strength.as_str(),
+                            duty: level.duty,
+                        })
+                        .collect(),
                 };
                 serde_json::to_writer(&mut *out, &line)?;
                 writeln!(out)?;
@@ -831,22 +1540,28 @@ fn render_catalog_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<(
                 .max()
                 .unwrap_or(0);
             // The citations line up under the summary.
-            let indent = " ".repeat(width + 22);
+            let indent = " ".repeat(width + 30);
             writeln!(
                 out,
-                "{:width$}  {:8}  {:8}  what holds",
-                "law", "core", "spec"
+                "{:width$}  {:6}  {:8}  {:8}  what holds",
+                "law", "side", "core", "spec"
             )?;
             for law in CATALOG {
                 let reserved = if law.implemented { "" } else { "(reserved) " };
                 writeln!(
                     out,
-                    "{:width$}  {:8}  {:8}  {reserved}{}",
+                    "{:width$}  {:6}  {:8}  {:8}  {reserved}{}",
                     law.id.as_str(),
+                    law.side().as_str(),
                     severity(law.core),
                     severity(law.spec),
                     law.summary
                 )?;
+                let levels = law.levels();
+                if !levels.is_empty() {
+                    let levels: Vec<String> = levels.iter().map(ToString::to_string).collect();
+                    writeln!(out, "{indent}levels {}", levels.join("; "))?;
+                }
                 if law.core.is_some() {
                     writeln!(out, "{indent}core cites {}", render_cites(law.core_cites))?;
                 }
@@ -855,10 +1570,15 @@ fn render_catalog_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<(
                 }
             }
             let implemented = CATALOG.iter().filter(|law| law.implemented).count();
+            let hosts = CATALOG
+                .iter()
+                .filter(|law| law.side() == Side::Host)
+                .count();
             writeln!(
                 out,
-                "{} laws: {implemented} implemented, {} reserved for later releases",
+                "{} laws ({} of servers, {hosts} of hosts): {implemented} implemented, {} reserved for later releases",
                 CATALOG.len(),
+                CATALOG.len() - hosts,
                 CATALOG.len() - implemented
             )?;
             writeln!(
@@ -872,6 +1592,7 @@ fn render_catalog_to(out: &mut dyn Write, format: CatalogFormat) -> io::Result<(
 
 #[cfg(test)]
 pub(crate) mod citations;
+pub mod registry;
 
 #[cfg(test)]
 mod tests {
@@ -894,6 +1615,8 @@ mod tests {
         core: Option<(Severity, String)>,
         spec: Option<(Severity, String)>,
         waive: String,
+        /// A host law's `- Levels:` line; empty for a server law.
+        levels: String,
     }
 
     /// Reads the catalog sections of docs/laws.md: `### `id`` headings
@@ -916,6 +1639,7 @@ mod tests {
                     core: None,
                     spec: None,
                     waive: String::new(),
+                    levels: String::new(),
                 });
                 continue;
             }
@@ -942,6 +1666,8 @@ mod tests {
                 law.spec = graded(text);
             } else if let Some(text) = line.strip_prefix("- Waive: ") {
                 law.waive = text.to_owned();
+            } else if let Some(text) = line.strip_prefix("- Levels: ") {
+                law.levels = text.to_owned();
             }
         }
         laws
@@ -981,6 +1707,12 @@ mod tests {
                     .spec
                     .map(|severity| (severity, citations::markdown(law.spec_cites))),
                 waive: format!("`--waive {}`", law.id),
+                levels: law
+                    .levels()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; "),
             };
             assert_eq!(doc, &expected, "docs/laws.md disagrees with the catalog");
         }
@@ -999,6 +1731,7 @@ mod tests {
                     core: Some((Severity::Error, "A".into())),
                     spec: None,
                     waive: "`--waive ping`".into(),
+                    levels: String::new(),
                 },
                 Documented {
                     id: "schema".into(),
@@ -1006,6 +1739,7 @@ mod tests {
                     core: None,
                     spec: Some((Severity::Warning, "B; C".into())),
                     waive: String::new(),
+                    levels: String::new(),
                 },
             ]
         );
@@ -1023,7 +1757,7 @@ mod tests {
                 .unwrap_or_else(|| panic!("no line for {}", law.id));
             assert_eq!(line.contains("(reserved)"), !law.implemented, "{line}");
         }
-        assert!(human.contains("24 laws: 24 implemented, 0 reserved"));
+        assert!(human.contains("36 laws (24 of servers, 12 of hosts): 36 implemented, 0 reserved"));
 
         let mut json = Vec::new();
         render_catalog(&mut json, CatalogFormat::Json).unwrap();
@@ -1032,11 +1766,24 @@ mod tests {
             .lines()
             .map(|line| serde_json::from_str(line).unwrap())
             .collect();
-        assert_eq!(lines.len(), CATALOG.len());
+        // The laws first, each line saying it is one, then the requirements.
+        assert_eq!(lines.len(), CATALOG.len() + registry::REGISTRY.len());
+        let kinds: Vec<&str> = lines
+            .iter()
+            .map(|line| line["type"].as_str().unwrap())
+            .collect();
+        assert!(kinds[..CATALOG.len()].iter().all(|kind| *kind == "law"));
+        assert!(
+            kinds[CATALOG.len()..]
+                .iter()
+                .all(|kind| *kind == "requirement")
+        );
         assert_eq!(
             lines[0],
             serde_json::json!({
+                "type": "law",
                 "id": "quiet-before-serving",
+                "side": "server",
                 "summary": "nothing on stdout before the client's first message",
                 "implemented": true,
                 "core": {"severity": "error", "cites": "REQ-C-032 \"Before serving\" (docs/req-c-032.md#before-serving); MCP-CORE r1 §1¶06 (docs/mcp-core.md#s1p06)"},
@@ -1044,6 +1791,73 @@ mod tests {
             })
         );
         assert_eq!(lines[23]["spec"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn host_laws_judge_the_host_with_levels_per_revision() {
+        let hosts: Vec<&Law> = CATALOG
+            .iter()
+            .filter(|law| law.side() == Side::Host)
+            .collect();
+        assert_eq!(hosts.len(), 12);
+        // The server's laws come first, then the host's.
+        let first_host = CATALOG
+            .iter()
+            .position(|law| law.side() == Side::Host)
+            .unwrap();
+        assert!(
+            CATALOG[first_host..]
+                .iter()
+                .all(|law| law.side() == Side::Host)
+        );
+        for law in CATALOG {
+            match law.side() {
+                Side::Server => assert!(law.levels().is_empty(), "{}", law.id),
+                Side::Host => {
+                    assert!(!law.levels().is_empty(), "{}", law.id);
+                    assert!(law.id.as_str().starts_with("host-"), "{}", law.id);
+                    // MCP-CORE binds servers only: both profiles grade a
+                    // host law alike, and cite the same.
+                    assert_eq!(law.core, law.spec, "{}", law.id);
+                    assert_eq!(law.core_cites, law.spec_cites, "{}", law.id);
+                    // The catalog's severity is that of the law's strongest
+                    // duty: an error when some revision makes one a MUST.
+                    let strongest = law
+                        .levels()
+                        .iter()
+                        .filter_map(|level| level.strength.severity())
+                        .max();
+                    assert_eq!(law.spec, strongest, "{}", law.id);
+                }
+            }
+        }
+        let first = law(LawId::HostFirstMessage).levels();
+        assert_eq!(
+            first[0].to_string(),
+            "legacy MUST (the first message is initialize)"
+        );
+        assert_eq!(first[2].to_string(), "2026-07-28 n/a (no initialize)");
+        assert_eq!(
+            law(LawId::HostShutdownOrder).levels()[0].to_string(),
+            "every revision SHOULD"
+        );
+
+        let mut json = Vec::new();
+        render_catalog(&mut json, CatalogFormat::Json).unwrap();
+        let line: serde_json::Value = String::from_utf8(json)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+            .find(|line| line["id"] == "host-era-probe")
+            .unwrap();
+        assert_eq!(line["side"], "host");
+        assert_eq!(
+            line["levels"],
+            serde_json::json!([
+                {"revisions": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"], "strength": "n/a", "duty": "no era probe"},
+                {"revisions": ["2026-07-28"], "strength": "SHOULD"},
+            ])
+        );
     }
 
     #[test]

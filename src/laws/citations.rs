@@ -708,6 +708,22 @@ fn every_citation_of_the_catalog_opens() {
     );
 }
 
+/// Every citation of the requirement registry opens, as the catalog's do.
+#[test]
+fn every_citation_of_the_registry_opens() {
+    let mut wrong = Vec::new();
+    for requirement in super::registry::REGISTRY {
+        for problem in problems(root(), requirement.cites) {
+            wrong.push(format!("{}: {problem}", requirement.id));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "citations that do not open:\n{}",
+        wrong.join("\n")
+    );
+}
+
 /// The check above fails what does not open: a section or document that
 /// is not there, a place outside the repository, a page or revision the
 /// specification does not have, a JSON-RPC section that does not exist, a

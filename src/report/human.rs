@@ -5,16 +5,21 @@
 //! Laws that held are one count line per server, the way a test runner
 //! keeps passing tests out of the way; every other law has its own line.
 //! Verbose, every law has its own line.
+//!
+//! Everything taken from the run (paths, commands, messages, reasons,
+//! diffs, tool names) goes out through [`escape::line`] or
+//! [`escape::lines`]: no server's bytes steer the terminal or a CI log.
 
 use std::io::{self, Write};
 use std::time::Duration;
 
+use super::escape::{self, line as outside};
 use super::{
-    Disposition, FuzzResult, Graded, Location, Palette, ProbeResult, Report, Status, Summary,
-    Tally, TranscriptResult,
+    Disposition, FuzzResult, Graded, HostResult, Location, Palette, ProbeResult, Report, Status,
+    Summary, Tally, TranscriptResult,
 };
 use crate::laws::{LawId, Profile};
-use crate::report::{LawStatus, plural};
+use crate::report::{LawStatus, RequirementStatus, plural};
 
 /// The width status words are right-aligned in.
 const STATUS_WIDTH: usize = 6;
@@ -44,13 +49,16 @@ fn render_dyn(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     for error in &report.errors {
-        status_line(out, palette, Status::Error, &error.message)?;
+        status_line(out, palette, Status::Error, &outside(&error.message))?;
     }
     for transcript in &report.transcripts {
         render_transcript(out, palette, transcript)?;
     }
     for probe in &report.probes {
         render_probe(out, palette, probe, verbose)?;
+    }
+    for host in &report.hosts {
+        render_host(out, palette, host, verbose)?;
     }
     for run in &report.fuzz {
         render_fuzz(out, palette, run, verbose)?;
@@ -62,7 +70,8 @@ fn render_dyn(
             Status::Stale,
             &format!(
                 "{} {}: in the baseline, no longer found",
-                stale.law, stale.location
+                outside(&stale.law),
+                outside(&stale.location)
             ),
         )?;
     }
@@ -73,7 +82,7 @@ fn render_dyn(
                 out,
                 palette,
                 Status::Skip,
-                &format!("{}  {why}", path.display()),
+                &format!("{}  {why}", outside(&path.display().to_string())),
             )?;
         }
         for command in &interruption.probes {
@@ -81,9 +90,12 @@ fn render_dyn(
                 out,
                 palette,
                 Status::Skip,
-                &format!("laws of {command}  {why}"),
+                &format!("laws of {}  {why}", outside(command)),
             )?;
         }
+    }
+    if verbose {
+        render_requirements(out, palette, report)?;
     }
     let summary = report.summary();
     writeln!(
@@ -91,8 +103,13 @@ fn render_dyn(
         "{}",
         summary_line(&summary, &report.profiles, report.elapsed)
     )?;
+    if let Some(line) = requirements_line(report) {
+        writeln!(out, "{line}")?;
+    }
     if report.fails_only_on_core_rules() {
         writeln!(out, "{} {CORE_RULES_ONLY}", palette.emphasis("hint:"))?;
+    } else if let Some(line) = core_own_line(report) {
+        writeln!(out, "{} {line}", palette.emphasis("hint:"))?;
     }
     if let Some(interruption) = &report.interrupted {
         writeln!(
@@ -101,7 +118,12 @@ fn render_dyn(
             interruption.signal_name()
         )?;
     }
-    if summary.errors > 0 {
+    if summary.errors > 0 && !report.fuzz.is_empty() && report.transcripts.is_empty() {
+        writeln!(
+            out,
+            "hint: each ERROR line says what was not fuzzed and why; run a server that does not start by hand to see why it does not"
+        )?;
+    } else if summary.errors > 0 {
         writeln!(
             out,
             "hint: each ERROR line names input that was not checked: fix a transcript where the line points, \
@@ -133,7 +155,7 @@ fn render_transcript(
         transcript.status(),
         &format!(
             "{}  {what}  {}",
-            transcript.path.display(),
+            outside(&transcript.path.display().to_string()),
             palette.quiet(&seconds(transcript.elapsed))
         ),
     )?;
@@ -141,7 +163,7 @@ fn render_transcript(
         render_finding(out, palette, graded)?;
     }
     for note in &transcript.notes {
-        writeln!(out, "{:STATUS_WIDTH$} note: {note}", "")?;
+        writeln!(out, "{:STATUS_WIDTH$} note: {}", "", outside(note))?;
     }
     Ok(())
 }
@@ -157,19 +179,19 @@ fn render_probe(
         out,
         "{} {}  {}",
         palette.emphasis(PROBES),
-        probe.command,
+        outside(&probe.command),
         palette.quiet(&seconds(probe.elapsed))
     )?;
     let mut held = 0;
     for outcome in &probe.outcomes {
         let status = probe.status(outcome);
-        if status == Status::Pass && !verbose {
+        if status == Status::Pass && !verbose && outcome.notes.is_empty() {
             held += 1;
             continue;
         }
         let mut rest = outcome.law.as_str().to_owned();
         if let LawStatus::Skipped(reason) = &outcome.status {
-            rest.push_str(&format!("  ({reason})"));
+            rest.push_str(&format!("  ({})", outside(reason)));
         }
         if !outcome.eras.is_empty() {
             rest.push_str(&format!("  ({})", era_verdicts(probe, outcome)));
@@ -177,6 +199,9 @@ fn render_probe(
         status_line(out, palette, status, &rest)?;
         for graded in probe.findings_of(outcome.law) {
             render_finding(out, palette, graded)?;
+        }
+        for note in &outcome.notes {
+            writeln!(out, "{:STATUS_WIDTH$} note: {note}", "")?;
         }
     }
     if held > 0 {
@@ -195,6 +220,75 @@ fn render_probe(
     Ok(())
 }
 
+/// The word of a judged host's header line, in the status column.
+const HOST: &str = "HOST";
+
+/// The header naming the host and what it was judged from, then its laws:
+/// those that held counted on one line, those with nothing to judge them
+/// by on another (each on its own, with the reason, when verbose), every
+/// other one on its own line with its findings.
+fn render_host(
+    out: &mut dyn Write,
+    palette: &Palette,
+    host: &HostResult,
+    verbose: bool,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{} {}  {}",
+        palette.emphasis(HOST),
+        outside(host.name()),
+        outside(&host.source)
+    )?;
+    let (mut held, mut skipped) = (0, 0);
+    for outcome in &host.outcomes {
+        let status = host.status(outcome);
+        match status {
+            Status::Pass if !verbose => held += 1,
+            Status::Skip if !verbose => skipped += 1,
+            _ => {
+                let mut rest = outcome.law.as_str().to_owned();
+                if let LawStatus::Skipped(reason) = &outcome.status {
+                    rest.push_str(&format!("  ({})", outside(reason)));
+                }
+                status_line(out, palette, status, &rest)?;
+                for graded in host.findings_of(outcome.law) {
+                    render_finding(out, palette, graded)?;
+                }
+            }
+        }
+    }
+    if held > 0 {
+        let others = if held + skipped < host.outcomes.len() {
+            " other"
+        } else {
+            ""
+        };
+        status_line(
+            out,
+            palette,
+            Status::Pass,
+            &format!("{held}{others} host law{} held", plural(held)),
+        )?;
+    }
+    if skipped > 0 {
+        status_line(
+            out,
+            palette,
+            Status::Skip,
+            &format!(
+                "{skipped} host law{} with nothing in the session to judge {} by (--verbose says why)",
+                plural(skipped),
+                if skipped == 1 { "it" } else { "them" }
+            ),
+        )?;
+    }
+    for note in &host.notes {
+        writeln!(out, "{:STATUS_WIDTH$} note: {}", "", outside(note))?;
+    }
+    Ok(())
+}
+
 /// The verdict of each era a dual-era server fared otherwise in:
 /// `legacy era: PASS; modern era: FAIL`, a skip with its reason.
 fn era_verdicts(probe: &ProbeResult, outcome: &super::LawOutcome) -> String {
@@ -204,7 +298,9 @@ fn era_verdicts(probe: &ProbeResult, outcome: &super::LawOutcome) -> String {
         .map(|(era, status)| {
             let word = probe.era_status(outcome, *era, status).as_str();
             match status {
-                LawStatus::Skipped(reason) => format!("{} era: {word}, {reason}", era.as_str()),
+                LawStatus::Skipped(reason) => {
+                    format!("{} era: {word}, {}", era.as_str(), outside(reason))
+                }
                 _ => format!("{} era: {word}", era.as_str()),
             }
         })
@@ -222,18 +318,22 @@ fn render_finding(out: &mut dyn Write, palette: &Palette, graded: &Graded) -> io
     };
     let indent = " ".repeat(STATUS_WIDTH);
     let place = match &finding.location {
-        Location::Transcript { .. } => finding.location.describe(),
+        Location::Transcript { .. } => outside(&finding.location.describe()).into_owned(),
         Location::Probe { step, .. } => match finding.era {
-            Some(era) => format!("step `{step}` ({} era)", era.as_str()),
-            None => format!("step `{step}`"),
+            Some(era) => format!("step `{}` ({} era)", outside(step), era.as_str()),
+            None => format!("step `{}`", outside(step)),
         },
     };
-    writeln!(out, "{indent} {label} {place}: {}", finding.message)?;
+    writeln!(
+        out,
+        "{indent} {label} {place}: {}",
+        outside(&finding.message)
+    )?;
     if finding.law != LawId::TranscriptMatch {
-        writeln!(out, "{indent} cites: {}", finding.cites)?;
+        writeln!(out, "{indent} cites: {}", outside(&finding.cites))?;
     }
     if let Some(diff) = &finding.diff {
-        for line in diff.lines() {
+        for line in escape::lines(diff).lines() {
             writeln!(out, "{}", palette.diff_line(line))?;
         }
     }
@@ -242,7 +342,7 @@ fn render_finding(out: &mut dyn Write, palette: &Palette, graded: &Graded) -> io
         .as_ref()
         .filter(|_| graded.disposition != Disposition::Blessed)
     {
-        writeln!(out, "{} {hint}", palette.emphasis("hint:"))?;
+        writeln!(out, "{} {}", palette.emphasis("hint:"), outside(hint))?;
     }
     Ok(())
 }
@@ -253,6 +353,21 @@ pub(crate) const CORE_RULES_ONLY: &str = "only the core profile's own rules fail
      REQ-C-032, for servers built on mcp-replay's library): as far as these findings go, the server \
      keeps the MCP specification, which `--profile spec` holds it to alone, as fits a server built \
      otherwise";
+
+/// On a run that fails on rules of both kinds, which failing laws are the
+/// `core` profile's own; `None` when none is, or all are (then
+/// [`CORE_RULES_ONLY`] says so).
+pub(crate) fn core_own_line(report: &Report) -> Option<String> {
+    let (laws, failing) = report.core_own_failures();
+    if laws.is_empty() || failing == 0 {
+        return None;
+    }
+    let names: Vec<String> = laws.iter().map(|law| format!("`{law}`")).collect();
+    Some(format!(
+        "the failures of {} are the core profile's own rules (MCP-CORE and REQ-C-032, for servers built on mcp-replay's library); the others break the MCP specification itself, as `--profile spec` shows alone",
+        names.join(", ")
+    ))
+}
 
 /// The summary line: the transcripts and how they fared, the laws (one
 /// per law and server command) and how they fared, what else was not
@@ -275,6 +390,16 @@ pub(crate) fn summary_line(summary: &Summary, profiles: &[Profile], elapsed: Dur
             summary.servers,
             plural(summary.servers),
             tally(&summary.law_tally, "held")
+        ));
+    }
+    if summary.host_laws > 0 {
+        parts.push(format!(
+            "{} host law{} of {} host{} ({})",
+            summary.host_laws,
+            plural(summary.host_laws),
+            summary.hosts,
+            plural(summary.hosts),
+            tally(&summary.host_tally, "held")
         ));
     }
     if summary.errors > 0 {
@@ -312,6 +437,85 @@ pub(crate) fn summary_line(summary: &Summary, profiles: &[Profile], elapsed: Dur
     )
 }
 
+/// The count line of the requirement outcomes: `Requirements: 58 of the
+/// registry for 1 server: 12 held, 1 failed, 30 not observed, 15 not
+/// applicable`; `None` when none was graded.
+pub(crate) fn requirements_line(report: &Report) -> Option<String> {
+    let tally = report.requirement_tally();
+    if tally.total == 0 {
+        return None;
+    }
+    let subjects: std::collections::BTreeSet<&str> = report
+        .requirements
+        .iter()
+        .map(|outcome| outcome.subject.as_str())
+        .collect();
+    let mut words = Vec::new();
+    for (n, what) in [
+        (tally.held, "held"),
+        (tally.failed, "failed"),
+        (tally.warned, "warned"),
+        (tally.waived, "waived"),
+        (tally.not_observed, "not observed"),
+        (tally.not_applicable, "not applicable"),
+    ] {
+        if n > 0 {
+            words.push(format!("{n} {what}"));
+        }
+    }
+    let mut line = format!(
+        "Requirements: {} of {} server{}: {}",
+        tally.total,
+        subjects.len(),
+        plural(subjects.len()),
+        words.join(", ")
+    );
+    if report.unobserved_fails() {
+        line.push_str(" (--deny-unobserved: not observed fails the run)");
+    }
+    Some(line)
+}
+
+/// Each requirement's outcome, one line each, per server (`--verbose`).
+fn render_requirements(out: &mut dyn Write, palette: &Palette, report: &Report) -> io::Result<()> {
+    let mut subject: Option<&str> = None;
+    for outcome in &report.requirements {
+        if subject != Some(outcome.subject.as_str()) {
+            subject = Some(&outcome.subject);
+            writeln!(
+                out,
+                "{} {}",
+                palette.emphasis(&format!("{:>STATUS_WIDTH$}", "REQS")),
+                outside(&outcome.subject)
+            )?;
+        }
+        let status = match &outcome.status {
+            RequirementStatus::Held => Status::Pass,
+            RequirementStatus::Failed => Status::Fail,
+            RequirementStatus::Warned => Status::Warn,
+            RequirementStatus::Waived => Status::Waived,
+            RequirementStatus::NotObserved(_) if report.deny_unobserved => Status::Fail,
+            RequirementStatus::NotObserved(_) | RequirementStatus::NotApplicable(_) => Status::Skip,
+        };
+        let law = outcome
+            .law
+            .map_or("no law".to_owned(), |law| law.to_string());
+        let mut rest = format!("{} {} ({law})", outcome.id, outcome.level);
+        match &outcome.status {
+            RequirementStatus::NotObserved(why) => {
+                rest.push_str(&format!("  not observed: {}", outside(why)));
+            }
+            RequirementStatus::NotApplicable(why) => {
+                rest.push_str(&format!("  not applicable: {}", outside(why)));
+            }
+            _ => {}
+        }
+        write!(out, "  ")?;
+        status_line(out, palette, status, &rest)?;
+    }
+    Ok(())
+}
+
 /// A tally in words, the zero counts left out: `19 held, 2 skipped`.
 fn tally(tally: &Tally, held: &str) -> String {
     let mut words = Vec::new();
@@ -347,7 +551,9 @@ fn render_fuzz(
     verbose: bool,
 ) -> io::Result<()> {
     let era = match (&run.revision, run.era) {
-        (Some(revision), Some(era)) => format!(", {revision} ({} era)", era.as_str()),
+        (Some(revision), Some(era)) => {
+            format!(", {} ({} era)", outside(revision), era.as_str())
+        }
         _ => String::new(),
     };
     let calls: usize = run.tools.iter().map(|tool| tool.sent).sum();
@@ -355,7 +561,7 @@ fn render_fuzz(
         out,
         "{} {}  seed {}{era}, {calls} call{}  {}",
         palette.emphasis(FUZZ),
-        run.command,
+        outside(&run.command),
         run.seed,
         plural(calls),
         palette.quiet(&seconds(run.elapsed))
@@ -363,12 +569,12 @@ fn render_fuzz(
     let indent = " ".repeat(STATUS_WIDTH);
     for tool in &run.tools {
         let status = run.tool_status(tool);
+        let name = outside(&tool.name);
         let rest = match &tool.skipped {
-            Some(reason) => format!("{}  ({reason})", tool.name),
+            Some(reason) => format!("{name}  ({})", outside(reason)),
             None => {
                 let mut words = format!(
-                    "{}  {} case{} ({} valid, {} invalid, {} unjudged)",
-                    tool.name,
+                    "{name}  {} case{} ({} valid, {} invalid, {} unjudged)",
                     tool.sent,
                     plural(tool.sent),
                     tool.valid,
@@ -388,13 +594,19 @@ fn render_fuzz(
             let hint = shown.finding.hint.take();
             render_finding(out, palette, &shown)?;
             if let Some(case) = &graded.finding.fuzz {
-                let mut words = format!("{indent} case: {}", case.label);
+                let mut words = format!("{indent} case: {}", outside(&case.label));
+                let what = outside(&case.what);
                 match (&case.shrunk_from, case.what.is_empty()) {
                     (Some(from), false) => {
-                        words.push_str(&format!(" (shrunk from {from}: {})", case.what));
+                        words.push_str(&format!(
+                            " (shrunk from {}: {what})",
+                            outside(&from.to_string())
+                        ));
                     }
-                    (Some(from), true) => words.push_str(&format!(" (shrunk from {from})")),
-                    (None, false) => words.push_str(&format!(" ({})", case.what)),
+                    (Some(from), true) => {
+                        words.push_str(&format!(" (shrunk from {})", outside(&from.to_string())));
+                    }
+                    (None, false) => words.push_str(&format!(" ({what})")),
                     (None, true) => {}
                 }
                 if case.count > 1 {
@@ -402,32 +614,32 @@ fn render_fuzz(
                 }
                 writeln!(out, "{words}")?;
                 for note in &case.notes {
-                    writeln!(out, "{indent} note: {note}")?;
+                    writeln!(out, "{indent} note: {}", outside(note))?;
                 }
             }
             if let Some(hint) = hint {
-                writeln!(out, "{} {hint}", palette.emphasis("hint:"))?;
+                writeln!(out, "{} {}", palette.emphasis("hint:"), outside(&hint))?;
             }
         }
         if let Some(note) = &tool.note {
-            writeln!(out, "{indent} note: {note}")?;
+            writeln!(out, "{indent} note: {}", outside(note))?;
         }
         if tool.skipped.is_none() || verbose {
             for feature in &tool.not_generated_for {
-                writeln!(out, "{indent} not generated for: {feature}")?;
+                writeln!(out, "{indent} not generated for: {}", outside(feature))?;
             }
         }
     }
     let mut held = 0;
     for outcome in &run.outcomes {
         let status = run.status(outcome);
-        if status == Status::Pass && !verbose {
+        if status == Status::Pass && !verbose && outcome.notes.is_empty() {
             held += 1;
             continue;
         }
         let mut rest = outcome.law.as_str().to_owned();
         if let LawStatus::Skipped(reason) = &outcome.status {
-            rest.push_str(&format!("  ({reason})"));
+            rest.push_str(&format!("  ({})", outside(reason)));
         }
         status_line(out, palette, status, &rest)?;
         for graded in run
@@ -435,6 +647,9 @@ fn render_fuzz(
             .filter(|graded| graded.finding.law == outcome.law)
         {
             render_finding(out, palette, graded)?;
+        }
+        for note in &outcome.notes {
+            writeln!(out, "{indent} note: {note}")?;
         }
     }
     if held > 0 {
@@ -451,7 +666,7 @@ fn render_fuzz(
         )?;
     }
     for note in &run.notes {
-        writeln!(out, "{indent} note: {note}")?;
+        writeln!(out, "{indent} note: {}", outside(note))?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The report for programs: JSON Lines, one object per line, each with a
 //! `type` first (`error`, `transcript`, `finding`, `law`, `fuzz`, `tool`,
-//! `stale`, `interrupted`, `summary`).
+//! `host`, `stale`, `interrupted`, `summary`); `law` and `finding` lines say
+//! the `side` they judge (`server` or `host`).
 //!
 //! `docs/output-formats.md` describes every field. The structs below are the
 //! wire format: their field order is the order on the line.
@@ -13,6 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Graded, LawStatus, Location, Report, Status};
+use crate::laws::LawId;
 
 /// Writes the JSON Lines report of `report` to `out`.
 ///
@@ -42,6 +44,7 @@ enum Line<'a> {
     },
     Finding {
         law: &'a str,
+        side: &'static str,
         severity: &'a str,
         disposition: &'a str,
         profile: &'a str,
@@ -50,6 +53,9 @@ enum Line<'a> {
         location: Where<'a>,
         diff: Option<&'a str>,
         hint: Option<&'a str>,
+        /// A rule of the `core` profile's own, which the MCP specification
+        /// does not ask.
+        core_own: bool,
         /// Probe findings only: the era the session spoke.
         #[serde(skip_serializing_if = "Option::is_none")]
         era: Option<&'static str>,
@@ -77,17 +83,46 @@ enum Line<'a> {
         invalid: usize,
         unjudged: usize,
         valid_is_error: usize,
+        reached: usize,
         not_generated_for: &'a [String],
         note: Option<&'a str>,
     },
     Law {
         law: &'a str,
-        command: &'a str,
+        side: &'static str,
+        /// Server laws: the command probed or fuzzed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        command: Option<&'a str>,
+        /// Host laws: what the host was judged from, and its name.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        source: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        host: Option<Option<&'a str>>,
         status: String,
         reason: Option<&'a str>,
         /// A dual-era server's verdict in each era, where they differ.
         #[serde(skip_serializing_if = "Option::is_none")]
         eras: Option<BTreeMap<&'static str, String>>,
+        /// What the run could not decide for the law.
+        #[serde(skip_serializing_if = "<[String]>::is_empty")]
+        notes: &'a [String],
+    },
+    Requirement {
+        id: &'static str,
+        law: Option<&'static str>,
+        side: &'static str,
+        level: &'static str,
+        command: &'a str,
+        status: &'static str,
+        reason: Option<&'a str>,
+    },
+    Host {
+        source: &'a str,
+        host: Option<&'a str>,
+        status: String,
+        findings: usize,
+        notes: &'a [String],
+        elapsed_ms: u64,
     },
     Stale {
         law: &'a str,
@@ -101,6 +136,8 @@ enum Line<'a> {
     Summary {
         transcripts: usize,
         laws: usize,
+        host_laws: usize,
+        hosts: usize,
         held: usize,
         failed: usize,
         warnings: usize,
@@ -108,6 +145,9 @@ enum Line<'a> {
         skipped: usize,
         waived: usize,
         stale: usize,
+        /// The requirement outcomes by status; absent when none was graded.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        requirements: Option<RequirementCounts>,
         errors: usize,
         exit: u8,
         elapsed_ms: u64,
@@ -191,7 +231,10 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 out,
                 &Line::Law {
                     law: outcome.law.as_str(),
-                    command: &probe.command,
+                    side: outcome.law.side().as_str(),
+                    command: Some(&probe.command),
+                    source: None,
+                    host: None,
                     status: status(probe.status(outcome)),
                     reason,
                     eras: (!outcome.eras.is_empty()).then(|| {
@@ -206,6 +249,7 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                             })
                             .collect()
                     }),
+                    notes: &outcome.notes,
                 },
             )?;
             for graded in probe.findings_of(outcome.law) {
@@ -240,6 +284,7 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     invalid: tool.invalid,
                     unjudged: tool.unjudged,
                     valid_is_error: tool.valid_is_error,
+                    reached: tool.reached,
                     not_generated_for: &tool.not_generated_for,
                     note: tool.note.as_deref(),
                 },
@@ -257,16 +302,56 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 out,
                 &Line::Law {
                     law: outcome.law.as_str(),
-                    command: &run.command,
+                    side: outcome.law.side().as_str(),
+                    command: Some(&run.command),
+                    source: None,
+                    host: None,
                     status: status(run.status(outcome)),
                     reason,
                     eras: None,
+                    notes: &outcome.notes,
                 },
             )?;
             for graded in run
                 .session_findings()
                 .filter(|graded| graded.finding.law == outcome.law)
             {
+                line(out, &finding(graded))?;
+            }
+        }
+    }
+    for host in &report.hosts {
+        line(
+            out,
+            &Line::Host {
+                source: &host.source,
+                host: host.host.as_deref(),
+                status: status(host.overall()),
+                findings: host.findings.len(),
+                notes: &host.notes,
+                elapsed_ms: millis(host.elapsed),
+            },
+        )?;
+        for outcome in &host.outcomes {
+            let reason = match &outcome.status {
+                LawStatus::Skipped(reason) => Some(reason.as_str()),
+                _ => None,
+            };
+            line(
+                out,
+                &Line::Law {
+                    law: outcome.law.as_str(),
+                    side: outcome.law.side().as_str(),
+                    command: None,
+                    source: Some(&host.source),
+                    host: Some(host.host.as_deref()),
+                    status: status(host.status(outcome)),
+                    reason,
+                    eras: None,
+                    notes: &outcome.notes,
+                },
+            )?;
+            for graded in host.findings_of(outcome.law) {
                 line(out, &finding(graded))?;
             }
         }
@@ -294,12 +379,38 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             },
         )?;
     }
+    for outcome in &report.requirements {
+        line(
+            out,
+            &Line::Requirement {
+                id: outcome.id,
+                law: outcome.law.map(LawId::as_str),
+                side: outcome.side.as_str(),
+                level: outcome.level.as_str(),
+                command: &outcome.subject,
+                status: outcome.status.as_str(),
+                reason: outcome.status.reason(),
+            },
+        )?;
+    }
     let summary = report.summary();
+    let tally = report.requirement_tally();
     line(
         out,
         &Line::Summary {
+            requirements: (tally.total > 0).then_some(RequirementCounts {
+                total: tally.total,
+                held: tally.held,
+                failed: tally.failed,
+                warned: tally.warned,
+                waived: tally.waived,
+                not_observed: tally.not_observed,
+                not_applicable: tally.not_applicable,
+            }),
             transcripts: summary.transcripts,
             laws: summary.laws,
+            host_laws: summary.host_laws,
+            hosts: summary.hosts,
             held: summary.held,
             failed: summary.failed,
             warnings: summary.warned,
@@ -314,6 +425,18 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     )
 }
 
+/// The `requirements` member of the summary.
+#[derive(Serialize)]
+struct RequirementCounts {
+    total: usize,
+    held: usize,
+    failed: usize,
+    warned: usize,
+    waived: usize,
+    not_observed: usize,
+    not_applicable: usize,
+}
+
 fn finding(graded: &Graded) -> Line<'_> {
     let finding = &graded.finding;
     let location = match &finding.location {
@@ -325,6 +448,7 @@ fn finding(graded: &Graded) -> Line<'_> {
     };
     Line::Finding {
         law: finding.law.as_str(),
+        side: finding.law.side().as_str(),
         severity: finding.severity.as_str(),
         disposition: graded.disposition.as_str(),
         profile: finding.profile.as_str(),
@@ -333,6 +457,7 @@ fn finding(graded: &Graded) -> Line<'_> {
         location,
         diff: finding.diff.as_deref(),
         hint: finding.hint.as_deref(),
+        core_own: finding.is_core_own(),
         era: finding.era.map(crate::revision::Era::as_str),
         fuzz: finding.fuzz.as_deref().map(|case| FuzzCaseLine {
             tool: &case.tool,
@@ -358,7 +483,11 @@ fn millis(elapsed: Duration) -> u64 {
     u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// Writes one line, escaped for a terminal or a CI log that shows it
+/// ([`escape::json`](super::escape::json)): it reads back to the same
+/// values.
 fn line(out: &mut dyn Write, line: &Line<'_>) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, line)?;
+    let text = serde_json::to_string(line)?;
+    out.write_all(super::escape::json(&text).as_bytes())?;
     out.write_all(b"\n")
 }

@@ -4,7 +4,8 @@
 //! per finding that belongs to no exchange); a `<testsuite>` per probed
 //! server command, with a `<testcase>` per law; a `<testsuite>` per fuzzed
 //! server command, with a `<testcase>` per tool (skipped for a tool not
-//! called) and one for the session's own findings. Failures carry the finding's
+//! called) and one for the session's own findings; a `<testsuite>` per host
+//! judged, with a `<testcase>` per host law. Failures carry the finding's
 //! message, citation and plain diff; warnings go to `<system-out>`. Input
 //! that could not be checked (a malformed transcript, a server that cannot
 //! start) is an `<error>`: no law was judged, so nothing failed. A run a
@@ -15,7 +16,10 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Duration;
 
-use super::{Disposition, ExchangeStatus, Graded, LawStatus, Location, Report, Status};
+use super::escape::{xml_attribute, xml_text};
+use super::{
+    Disposition, ExchangeStatus, Graded, LawStatus, Location, Report, RequirementStatus, Status,
+};
 
 /// Writes the JUnit XML of `report` to `out`.
 ///
@@ -177,6 +181,9 @@ fn to_xml(report: &Report) -> String {
                 for graded in probe.findings_of(outcome.law) {
                     case.add(graded);
                 }
+                for note in &outcome.notes {
+                    case.output.push(format!("note: {note}\n"));
+                }
                 case
             })
             .collect();
@@ -191,10 +198,17 @@ fn to_xml(report: &Report) -> String {
                 let mut case = Case::new(tool.name.clone(), &suite);
                 match &tool.skipped {
                     Some(reason) => case.skipped = Some(reason.clone()),
-                    None => case.output.push(format!(
-                        "{} cases: {} valid, {} invalid, {} unjudged; {} valid answered isError\n",
-                        tool.sent, tool.valid, tool.invalid, tool.unjudged, tool.valid_is_error
-                    )),
+                    None => {
+                        case.output.push(format!(
+                            "{} cases: {} valid, {} invalid, {} unjudged; {} valid answered isError\n",
+                            tool.sent, tool.valid, tool.invalid, tool.unjudged, tool.valid_is_error
+                        ));
+                        if run.tool_status(tool) == Status::Skip {
+                            case.skipped = Some(tool.note.clone().unwrap_or_else(|| {
+                                "no call reached the tool".to_owned()
+                            }));
+                        }
+                    }
                 }
                 for graded in run.findings_of_tool(&tool.name) {
                     case.add(graded);
@@ -210,6 +224,62 @@ fn to_xml(report: &Report) -> String {
             cases.push(session);
         }
         suites.push((suite, Some(run.elapsed), cases));
+    }
+    let mut subject: Option<&str> = None;
+    for outcome in &report.requirements {
+        let suite = format!("requirements: {}", outcome.subject);
+        if subject != Some(outcome.subject.as_str()) {
+            subject = Some(&outcome.subject);
+            suites.push((suite.clone(), None, Vec::new()));
+        }
+        let law = outcome
+            .law
+            .map_or("no law".to_owned(), |law| law.to_string());
+        let mut case = Case::new(format!("{} ({law})", outcome.id), &suite);
+        match &outcome.status {
+            RequirementStatus::Held => {}
+            RequirementStatus::Failed => case.failures.push(format!(
+                "{} {} is broken: the findings of `{law}` say how\n",
+                outcome.level, outcome.id
+            )),
+            RequirementStatus::Warned => case.output.push(format!(
+                "warning: {} {} is broken: the findings of `{law}` say how\n",
+                outcome.level, outcome.id
+            )),
+            RequirementStatus::Waived => case.skipped = Some("waived".to_owned()),
+            RequirementStatus::NotObserved(why) if report.deny_unobserved => case
+                .failures
+                .push(format!("not observed (--deny-unobserved): {why}\n")),
+            RequirementStatus::NotObserved(why) => {
+                case.skipped = Some(format!("not observed: {why}"));
+            }
+            RequirementStatus::NotApplicable(why) => {
+                case.skipped = Some(format!("not applicable: {why}"));
+            }
+        }
+        if let Some((_, _, cases)) = suites.last_mut() {
+            cases.push(case);
+        }
+    }
+    for host in &report.hosts {
+        let suite = format!("host laws: {} ({})", host.name(), host.source);
+        let cases = host
+            .outcomes
+            .iter()
+            .map(|outcome| {
+                let mut case = Case::new(outcome.law.as_str().to_owned(), &suite);
+                match (&outcome.status, host.status(outcome)) {
+                    (LawStatus::Skipped(reason), _) => case.skipped = Some(reason.clone()),
+                    (LawStatus::Waived, _) => case.skipped = Some("waived".to_owned()),
+                    _ => {}
+                }
+                for graded in host.findings_of(outcome.law) {
+                    case.add(graded);
+                }
+                case
+            })
+            .collect();
+        suites.push((suite, Some(host.elapsed), cases));
     }
     if !report.stale.is_empty() {
         let cases = report
@@ -257,7 +327,7 @@ fn to_xml(report: &Report) -> String {
         let _ = write!(
             xml,
             "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\"",
-            escape(name),
+            xml_attribute(name),
             cases.len(),
             count(cases, |c| !c.failures.is_empty()),
             count(cases, |c| c.error.is_some()),
@@ -280,8 +350,8 @@ fn write_case(xml: &mut String, case: &Case) {
     let _ = write!(
         xml,
         "    <testcase name=\"{}\" classname=\"{}\"",
-        escape(&case.name),
-        escape(&case.classname)
+        xml_attribute(&case.name),
+        xml_attribute(&case.classname)
     );
     if case.failures.is_empty()
         && case.error.is_none()
@@ -303,26 +373,30 @@ fn write_case(xml: &mut String, case: &Case) {
         let _ = writeln!(
             xml,
             "      <failure message=\"{}\" type=\"finding\">{}</failure>",
-            escape(&message),
-            escape(&case.failures.join("\n\n"))
+            xml_attribute(&message),
+            xml_text(&case.failures.join("\n\n"))
         );
     }
     if let Some(error) = &case.error {
         let _ = writeln!(
             xml,
             "      <error message=\"{}\" type=\"input\">{}</error>",
-            escape(error),
-            escape(error)
+            xml_attribute(error),
+            xml_text(error)
         );
     }
     if let Some(reason) = &case.skipped {
-        let _ = writeln!(xml, "      <skipped message=\"{}\"/>", escape(reason));
+        let _ = writeln!(
+            xml,
+            "      <skipped message=\"{}\"/>",
+            xml_attribute(reason)
+        );
     }
     if !case.output.is_empty() {
         let _ = writeln!(
             xml,
             "      <system-out>{}</system-out>",
-            escape(&case.output.concat())
+            xml_text(&case.output.concat())
         );
     }
     xml.push_str("    </testcase>\n");
@@ -332,36 +406,9 @@ fn seconds(elapsed: Duration) -> String {
     format!("{:.3}", elapsed.as_secs_f64())
 }
 
-/// Text escaped for XML attribute values and content. Characters XML 1.0
-/// cannot hold at all (most control characters) become U+FFFD.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escaping_covers_markup_and_forbidden_characters() {
-        assert_eq!(
-            escape("a<b>&\"c\"'d'\u{1}\ttab"),
-            "a&lt;b&gt;&amp;&quot;c&quot;&apos;d&apos;\u{fffd}\ttab"
-        );
-    }
 
     #[test]
     fn an_empty_report_is_one_empty_testsuites() {

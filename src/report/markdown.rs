@@ -2,15 +2,17 @@
 //! `$GITHUB_STEP_SUMMARY` (and GitLab or Gitea render a Markdown artefact).
 //!
 //! A heading with the run's verdict and the summary line, one table with a
-//! row per transcript and per law and server command, then each finding
+//! row per transcript and per law and server command, a table of the hosts
+//! judged (a row per host, and one per host law it broke), then each finding
 //! folded in a `<details>` block whose summary is the finding's line and
 //! whose body holds the citation, the diff and the hint. Everything taken
-//! from the run (paths, commands, messages, diffs) is escaped, so no server
-//! output can break the table or inject markup.
+//! from the run (paths, commands, messages, diffs) is escaped
+//! ([`escape`](super::escape)), so no server output can break the table,
+//! inject markup, or hold a control character or a workflow command.
 
 use std::io::{self, Write};
 
-use super::{Graded, LawStatus, Location, Report, Status, plural};
+use super::{Graded, LawStatus, Location, Report, RequirementStatus, Status, plural};
 use crate::laws::LawId;
 
 /// A summary page holds at most 1 MiB on GitHub; a diff longer than this
@@ -52,8 +54,15 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         ))
     )?;
     writeln!(out)?;
+    if let Some(line) = super::human::requirements_line(report) {
+        writeln!(out, "{}", text(&line))?;
+        writeln!(out)?;
+    }
     if report.fails_only_on_core_rules() {
         writeln!(out, "{}", text(super::human::CORE_RULES_ONLY))?;
+        writeln!(out)?;
+    } else if let Some(line) = super::human::core_own_line(report) {
+        writeln!(out, "{}", text(&line))?;
         writeln!(out)?;
     }
 
@@ -84,11 +93,14 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 LawStatus::Skipped(reason) => text(reason),
                 _ => {
                     let n = probe.findings_of(outcome.law).count();
-                    if n == 0 {
-                        String::new()
-                    } else {
-                        format!("{n} finding{}", plural(n))
+                    let mut words = Vec::new();
+                    if n > 0 {
+                        words.push(format!("{n} finding{}", plural(n)));
                     }
+                    if !outcome.notes.is_empty() {
+                        words.push(not_judged(outcome.notes.len()));
+                    }
+                    words.join(", ")
                 }
             };
             row(
@@ -124,6 +136,9 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         for outcome in &run.outcomes {
             let result = match &outcome.status {
                 LawStatus::Skipped(reason) => text(reason),
+                _ if !outcome.notes.is_empty() => {
+                    format!("seed {}, {}", run.seed, not_judged(outcome.notes.len()))
+                }
                 _ => format!("seed {}", run.seed),
             };
             row(
@@ -148,6 +163,55 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         )?;
     }
 
+    if !report.hosts.is_empty() {
+        // The hosts apart from the servers: their own table.
+        writeln!(out)?;
+        writeln!(out, "### Host laws")?;
+        writeln!(out)?;
+        writeln!(out, "| status | host or host law | judged from | result |")?;
+        writeln!(out, "|---|---|---|---|")?;
+        for host in &report.hosts {
+            let mut tally = super::Tally::default();
+            for outcome in &host.outcomes {
+                tally.add(host.status(outcome));
+            }
+            let result = [
+                (tally.held, "held"),
+                (tally.failed, "failed"),
+                (tally.warned, "with warnings"),
+                (tally.known, "known"),
+                (tally.skipped, "skipped"),
+                (tally.waived, "waived"),
+            ]
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+            row(
+                out,
+                host.overall(),
+                &text(host.name()),
+                &code(&host.source),
+                &result,
+            )?;
+            for outcome in &host.outcomes {
+                let status = host.status(outcome);
+                if matches!(status, Status::Pass | Status::Skip) {
+                    continue;
+                }
+                let n = host.findings_of(outcome.law).count();
+                row(
+                    out,
+                    status,
+                    &code(outcome.law.as_str()),
+                    &code(&host.source),
+                    &format!("{n} finding{}", plural(n)),
+                )?;
+            }
+        }
+    }
+
     let findings: Vec<(&str, &Graded)> = report
         .transcripts
         .iter()
@@ -164,6 +228,12 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 .iter()
                 .flat_map(|run| run.findings.iter().map(|g| (run.command.as_str(), g))),
         )
+        .chain(
+            report
+                .hosts
+                .iter()
+                .flat_map(|host| host.findings.iter().map(|g| (host.source.as_str(), g))),
+        )
         .collect();
     if !findings.is_empty() {
         writeln!(out)?;
@@ -172,6 +242,73 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             writeln!(out)?;
             render_finding(out, command, graded)?;
         }
+    }
+    render_requirements(out, report)
+}
+
+/// The requirements that were not held, in a closed `<details>` per
+/// server: failed and warned first, then those not observed, with why.
+fn render_requirements(out: &mut dyn Write, report: &Report) -> io::Result<()> {
+    let subjects: Vec<&str> = report
+        .requirements
+        .iter()
+        .map(|outcome| outcome.subject.as_str())
+        .fold(Vec::new(), |mut subjects, subject| {
+            if subjects.last() != Some(&subject) {
+                subjects.push(subject);
+            }
+            subjects
+        });
+    for subject in subjects {
+        let outcomes: Vec<_> = report
+            .requirements
+            .iter()
+            .filter(|outcome| outcome.subject == subject)
+            .filter(|outcome| {
+                !matches!(
+                    outcome.status,
+                    RequirementStatus::Held | RequirementStatus::NotApplicable(_)
+                )
+            })
+            .collect();
+        if outcomes.is_empty() {
+            continue;
+        }
+        writeln!(out)?;
+        writeln!(
+            out,
+            "<details><summary>Requirements of {} not held: {}</summary>",
+            text(subject),
+            outcomes.len()
+        )?;
+        writeln!(out)?;
+        writeln!(out, "| requirement | level | law | outcome |")?;
+        writeln!(out, "|---|---|---|---|")?;
+        let mut sorted = outcomes;
+        sorted.sort_by_key(|outcome| match outcome.status {
+            RequirementStatus::Failed => 0,
+            RequirementStatus::Warned => 1,
+            _ => 2,
+        });
+        for outcome in sorted {
+            let law = outcome
+                .law
+                .map_or("no law".to_owned(), |law| law.to_string());
+            let result = match outcome.status.reason() {
+                Some(why) => format!("{}: {why}", outcome.status),
+                None => outcome.status.to_string(),
+            };
+            writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                text(outcome.id),
+                outcome.level,
+                text(&law),
+                text(&result)
+            )?;
+        }
+        writeln!(out)?;
+        writeln!(out, "</details>")?;
     }
     Ok(())
 }
@@ -234,8 +371,10 @@ fn render_finding(out: &mut dyn Write, command: &str, graded: &Graded) -> io::Re
         writeln!(out)?;
     }
     if let Some(diff) = &finding.diff {
+        // A code block shows its lines as they are: escaped as plain text.
+        let diff = super::escape::lines(diff);
         let lines: Vec<&str> = diff.lines().collect();
-        let fence = fence(diff);
+        let fence = fence(&diff);
         writeln!(out, "{fence}diff")?;
         for line in lines.iter().take(DIFF_LINES) {
             writeln!(out, "{line}")?;
@@ -273,27 +412,15 @@ fn code(text_: &str) -> String {
     format!("<code>{}</code>", text(text_))
 }
 
-/// `raw` as text that Markdown and HTML alike show as it is, on one line.
+/// `raw` as text that Markdown and HTML alike show as it is, on one line
+/// ([`escape::markdown`](super::escape::markdown)).
 fn text(raw: &str) -> String {
-    let mut escaped = String::with_capacity(raw.len());
-    for c in raw.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '|' => escaped.push_str("&#124;"),
-            '`' => escaped.push_str("&#96;"),
-            // Entities, not backslashes: these lines are read as HTML as
-            // well as Markdown (a `<summary>` line is raw HTML), and a
-            // backslash shows there as it is.
-            '*' | '_' | '[' | ']' | '\\' | '#' | '~' => {
-                escaped.push_str(&format!("&#{};", u32::from(c)));
-            }
-            '\n' | '\r' => escaped.push(' '),
-            c => escaped.push(c),
-        }
-    }
-    escaped
+    super::escape::markdown(raw)
+}
+
+/// How many things a law could not decide, in words.
+fn not_judged(n: usize) -> String {
+    format!("{n} not judged (see the notes of the full report)")
 }
 
 #[cfg(test)]

@@ -7,16 +7,21 @@
 //! handed and never print.
 
 mod color;
+pub mod escape;
 pub mod human;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+mod requirements;
+pub mod sarif;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
 pub use self::color::{ColorChoice, Palette};
+pub use self::requirements::{RequirementOutcome, RequirementStatus, RequirementTally};
 use crate::laws::{LawId, Profile, Severity};
 
 /// Where a finding happened.
@@ -70,6 +75,11 @@ pub struct Finding {
     /// answered -32602 where MCP-CORE asks -32601). `false` where that is
     /// not known.
     pub core_only: bool,
+    /// The requirement of the registry the finding shows broken
+    /// ([`crate::laws::registry`]); `None` where the law's first
+    /// requirement that applies to the run (its revisions, the peer's
+    /// capabilities) is meant.
+    pub requirement: Option<&'static str>,
 }
 
 impl Finding {
@@ -95,7 +105,30 @@ impl Finding {
             era: None,
             fuzz: None,
             core_only: false,
+            requirement: None,
         }
+    }
+
+    /// The same finding, naming the requirement of the registry it shows
+    /// broken.
+    pub fn with_requirement(mut self, id: &'static str) -> Finding {
+        debug_assert!(
+            crate::laws::registry::requirement(id).is_some(),
+            "`{id}` is no requirement of the registry"
+        );
+        self.requirement = Some(id);
+        self
+    }
+
+    /// Whether the finding is a rule of the `core` profile's own: made
+    /// under `core`, and of a law `--profile spec` warns on or does not
+    /// check, or an answer the probes know the specification accepts
+    /// ([`Finding::core_only`]).
+    pub fn is_core_own(&self) -> bool {
+        // A host law is the specification's alone: never core's.
+        self.law.side() == crate::laws::Side::Server
+            && self.profile == Profile::Core
+            && (self.core_only || crate::laws::law(self.law).spec != Some(Severity::Error))
     }
 
     /// The same finding, marked as a rule of the `core` profile alone
@@ -136,6 +169,58 @@ impl Finding {
     }
 }
 
+/// What a run saw of the requirements of the registry
+/// ([`crate::laws::registry`]): those a step observed, kept or broken, and
+/// those a step meant to observe and could not, with why. The grading of a
+/// run turns this, its findings and what the server declared into one
+/// outcome per requirement.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Coverage {
+    /// The requirements some step observed.
+    pub observed: BTreeSet<&'static str>,
+    /// The requirements a step meant to observe and could not, with why
+    /// (the server crashed first, no tool may be called, the recording
+    /// never exercised it); the first reason given is kept.
+    pub missed: BTreeMap<&'static str, String>,
+    /// The revisions the run spoke.
+    pub revisions: BTreeSet<crate::revision::Revision>,
+    /// The capabilities the peer declared, by path (`tools`,
+    /// `resources.subscribe`, `logging`); empty until one is known.
+    pub capabilities: BTreeSet<String>,
+}
+
+impl Coverage {
+    /// Notes that a step observed the requirement `id`.
+    pub fn observe(&mut self, id: &'static str) {
+        debug_assert!(
+            crate::laws::registry::requirement(id).is_some(),
+            "`{id}` is no requirement of the registry"
+        );
+        self.observed.insert(id);
+    }
+
+    /// Notes that a step meant to observe the requirement `id` and could
+    /// not, and why.
+    pub fn miss(&mut self, id: &'static str, why: impl Into<String>) {
+        debug_assert!(
+            crate::laws::registry::requirement(id).is_some(),
+            "`{id}` is no requirement of the registry"
+        );
+        self.missed.entry(id).or_insert_with(|| why.into());
+    }
+
+    /// Adds what `other` saw.
+    pub fn absorb(&mut self, other: Coverage) {
+        self.observed.extend(other.observed);
+        for (id, why) in other.missed {
+            self.missed.entry(id).or_insert(why);
+        }
+        self.revisions.extend(other.revisions);
+        self.capabilities.extend(other.capabilities);
+    }
+}
+
 /// How one law fared in one probe run or transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -164,6 +249,11 @@ pub struct LawOutcome {
     /// when the eras agree, or only one was spoken. The law is counted
     /// once, by `status`.
     pub eras: Vec<(crate::revision::Era, LawStatus)>,
+    /// What the run could not decide for the law, each with where and why
+    /// (a `structuredContent` whose verdict hangs on a pattern the regular
+    /// expression engines read differently): neither held nor failed, and
+    /// shown whatever the status.
+    pub notes: Vec<String>,
 }
 
 impl LawOutcome {
@@ -173,12 +263,19 @@ impl LawOutcome {
             law,
             status,
             eras: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
     /// The same outcome with the verdicts of each era.
     pub fn with_eras(mut self, eras: Vec<(crate::revision::Era, LawStatus)>) -> LawOutcome {
         self.eras = eras;
+        self
+    }
+
+    /// The same outcome with what the run could not decide for the law.
+    pub fn with_notes(mut self, notes: Vec<String>) -> LawOutcome {
+        self.notes = notes;
         self
     }
 }
@@ -361,6 +458,8 @@ pub struct TranscriptResult {
     pub blessed: Option<usize>,
     /// How long the replay took.
     pub elapsed: Duration,
+    /// What the replay observed of the server's requirements.
+    pub coverage: Coverage,
 }
 
 impl TranscriptResult {
@@ -404,6 +503,8 @@ pub struct ProbeResult {
     pub findings: Vec<Graded>,
     /// How long the probes took.
     pub elapsed: Duration,
+    /// What the probes observed of the server's requirements.
+    pub coverage: Coverage,
 }
 
 impl ProbeResult {
@@ -446,6 +547,115 @@ impl ProbeResult {
                 status => status,
             },
         }
+    }
+}
+
+/// How one session's host fared against the host laws: a transcript's
+/// host, judged whatever server it was replayed against, or the host of a
+/// live `mcp-replay mock` session.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct HostResult {
+    /// What the host was judged from, as reports show it: the transcript's
+    /// path, or the live session (`mcp-replay mock …`).
+    pub source: String,
+    /// The host as it named itself (`clientInfo`), when it did.
+    pub host: Option<String>,
+    /// Each host law's outcome, in catalog order.
+    pub outcomes: Vec<LawOutcome>,
+    /// The findings, graded.
+    pub findings: Vec<Graded>,
+    /// Remarks that are no findings.
+    pub notes: Vec<String>,
+    /// How long judging took.
+    pub elapsed: Duration,
+}
+
+impl HostResult {
+    /// A host's result: the outcomes and findings its judge gave
+    /// (`host::Verdict::into_result`), each finding failing the run until
+    /// the run grades it.
+    pub fn new(
+        source: String,
+        host: Option<String>,
+        outcomes: Vec<LawOutcome>,
+        findings: Vec<Finding>,
+        notes: Vec<String>,
+        elapsed: Duration,
+    ) -> HostResult {
+        HostResult {
+            source,
+            host,
+            outcomes,
+            findings: findings
+                .into_iter()
+                .map(|finding| Graded::new(finding, Disposition::Fails))
+                .collect(),
+            notes,
+            elapsed,
+        }
+    }
+
+    /// The same result graded for a run of its own (a live session): the
+    /// findings of a waived law waived and its outcome `Waived` (a skip
+    /// stays a skip), every other error failing the run, and a warning
+    /// failing it too with `deny_warnings`. `check` grades a transcript's
+    /// host with its baseline as well.
+    pub fn graded(mut self, waive: &[LawId], deny_warnings: bool) -> HostResult {
+        for graded in &mut self.findings {
+            graded.disposition = if waive.contains(&graded.finding.law) {
+                Disposition::Waived
+            } else if graded.finding.severity == Severity::Error || deny_warnings {
+                Disposition::Fails
+            } else {
+                Disposition::Warns
+            };
+        }
+        for outcome in &mut self.outcomes {
+            if waive.contains(&outcome.law) && !matches!(outcome.status, LawStatus::Skipped(_)) {
+                *outcome = LawOutcome::new(outcome.law, LawStatus::Waived);
+            }
+        }
+        self
+    }
+
+    /// The host's name for reports: as it named itself, else `an unnamed
+    /// host`.
+    pub fn name(&self) -> &str {
+        self.host.as_deref().unwrap_or("an unnamed host")
+    }
+
+    /// The findings about `law`.
+    pub fn findings_of(&self, law: LawId) -> impl Iterator<Item = &Graded> {
+        self.findings.iter().filter(move |g| g.finding.law == law)
+    }
+
+    /// The status of `outcome`, one of this result's outcomes.
+    pub fn status(&self, outcome: &LawOutcome) -> Status {
+        match &outcome.status {
+            LawStatus::Held => Status::Pass,
+            LawStatus::Skipped(_) => Status::Skip,
+            LawStatus::Waived => Status::Waived,
+            LawStatus::Failed => match Status::of(self.findings_of(outcome.law)) {
+                Status::Pass => Status::Fail,
+                status => status,
+            },
+        }
+    }
+
+    /// The status of the host as a whole: the worst of its laws'.
+    pub fn overall(&self) -> Status {
+        let mut worst = Status::Pass;
+        for outcome in &self.outcomes {
+            let status = self.status(outcome);
+            worst = match (worst, status) {
+                (_, Status::Fail) | (Status::Fail, _) => Status::Fail,
+                (_, Status::Warn) | (Status::Warn, _) => Status::Warn,
+                (_, Status::Known) | (Status::Known, _) => Status::Known,
+                (worst, _) => worst,
+            };
+        }
+        worst
     }
 }
 
@@ -539,11 +749,19 @@ pub struct Report {
     pub interrupted: Option<Interruption>,
     /// The fuzz runs (`mcp-replay fuzz`), one per server command.
     pub fuzz: Vec<FuzzResult>,
+    /// The hosts judged against the host laws: one per transcript read, in
+    /// path order, or the host of a live `mock` session.
+    pub hosts: Vec<HostResult>,
     /// How long the run took.
     pub elapsed: Duration,
     /// The profiles the run held servers to, in order: one, unless the
     /// settings of some directories name another.
     pub profiles: Vec<Profile>,
+    /// The outcome of every requirement of the registry, per server command
+    /// checked ([`Report::grade_requirements`]); empty until graded.
+    pub requirements: Vec<RequirementOutcome>,
+    /// A requirement not observed fails the run (`--deny-unobserved`).
+    pub deny_unobserved: bool,
 }
 
 /// How many lines of one kind (transcripts, or laws) ended in each state.
@@ -565,7 +783,7 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, status: Status) {
+    pub(crate) fn add(&mut self, status: Status) {
         match status {
             Status::Pass => self.held += 1,
             Status::Fail => self.failed += 1,
@@ -588,10 +806,16 @@ pub struct Summary {
     pub laws: usize,
     /// Server commands probed.
     pub servers: usize,
+    /// Host law outcomes (one per host law and host judged).
+    pub host_laws: usize,
+    /// Hosts judged.
+    pub hosts: usize,
     /// How the transcripts fared.
     pub transcript_tally: Tally,
     /// How the laws fared.
     pub law_tally: Tally,
+    /// How the host laws fared.
+    pub host_tally: Tally,
     /// Transcripts and laws that held.
     pub held: usize,
     /// Transcripts and laws that fail the run.
@@ -634,10 +858,20 @@ impl Report {
         probed.chain(fuzzed)
     }
 
-    /// Every status of the report's lines: transcripts, then laws.
+    /// The statuses of the report's host law lines.
+    fn host_statuses(&self) -> impl Iterator<Item = Status> + '_ {
+        self.hosts
+            .iter()
+            .flat_map(|host| host.outcomes.iter().map(|outcome| host.status(outcome)))
+    }
+
+    /// Every status of the report's lines: transcripts, then laws, then
+    /// host laws.
     fn statuses(&self) -> impl Iterator<Item = Status> + '_ {
         let transcripts = self.transcripts.iter().map(TranscriptResult::status);
-        transcripts.chain(self.law_statuses())
+        transcripts
+            .chain(self.law_statuses())
+            .chain(self.host_statuses())
     }
 
     /// The counts of the summary line.
@@ -663,6 +897,11 @@ impl Report {
             ..Summary::default()
         };
         summary.servers = self.probes.len() + self.fuzz.len();
+        summary.hosts = self.hosts.len();
+        summary.host_laws = self.hosts.iter().map(|host| host.outcomes.len()).sum();
+        for status in self.host_statuses() {
+            summary.host_tally.add(status);
+        }
         for transcript in &self.transcripts {
             summary.transcript_tally.add(transcript.status());
         }
@@ -713,6 +952,10 @@ impl Report {
                         .findings_of(outcome.law)
                         .any(|graded| graded.disposition == Disposition::Fails)
             })
+        }) || self.hosts.iter().any(|host| {
+            host.outcomes
+                .iter()
+                .any(|outcome| host.status(outcome) == Status::Fail)
         });
         if unexplained {
             return false;
@@ -722,13 +965,97 @@ impl Report {
             .flat_map(|transcript| &transcript.findings)
             .chain(self.probes.iter().flat_map(|probe| &probe.findings))
             .chain(self.fuzz.iter().flat_map(|run| &run.findings))
+            .chain(self.hosts.iter().flat_map(|host| &host.findings))
             .filter(|graded| graded.disposition == Disposition::Fails)
-            .all(|graded| {
-                let finding = &graded.finding;
-                finding.profile == Profile::Core
-                    && (finding.core_only
-                        || crate::laws::law(finding.law).spec != Some(Severity::Error))
-            })
+            .all(|graded| graded.finding.is_core_own())
+    }
+
+    /// The laws whose failing findings are all the `core` profile's own
+    /// rules ([`Finding::is_core_own`]), in catalog order, with how many
+    /// failing findings there are in all: on any server, a run under
+    /// `core` says which of its failures the specification does not ask.
+    pub fn core_own_failures(&self) -> (Vec<LawId>, usize) {
+        let failing: Vec<&Finding> = self
+            .transcripts
+            .iter()
+            .flat_map(|transcript| &transcript.findings)
+            .chain(self.probes.iter().flat_map(|probe| &probe.findings))
+            .chain(self.fuzz.iter().flat_map(|run| &run.findings))
+            .chain(self.hosts.iter().flat_map(|host| &host.findings))
+            .filter(|graded| graded.disposition == Disposition::Fails)
+            .map(|graded| &graded.finding)
+            .collect();
+        let mut laws: Vec<LawId> = failing
+            .iter()
+            .filter(|finding| finding.is_core_own())
+            .map(|finding| finding.law)
+            .collect();
+        laws.sort();
+        laws.dedup();
+        (laws, failing.len())
+    }
+
+    /// The counts of the requirement outcomes.
+    pub fn requirement_tally(&self) -> RequirementTally {
+        RequirementTally::of(&self.requirements)
+    }
+
+    /// Whether requirements not observed fail the run: with
+    /// `--deny-unobserved`, when some requirement was not observed.
+    pub fn unobserved_fails(&self) -> bool {
+        self.deny_unobserved && self.requirement_tally().not_observed > 0
+    }
+
+    /// Gives every requirement of the registry an outcome for each server
+    /// command the run checked: its probes, the transcripts replayed
+    /// against it and its fuzz run together, graded by what their steps
+    /// observed and what their findings show broken.
+    pub fn grade_requirements(&mut self) {
+        let mut subjects: Vec<requirements::Subject<'_>> = Vec::new();
+        fn subject<'a, 'b>(
+            subjects: &'b mut Vec<requirements::Subject<'a>>,
+            name: &str,
+        ) -> &'b mut requirements::Subject<'a> {
+            match subjects.iter().position(|subject| subject.name == name) {
+                Some(at) => &mut subjects[at],
+                None => {
+                    subjects.push(requirements::Subject {
+                        name: name.to_owned(),
+                        ..requirements::Subject::default()
+                    });
+                    subjects.last_mut().expect("just pushed")
+                }
+            }
+        }
+        for probe in &self.probes {
+            let it = subject(&mut subjects, &probe.command);
+            it.coverage.absorb(probe.coverage.clone());
+            it.findings.extend(&probe.findings);
+            it.laws.extend(&probe.outcomes);
+            it.waived.extend(
+                probe
+                    .outcomes
+                    .iter()
+                    .filter(|outcome| outcome.status == LawStatus::Waived)
+                    .map(|outcome| outcome.law),
+            );
+        }
+        for transcript in &self.transcripts {
+            let it = subject(&mut subjects, &transcript.command);
+            it.coverage.absorb(transcript.coverage.clone());
+            it.findings.extend(&transcript.findings);
+        }
+        for run in &self.fuzz {
+            let it = subject(&mut subjects, &run.command);
+            it.coverage.absorb(run.coverage.clone());
+            it.findings.extend(&run.findings);
+            it.laws.extend(&run.outcomes);
+        }
+        let graded: Vec<RequirementOutcome> = subjects
+            .iter()
+            .flat_map(|subject| requirements::grade(subject, crate::laws::registry::Side::Server))
+            .collect();
+        self.requirements = graded;
     }
 
     /// The exit status: 128 + the signal when a signal stopped the run, else
@@ -741,7 +1068,7 @@ impl Report {
         let summary = self.summary();
         if summary.errors > 0 {
             EXIT_USAGE
-        } else if summary.failed > 0 || summary.stale > 0 {
+        } else if summary.failed > 0 || summary.stale > 0 || self.unobserved_fails() {
             EXIT_FINDINGS
         } else {
             EXIT_OK
@@ -833,6 +1160,11 @@ pub struct FuzzedTool {
     /// Valid cases answered with an `isError` result: no finding (a tool
     /// fails for reasons of its own), but counted.
     pub valid_is_error: usize,
+    /// The calls that reached the tool: answered with a complete result,
+    /// `isError` or not (not a JSON-RPC error, a request for input, a
+    /// crash or no answer). A tool none of whose calls reached it was not
+    /// fuzzed, whatever its laws say.
+    pub reached: usize,
     /// What its inputSchema uses that fuzz does not generate for.
     pub not_generated_for: Vec<String>,
     /// Why fewer cases were sent than drawn, if they were.
@@ -861,6 +1193,8 @@ pub struct FuzzResult {
     pub notes: Vec<String>,
     /// How long the run took.
     pub elapsed: Duration,
+    /// What the run observed of the server's requirements.
+    pub coverage: Coverage,
 }
 
 impl FuzzResult {
@@ -897,15 +1231,29 @@ impl FuzzResult {
         }
     }
 
-    /// The status of a tool: skipped (not called, or no case of it sent),
-    /// or the worst of its findings.
+    /// The status of a tool: skipped (not called, no case of it sent, or
+    /// none of its calls reached it), or the worst of its findings.
     pub fn tool_status(&self, tool: &FuzzedTool) -> Status {
         let status = Status::of(self.findings_of_tool(&tool.name));
-        if status == Status::Pass && (tool.skipped.is_some() || tool.sent == 0) {
+        if status == Status::Pass && (tool.skipped.is_some() || tool.sent == 0 || tool.reached == 0)
+        {
             return Status::Skip;
         }
         status
     }
 }
+/// An error and its causes, on one line, as findings and reports quote a
+/// failure.
+pub fn chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests;

@@ -44,6 +44,7 @@ fn probed(held: &[LawId], skipped: &[LawId], findings: Vec<Graded>) -> ProbeResu
         outcomes,
         findings,
         elapsed: Duration::from_millis(10),
+        coverage: Coverage::default(),
     }
 }
 
@@ -69,6 +70,7 @@ fn replayed(name: &str, changed: bool) -> TranscriptResult {
         notes: Vec::new(),
         blessed: None,
         elapsed: Duration::from_millis(5),
+        coverage: Coverage::default(),
     }
 }
 
@@ -247,5 +249,54 @@ fn a_law_of_two_eras_shows_both_verdicts_and_counts_once() {
     assert_eq!(
         law["eras"],
         serde_json::json!({"legacy": "pass", "modern": "fail"})
+    );
+}
+
+/// What a law could not decide shows under the law whatever its status: a
+/// held law with a note is no longer folded into the count of those that
+/// held, and the JSON law line carries the notes. See: #25
+#[test]
+fn what_a_law_could_not_decide_is_shown_beside_its_status() {
+    let note =
+        "modern session: tools/call of `add`: not judged (schema): the pattern is not judged";
+    let mut probe = probed(&[LawId::Ping, LawId::Schema], &[], Vec::new());
+    for outcome in &mut probe.outcomes {
+        if outcome.law == LawId::Schema {
+            *outcome = outcome.clone().with_notes(vec![note.to_owned()]);
+        }
+    }
+    let report = report(Vec::new(), vec![probe]);
+    assert_eq!(report.summary().law_tally.held, 2);
+    let mut human = Vec::new();
+    human::render(&report, &Palette::plain(), false, &mut human).unwrap();
+    let human = String::from_utf8(human).unwrap();
+    assert!(human.contains("  PASS schema\n"), "{human}");
+    assert!(human.contains(&format!(" note: {note}\n")), "{human}");
+    assert!(human.contains("PASS 1 other law held"), "{human}");
+    let mut json = Vec::new();
+    json::render(&report, &mut json).unwrap();
+    let laws: Vec<serde_json::Value> = String::from_utf8(json)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|line| line["type"] == "law")
+        .collect();
+    let schema = laws.iter().find(|line| line["law"] == "schema").unwrap();
+    assert_eq!(schema["notes"], serde_json::json!([note]));
+    let ping = laws.iter().find(|line| line["law"] == "ping").unwrap();
+    assert!(ping.get("notes").is_none(), "{ping}");
+    let mut junit = Vec::new();
+    junit::render(&report, &mut junit).unwrap();
+    assert!(
+        String::from_utf8(junit)
+            .unwrap()
+            .contains("note: modern session")
+    );
+    let mut markdown = Vec::new();
+    markdown::render(&report, &mut markdown).unwrap();
+    assert!(
+        String::from_utf8(markdown)
+            .unwrap()
+            .contains("1 not judged")
     );
 }
