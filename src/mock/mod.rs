@@ -18,6 +18,7 @@
 //! library, and on its era rules (`server::era`); it runs no tools and
 //! prints nothing.
 
+mod exercise;
 mod matching;
 mod recorded;
 mod splice;
@@ -28,7 +29,8 @@ use serde_json::{Map, Value, json};
 
 use self::matching::{Matcher, Request, excerpt, live_normalized};
 use self::recorded::{Action, Recorded, speaks_modern};
-use crate::check::config::ConfigError;
+use crate::config::ConfigError;
+use crate::host::{Live, Watched};
 use crate::jsonrpc::{ErrorCode, Frame, RequestId, method};
 use crate::revision::{Era, Revision, meta};
 use crate::server::era::{self, Refusal, Session};
@@ -39,6 +41,43 @@ use crate::transcript::{RedactError, Redactor, TranscriptError, filler};
 /// recorded request matches (JSON-RPC's range for implementation-defined
 /// server errors). A method never recorded gets -32601 instead.
 pub const NO_MATCH: ErrorCode = ErrorCode(-32001);
+
+pub use self::exercise::SCENARIOS;
+
+/// Takes this process's stdin and stdout for a protocol session: private
+/// copies of the descriptors, so nothing else of the process reaches them.
+fn claim_stdio() -> Result<(std::fs::File, std::fs::File), ServeError> {
+    use std::os::fd::AsFd as _;
+    let claim = |fd: std::os::fd::BorrowedFd<'_>| {
+        fd.try_clone_to_owned()
+            .map(std::fs::File::from)
+            .map_err(ServeError::ClaimStdio)
+    };
+    Ok((
+        claim(std::io::stdin().as_fd())?,
+        claim(std::io::stdout().as_fd())?,
+    ))
+}
+
+/// Serves the built-in scenario `exercise` (see [`SCENARIOS`]) on stdin and
+/// stdout until stdin ends, every line judged by `live` when given: a
+/// server that asks the host for what it declared, pings it, announces a
+/// list change, offers a call to cancel and, on 2026-07-28, an
+/// `input_required` answer to retry.
+///
+/// # Errors
+///
+/// As [`Mock::serve_stdio`].
+pub fn serve_exercise_stdio(live: Option<&Live>) -> Result<(), ServeError> {
+    let (stdin, stdout) = claim_stdio()?;
+    let mut transport = StdioTransport::new(&stdin, &stdout);
+    let mut exercise = exercise::Exercise::new();
+    let served = match live {
+        Some(live) => exercise.serve(&mut Watched::new(&mut transport, live)),
+        None => exercise.serve(&mut transport),
+    };
+    transport.flush().and(served).map_err(ServeError::from)
+}
 
 /// Why a mock cannot start: each names the file, and the line where it
 /// applies.
@@ -137,16 +176,23 @@ impl Mock {
     /// dies, [`ServeError::ClaimStdio`] when stdin and stdout cannot be
     /// taken.
     pub fn serve_stdio(&self) -> Result<(), ServeError> {
-        use std::os::fd::AsFd as _;
-        let claim = |fd: std::os::fd::BorrowedFd<'_>| {
-            fd.try_clone_to_owned()
-                .map(std::fs::File::from)
-                .map_err(ServeError::ClaimStdio)
-        };
-        let stdin = claim(std::io::stdin().as_fd())?;
-        let stdout = claim(std::io::stdout().as_fd())?;
+        self.serve_stdio_judged(None)
+    }
+
+    /// Serves the client on stdin and stdout until stdin ends, every line
+    /// of either side judged by `live` when given (the host laws, as
+    /// `mcp-replay mock --judge-host` holds the host to them).
+    ///
+    /// # Errors
+    ///
+    /// As [`Mock::serve_stdio`].
+    pub fn serve_stdio_judged(&self, live: Option<&Live>) -> Result<(), ServeError> {
+        let (stdin, stdout) = claim_stdio()?;
         let mut transport = StdioTransport::new(&stdin, &stdout);
-        let served = self.serve(&mut transport);
+        let served = match live {
+            Some(live) => self.serve(&mut Watched::new(&mut transport, live)),
+            None => self.serve(&mut transport),
+        };
         transport.flush().and(served).map_err(ServeError::from)
     }
 
@@ -236,6 +282,7 @@ impl Conversation<'_> {
         let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
         if matches!(self.session, Session::Legacy(revision) if revision.batches())
             && line.first() == Some(&b'[')
+            && crate::jsonrpc::too_many_values(line).is_none()
             && let Ok(members) =
                 serde_json::from_slice::<Vec<Box<serde_json::value::RawValue>>>(line)
             && !members.is_empty()
@@ -453,7 +500,7 @@ impl Conversation<'_> {
                 format!("unknown tool `{name}`"),
             );
         };
-        let violations = crate::server::schema::validate(schema, arguments);
+        let violations = crate::schema::validate::validate(schema, arguments);
         if violations.is_empty() {
             return None;
         }
@@ -608,9 +655,10 @@ impl Conversation<'_> {
         Ok(())
     }
 
-    /// Sends a recorded line, the secrets of the variables named for the
-    /// run put back.
+    /// Sends a recorded line, each member named once (`splice::unique`),
+    /// the secrets of the variables named for the run put back.
     fn send(&self, line: &str, transport: &mut impl Transport) -> Result<(), TransportError> {
+        let line = splice::unique(line).unwrap_or(std::borrow::Cow::Borrowed(line));
         transport.write_line(&self.mock.filler.restore(line.as_bytes()))
     }
 }

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::MockError;
-use crate::check::config::{self, Config};
-use crate::check::diff::IgnoreRules;
+use crate::compare::diff::IgnoreRules;
+use crate::config::{self, Config};
 use crate::jsonrpc::{Frame, RequestId, method};
 use crate::revision::{Era, Revision, meta};
 use crate::transcript::{Direction, EventKind, Redactor, Transcript};

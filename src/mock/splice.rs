@@ -5,6 +5,13 @@
 //! `Value` and written back comes out reordered; a mock answers with the
 //! recorded text instead, and only the id (and the few members it
 //! rewrites) change.
+//!
+//! A recorded object may name a member twice (`{"id":7,…,"id":1}`), and
+//! JSON parsers disagree on which one counts: serde_json and most others
+//! take the last, some the first. A line the mock sends names each member
+//! once, with the value serde_json read when the mock matched the
+//! recording (the last), so no client can read a recorded id, method or
+//! result where the mock meant another.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -45,45 +52,67 @@ fn members(object: &str) -> Option<Members<'_>> {
     Some(members)
 }
 
-/// The text of member `key` of the JSON object `object`.
+/// The text of member `key` of the JSON object `object`: its last
+/// occurrence, as serde_json reads it.
 pub(crate) fn member<'a>(object: &'a str, key: &str) -> Option<&'a str> {
     members(object)?
         .0
         .into_iter()
+        .rev()
         .find(|(name, _)| name == key)
         .map(|(_, value)| value.get())
 }
 
-/// `object` with member `key` set to `value` (JSON text) where it stands,
-/// or added last; `None` when `object` is no JSON object.
+/// `object` with member `key` set to `value` (JSON text) where it first
+/// stands, or added last, and every other member named once (see
+/// [`unique`]); `None` when `object` is no JSON object.
 pub(crate) fn set_member(object: &str, key: &str, value: &str) -> Option<String> {
     let members = members(object)?;
-    let mut out = String::with_capacity(object.len() + value.len());
+    Some(rebuild(&members, Some((key, value))))
+}
+
+/// `object` with each member named once: where a name comes again, its
+/// first place keeps the last value. Borrowed when no name comes twice;
+/// `None` when `object` is no JSON object.
+pub(crate) fn unique(object: &str) -> Option<Cow<'_, str>> {
+    let members = members(object)?;
+    let mut names: Vec<&str> = members.0.iter().map(|(name, _)| name.as_ref()).collect();
+    names.sort_unstable();
+    if names.windows(2).all(|pair| pair[0] != pair[1]) {
+        return Some(Cow::Borrowed(object));
+    }
+    Some(Cow::Owned(rebuild(&members, None)))
+}
+
+/// The text of an object with `members`, each name once (its first place,
+/// its last value), and `set` given its value.
+fn rebuild(members: &Members<'_>, set: Option<(&str, &str)>) -> String {
+    let mut kept: Vec<(&str, &str)> = Vec::with_capacity(members.0.len() + 1);
+    for (name, text) in &members.0 {
+        match kept.iter_mut().find(|(known, _)| known == name) {
+            Some(known) => known.1 = text.get(),
+            None => kept.push((name.as_ref(), text.get())),
+        }
+    }
+    if let Some((key, value)) = set {
+        match kept.iter_mut().find(|(known, _)| *known == key) {
+            Some(known) => known.1 = value,
+            None => kept.push((key, value)),
+        }
+    }
+    let len = kept.iter().map(|(name, text)| name.len() + text.len() + 4);
+    let mut out = String::with_capacity(len.sum::<usize>() + 2);
     out.push('{');
-    let mut found = false;
-    for (index, (name, text)) in members.0.iter().enumerate() {
+    for (index, (name, text)) in kept.iter().enumerate() {
         if index > 0 {
             out.push(',');
         }
         out.push_str(&serde_json::to_string(name).expect("a string serializes"));
         out.push(':');
-        if name == key && !found {
-            found = true;
-            out.push_str(value);
-        } else {
-            out.push_str(text.get());
-        }
-    }
-    if !found {
-        if !members.0.is_empty() {
-            out.push(',');
-        }
-        out.push_str(&serde_json::to_string(key).expect("a string serializes"));
-        out.push(':');
-        out.push_str(value);
+        out.push_str(text);
     }
     out.push('}');
-    Some(out)
+    out
 }
 
 #[cfg(test)]
@@ -105,5 +134,27 @@ mod tests {
         assert_eq!(set_member("{}", "id", "7").unwrap(), r#"{"id":7}"#);
         assert!(set_member("[1]", "id", "7").is_none());
         assert!(member(r#"{"a":1} x"#, "a").is_none());
+    }
+
+    /// A member named twice is named once on the way out, with the value
+    /// serde_json reads, however its name is escaped: a client that takes
+    /// the first and one that takes the last read the same.
+    // See: #25
+    #[test]
+    fn a_member_named_twice_goes_out_once() {
+        let text = r#"{"jsonrpc":"2.0","id":7,"result":{},"\u0069d":1}"#;
+        assert_eq!(member(text, "id"), Some("1"));
+        assert_eq!(
+            set_member(text, "id", "42").unwrap(),
+            r#"{"jsonrpc":"2.0","id":42,"result":{}}"#
+        );
+        let notification = r#"{"method":"notifications/progress","params":{},"method":"x"}"#;
+        assert_eq!(
+            unique(notification).unwrap(),
+            r#"{"method":"x","params":{}}"#
+        );
+        let plain = r#"{"jsonrpc":"2.0", "method":"m"}"#;
+        assert!(matches!(unique(plain), Some(Cow::Borrowed(same)) if same == plain));
+        assert!(unique("[1]").is_none());
     }
 }

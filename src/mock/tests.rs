@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::Mock;
 use super::matching::excerpt;
 use super::recorded::normalize;
-use crate::check::diff::IgnoreRules;
+use crate::compare::diff::IgnoreRules;
 use crate::transcript::{ReplayTransport, Transcript};
 
 fn bundled() -> Vec<PathBuf> {

@@ -8,8 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::descriptors::icons;
-use super::walk::{Walk, boolean, integer, object, one_of, quoted, string, unit_interval};
+use super::walk::{Walk, boolean, integer, object, one_of, quoted, string, strings, unit_interval};
 use crate::revision::Revision;
 
 /// Who a message or an annotation is for.
@@ -169,6 +168,19 @@ pub(crate) fn prompt_message(revision: Revision, walk: &mut Walk, value: &Value)
     walk.required(message, "role", one_of(ROLES));
     walk.required(message, "content", |walk, value| {
         content_block(revision, walk, value);
+    });
+}
+
+/// A list of icons (2025-11-25 on).
+pub(crate) fn icons(walk: &mut Walk, value: &Value) {
+    walk.array(value, |walk, value| {
+        let Some(icon) = walk.object(value) else {
+            return;
+        };
+        walk.required(icon, "src", string);
+        walk.optional(icon, "mimeType", string);
+        walk.optional(icon, "sizes", strings);
+        walk.optional(icon, "theme", one_of(&["light", "dark"]));
     });
 }
 

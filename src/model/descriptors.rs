@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::content::{annotations, has_meta};
+use super::content::{annotations, has_meta, icons};
 use super::walk::{Walk, boolean, exactly, integer, object, one_of, string, strings};
 use crate::revision::Revision;
 
@@ -30,19 +30,6 @@ pub(crate) fn implementation(revision: Revision, walk: &mut Walk, value: &Value)
         walk.optional(implementation, "websiteUrl", string);
         walk.optional(implementation, "description", string);
     }
-}
-
-/// A list of icons (2025-11-25 on).
-pub(crate) fn icons(walk: &mut Walk, value: &Value) {
-    walk.array(value, |walk, value| {
-        let Some(icon) = walk.object(value) else {
-            return;
-        };
-        walk.required(icon, "src", string);
-        walk.optional(icon, "mimeType", string);
-        walk.optional(icon, "sizes", strings);
-        walk.optional(icon, "theme", one_of(&["light", "dark"]));
-    });
 }
 
 /// What the server can do, as `initialize` and `server/discover` say.

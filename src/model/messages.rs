@@ -14,9 +14,8 @@
 
 use serde_json::{Map, Value};
 
-use super::descriptors::implementation;
 use super::requests::{request_meta, request_params};
-use super::results::task;
+use super::results::{result_meta, task};
 use super::walk::{
     Walk, any, boolean, exactly, id, integer, number, object, one_of, string, strings,
 };
@@ -105,19 +104,6 @@ fn result(revision: Revision, walk: &mut Walk, value: &Value) {
     walk.optional(result, "_meta", |walk, value| {
         result_meta(revision, walk, value)
     });
-}
-
-/// A result's `_meta`: an object; in 2026-07-28 its
-/// `io.modelcontextprotocol/serverInfo` is an `Implementation`.
-pub(crate) fn result_meta(revision: Revision, walk: &mut Walk, value: &Value) {
-    let Some(meta) = walk.object(value) else {
-        return;
-    };
-    if revision.is_modern() {
-        walk.optional(meta, crate::revision::meta::SERVER_INFO, |walk, value| {
-            implementation(revision, walk, value);
-        });
-    }
 }
 
 /// An error response. Its `id` is a string or an integer; from 2025-11-25

@@ -59,6 +59,7 @@
 //!   alone is no `CallToolResult`, even though it would pass as an
 //!   `InputRequiredResult` without its fields.
 
+mod client;
 mod content;
 mod descriptors;
 mod forms;
@@ -75,7 +76,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::revision::Revision;
-use crate::server::schema;
+use crate::schema::validate::validate as json_schema_violations;
 
 /// One way a message breaks its revision's schema: where (a JSON Pointer
 /// into the value checked) and what, in words.
@@ -132,15 +133,42 @@ pub fn validate_result(revision: Revision, method: &str, result: &Value) -> Vec<
     walk.into_violations()
 }
 
+/// Every way `message` (one line a host wrote, parsed) breaks `revision`'s
+/// rules for what a client sends: the envelope (`"jsonrpc": "2.0"`, one of
+/// `result` and `error` in a response), the `params` of the requests and
+/// notifications the revision defines for a client, and on 2026-07-28 the
+/// `_meta` of every request. The result of a response is held to its
+/// server request's type by [`validate_client_result`].
+pub(crate) fn validate_client_message(revision: Revision, message: &Value) -> Vec<SchemaViolation> {
+    let mut walk = walk::Walk::default();
+    client::client_message(revision, &mut walk, message);
+    walk.into_violations()
+}
+
+/// Every way `result` (a host's answer to the server request `method`)
+/// breaks its type in `revision`: `ListRootsResult`, `CreateMessageResult`,
+/// `ElicitResult`.
+pub(crate) fn validate_client_result(
+    revision: Revision,
+    method: &str,
+    result: &Value,
+) -> Vec<SchemaViolation> {
+    let mut walk = walk::Walk::default();
+    client::client_result(revision, method, &mut walk, result);
+    walk.into_violations()
+}
+
 /// Every way `structured` (a `tools/call` result's `structuredContent`)
-/// breaks the `outputSchema` its tool declared (L25), by the crate's
-/// validator for the JSON Schema subset tool schemas use
-/// (`server/schema.rs`: keywords outside the subset are not enforced).
+/// breaks the `outputSchema` its tool declared (L25), by the crate's judge
+/// of JSON Schema 2020-12 (`src/schema/`): what it cannot decide (a
+/// pattern in a build without the `cli` feature, a reference out of the
+/// schema) is not enforced, so a value a full validator accepts is never
+/// refused.
 pub fn validate_structured_content(
     output_schema: &Value,
     structured: &Value,
 ) -> Vec<SchemaViolation> {
-    schema::validate(output_schema, structured)
+    json_schema_violations(output_schema, structured)
         .into_iter()
         .map(|violation| SchemaViolation {
             pointer: violation.path,

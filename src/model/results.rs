@@ -14,7 +14,6 @@ use super::content::{content_block, prompt_message, resource_contents};
 use super::descriptors::{
     implementation, prompt, resource, resource_template, server_capabilities, tool,
 };
-use super::messages::result_meta;
 use super::requests::input_request;
 use super::walk::{Walk, any, boolean, id, integer, object, one_of, string, strings};
 use crate::revision::{Revision, meta};
@@ -215,6 +214,19 @@ pub(crate) fn task(_: Revision, walk: &mut Walk, task: &Map<String, Value>) {
     });
     walk.optional(task, "pollInterval", integer);
     walk.optional(task, "statusMessage", string);
+}
+
+/// A result's `_meta`: an object; in 2026-07-28 its
+/// `io.modelcontextprotocol/serverInfo` is an `Implementation`.
+pub(crate) fn result_meta(revision: Revision, walk: &mut Walk, value: &Value) {
+    let Some(meta) = walk.object(value) else {
+        return;
+    };
+    if revision.is_modern() {
+        walk.optional(meta, crate::revision::meta::SERVER_INFO, |walk, value| {
+            implementation(revision, walk, value);
+        });
+    }
 }
 
 #[cfg(test)]

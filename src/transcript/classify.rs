@@ -337,28 +337,7 @@ fn hex4(line: &[u8], at: usize) -> Option<u32> {
     })
 }
 
-/// Why a line that is JSON is not read as a message, when that is so: it is
-/// beyond the limits of the grammar the checker reads (see the module
-/// docs). `None` for a message, and for a line that is no JSON at all.
-pub(crate) fn beyond_limits(line: &[u8]) -> Option<&'static str> {
-    let text = std::str::from_utf8(line).ok()?;
-    let raw = serde_json::from_str::<&serde_json::value::RawValue>(text).ok()?;
-    if raw.get().len() != text.len() || is_json(line) {
-        return None;
-    }
-    // JSON to serde_json's own reading, yet not by ours: too deep, a
-    // number out of range or a lone surrogate, the three limits, which
-    // serde_json's reading into a `Value` names.
-    let err = serde_json::from_str::<serde_json::Value>(text).err()?;
-    let what = err.to_string();
-    Some(if what.starts_with("recursion limit exceeded") {
-        "nested deeper than 127 levels, beyond what mcp-replay reads as a message"
-    } else if what.starts_with("number out of range") {
-        "a number beyond the range of a 64-bit float, beyond what mcp-replay reads as a message"
-    } else {
-        "a string holds a lone surrogate escape (such as \\ud800), beyond what mcp-replay reads as a message"
-    })
-}
+pub(crate) use crate::jsonrpc::wire::beyond_limits;
 
 /// The length of the UTF-8 sequence at the start of `bytes`, when it is a
 /// valid one (no overlong forms, no surrogates, nothing above U+10FFFF).
@@ -412,7 +391,7 @@ mod tests {
         // the value), and a line beyond the limits is named so, never as
         // "not JSON".
         if !line.ends_with(b"\r") {
-            match crate::check::wire::parse(line, true) {
+            match crate::jsonrpc::wire::parse(line, true) {
                 Ok(_) => assert!(is_json(line.trim_ascii()), "{shown:?}"),
                 Err(err) if json => assert!(!err.reason.starts_with("not JSON"), "{shown:?}"),
                 Err(err) => {

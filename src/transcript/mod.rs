@@ -1,9 +1,11 @@
-//! The transcript format (v1): one recorded host↔server session per file.
+//! The transcript format (v2, which reads v1 too): one recorded host↔server
+//! session per file.
 //!
 //! A transcript is JSON Lines. The first line is the [`Header`]; every other
 //! line is one [`Event`]: a line the client sent, a line the server wrote on
-//! stdout or stderr, the negotiated protocol revision once it is known, or how
-//! the server ended. The format streams: the recorder appends one line per
+//! stdout or stderr, the negotiated protocol revision once it is known, the
+//! host's end of input and the signals the recorder passed on (version 2),
+//! or how the server ended. The format streams: the recorder appends one line per
 //! event and flushes it at once, so a crash loses at most the line being
 //! written, and the reader reports such a truncated last line as a warning.
 //!
@@ -14,9 +16,13 @@
 
 mod base64;
 mod classify;
+#[cfg(feature = "cli")]
+pub(crate) mod clock;
 mod fill;
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) mod input;
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(crate) mod output;
 mod read;
 mod redact;
 mod replay;
@@ -47,8 +53,14 @@ pub(crate) use self::write::encode_line_event;
 /// The value of the header's `format` field.
 pub const FORMAT: &str = "mcp-replay-transcript";
 
-/// The format version this crate writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this crate writes: 2, which records how the host
+/// ended the session (its end of input, the signals passed on to the
+/// server).
+pub const VERSION: u32 = 2;
+
+/// The versions this crate reads: 1 and 2. A version-1 transcript reads as
+/// it always did; it cannot say how the host ended the session.
+pub const READS: &[u32] = &[1, 2];
 
 /// The first line of a transcript.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -81,6 +93,30 @@ pub struct Header {
     /// matches any number of segments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ignore: Vec<String>,
+    /// In a transcript `mcp-replay fuzz` wrote of a failure: what the
+    /// server really did, which the server side of the transcript (the
+    /// lawful answers a fixed server gives) does not show. Replay never
+    /// reads it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuzz: Option<FuzzNote>,
+}
+
+/// What `mcp-replay fuzz` saw of the failure a transcript keeps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct FuzzNote {
+    /// The tool called.
+    pub tool: String,
+    /// The kind of failure (`crash`, `accepts-invalid`, …), as the
+    /// transcript's name has it.
+    pub failure: String,
+    /// What happened, in the finding's words (how the server ended, with
+    /// its last stderr lines, where it did).
+    pub said: String,
+    /// The server's answer to the failing call as it came, redacted; `null`
+    /// when none came.
+    pub answered: Option<serde_json::Value>,
 }
 
 impl Header {
@@ -96,6 +132,7 @@ impl Header {
             env: Vec::new(),
             redact: Redaction::default(),
             ignore: Vec::new(),
+            fuzz: None,
         }
     }
 }
@@ -207,8 +244,12 @@ impl Payload {
     }
 
     /// The line parsed as JSON, when it is JSON (a `Text` line with
-    /// surrounding whitespace parses too).
+    /// surrounding whitespace parses too). A line of more JSON values than
+    /// are read into memory as one message (524,288) is not read: `None`.
     pub fn to_json(&self) -> Option<serde_json::Value> {
+        if crate::jsonrpc::too_many_values(self.as_bytes()).is_some() {
+            return None;
+        }
         match self {
             Payload::Json(raw) => serde_json::from_str(raw.get()).ok(),
             Payload::Text(text) => serde_json::from_str(text).ok(),
@@ -282,6 +323,11 @@ pub enum EventKind {
     },
     /// The protocol revision the session negotiated.
     Protocol(String),
+    /// The host closed the server's stdin: its end of input (version 2).
+    EndOfInput,
+    /// The recorder received this signal and passed it on to the server
+    /// (version 2).
+    Signal(i32),
     /// How the server ended.
     Exit(Exit),
 }
@@ -307,6 +353,13 @@ impl Transcript {
             EventKind::Protocol(revision) => Some(revision.as_str()),
             _ => None,
         })
+    }
+
+    /// Whether the transcript's format records how the host ended the
+    /// session (version 2 and later): its end of input and the signals
+    /// passed on are events, so their absence means they did not happen.
+    pub fn records_host_ending(&self) -> bool {
+        self.header.version >= 2
     }
 
     /// How the recorded server ended, when the transcript says.

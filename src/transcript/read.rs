@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 
 use super::input::{Input, MAX_TRANSCRIPT_LINE, MAX_TRANSCRIPT_SIZE, mib};
 use super::{
-    Direction, Event, EventKind, Exit, FORMAT, Header, Payload, Transcript, VERSION, base64,
+    Direction, Event, EventKind, Exit, FORMAT, Header, Payload, READS, Transcript, VERSION, base64,
 };
 
 /// Why a transcript could not be read.
@@ -117,6 +117,10 @@ struct WireEvent<'a> {
     cut: Option<&'a RawValue>,
     #[serde(borrow, default, deserialize_with = "present")]
     protocol: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    eof: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    signal: Option<&'a RawValue>,
     #[serde(borrow, default, deserialize_with = "present")]
     exit: Option<&'a RawValue>,
 }
@@ -246,9 +250,11 @@ fn read_transcript(
             }
             break;
         }
-        let parsed = match header {
+        let parsed = match &header {
             None => parse_header(&buf, path, line_no).map(|h| header = Some(h)),
-            Some(_) => parse_event(&buf, path, line_no).map(|event| events.push(event)),
+            Some(head) => {
+                parse_event(&buf, path, line_no, head.version).map(|event| events.push(event))
+            }
         };
         if let Err(err) = parsed {
             // Only the last line can lack its newline: `read_until` stops
@@ -365,20 +371,27 @@ fn parse_header(buf: &[u8], path: &Path, line: usize) -> Result<Header, Transcri
     let version = head
         .version
         .and_then(|v| serde_json::from_str::<u64>(v.get()).ok());
-    if version != Some(u64::from(VERSION)) {
+    if !version.is_some_and(|version| READS.iter().any(|known| u64::from(*known) == version)) {
+        let reads: Vec<String> = READS.iter().map(ToString::to_string).collect();
         return Err(TranscriptError::Unsupported {
             path: path.to_owned(),
             column: head.version.map_or(1, |v| column_of(text, v)),
             what: format!(
-                "version {} (this mcp-replay reads version {VERSION})",
-                head.version.map_or("(none)", |v| v.get())
+                "version {} (this mcp-replay reads versions {}; it writes version {VERSION})",
+                head.version.map_or("(none)", |v| v.get()),
+                reads.join(" and ")
             ),
         });
     }
     serde_json::from_str(text).map_err(|e| json_error(path, line, buf, "a valid header", &e))
 }
 
-fn parse_event(buf: &[u8], path: &Path, line: usize) -> Result<Event, TranscriptError> {
+fn parse_event(
+    buf: &[u8],
+    path: &Path,
+    line: usize,
+    version: u32,
+) -> Result<Event, TranscriptError> {
     let text = utf8(buf, path, line)?;
     let at = |value: &RawValue, message: &str| invalid(path, line, column_of(text, value), message);
     let wire: WireEvent<'_> =
@@ -416,6 +429,8 @@ fn parse_event(buf: &[u8], path: &Path, line: usize) -> Result<Event, Transcript
     let kinds = [
         ("dir", wire.dir),
         ("protocol", wire.protocol),
+        ("eof", wire.eof),
+        ("signal", wire.signal),
         ("exit", wire.exit),
     ];
     let payloads = [
@@ -429,7 +444,7 @@ fn parse_event(buf: &[u8], path: &Path, line: usize) -> Result<Event, Transcript
                 path,
                 line,
                 1,
-                "expected an event with `dir`, `protocol` or `exit`",
+                "expected an event with `dir`, `protocol`, `eof`, `signal` or `exit`",
             ));
         }
         Some(("dir", dir)) => {
@@ -487,7 +502,30 @@ fn parse_event(buf: &[u8], path: &Path, line: usize) -> Result<Event, Transcript
             {
                 return Err(at(value, &format!("expected `{key}` only in a line event")));
             }
-            if kind == "protocol" {
+            if matches!(kind, "eof" | "signal") && version < 2 {
+                return Err(at(
+                    raw,
+                    &format!(
+                        "expected no `{kind}` event in a version-1 transcript (it came with version 2; the header says version {version})"
+                    ),
+                ));
+            }
+            if kind == "eof" {
+                if serde_json::from_str::<&str>(raw.get()).ok() != Some("c2s") {
+                    return Err(at(
+                        raw,
+                        "expected \"c2s\" in `eof` (the host's end of input)",
+                    ));
+                }
+                EventKind::EndOfInput
+            } else if kind == "signal" {
+                EventKind::Signal(
+                    serde_json::from_str::<i32>(raw.get())
+                        .ok()
+                        .filter(|signal| (1..=64).contains(signal))
+                        .ok_or_else(|| at(raw, "expected a signal number, 1 to 64, in `signal`"))?,
+                )
+            } else if kind == "protocol" {
                 EventKind::Protocol(
                     serde_json::from_str::<String>(raw.get())
                         .ok()
@@ -637,12 +675,61 @@ mod tests {
 
     #[test]
     fn newer_version_is_unsupported() {
-        let header = HEADER.replace("\"version\":1", "\"version\":2");
+        let header = HEADER.replace("\"version\":1", "\"version\":3");
         let err = read(&format!("{header}\n")).unwrap_err().to_string();
         assert_eq!(
             err,
-            "t.jsonl:1:45: unsupported transcript version 2 (this mcp-replay reads version 1)"
+            "t.jsonl:1:45: unsupported transcript version 3 (this mcp-replay reads versions 1 and 2; it writes version 2)"
         );
+    }
+
+    #[test]
+    fn version_2_records_how_the_host_ended() {
+        let header = HEADER.replace("\"version\":1", "\"version\":2");
+        let text = format!(
+            "{header}\n{}\n{}\n{}\n",
+            r#"{"t":0.5,"eof":"c2s"}"#,
+            r#"{"t":2.5,"signal":15}"#,
+            r#"{"t":2.6,"exit":{"signal":15}}"#,
+        );
+        let transcript = read(&text).unwrap();
+        assert!(transcript.records_host_ending());
+        let kinds: Vec<&EventKind> = transcript.events.iter().map(|e| &e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                &EventKind::EndOfInput,
+                &EventKind::Signal(15),
+                &EventKind::Exit(Exit::Signal(15))
+            ]
+        );
+        // Version 1 reads as it did, and says nothing of the host's end.
+        let old = read(&format!("{HEADER}\n{}\n", r#"{"t":0.1,"exit":{"code":0}}"#)).unwrap();
+        assert!(!old.records_host_ending());
+        // A version-1 file holds no event of version 2.
+        assert_eq!(
+            event_error(r#"{"t":0.5,"eof":"c2s"}"#),
+            "t.jsonl:2:16: expected no `eof` event in a version-1 transcript (it came with version 2; the header says version 1)"
+        );
+        for (event, expected) in [
+            (
+                r#"{"t":0.5,"eof":"s2c"}"#,
+                r#"t.jsonl:2:16: expected "c2s" in `eof` (the host's end of input)"#,
+            ),
+            (
+                r#"{"t":0.5,"signal":0}"#,
+                "t.jsonl:2:19: expected a signal number, 1 to 64, in `signal`",
+            ),
+            (
+                r#"{"t":0.5,"signal":15,"eof":"c2s"}"#,
+                "t.jsonl:2:19: expected one of `eof` and `signal`, found both",
+            ),
+        ] {
+            let err = read(&format!("{header}\n{event}\n"))
+                .unwrap_err()
+                .to_string();
+            assert_eq!(err, expected, "{event}");
+        }
     }
 
     #[test]
@@ -652,7 +739,7 @@ mod tests {
             .to_string();
         assert_eq!(
             err,
-            "t.jsonl:2:1: expected an event with `dir`, `protocol` or `exit`"
+            "t.jsonl:2:1: expected an event with `dir`, `protocol`, `eof`, `signal` or `exit`"
         );
     }
 

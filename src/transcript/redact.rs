@@ -149,17 +149,22 @@ impl Redactor {
                 }
             }
         }
+        // Compiled within the bounds of `patterns`: a few bytes of pattern
+        // can compile to megabytes.
         #[cfg(feature = "cli")]
-        let patterns = redaction
-            .patterns
-            .iter()
-            .map(|pattern| {
-                Regex::new(pattern).map_err(|source| RedactError {
-                    pattern: pattern.clone(),
-                    source: source.into(),
+        let patterns = {
+            let mut budget = crate::patterns::Budget::default();
+            redaction
+                .patterns
+                .iter()
+                .map(|pattern| {
+                    budget.bytes(pattern).map_err(|source| RedactError {
+                        pattern: pattern.clone(),
+                        source: source.into(),
+                    })
                 })
-            })
-            .collect::<Result<_, _>>()?;
+                .collect::<Result<_, _>>()?
+        };
         #[cfg(not(feature = "cli"))]
         if let Some(pattern) = redaction.patterns.first() {
             return Err(RedactError {

@@ -181,6 +181,35 @@ impl TranscriptWriter {
         self.file.write_all(&self.buf)
     }
 
+    /// Records the host's end of input: it closed the server's stdin.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error of the write.
+    pub fn end_of_input(&mut self) -> io::Result<()> {
+        let micros = self.micros();
+        self.buf.clear();
+        self.buf.extend_from_slice(b"{\"t\":");
+        write_time(&mut self.buf, micros);
+        self.buf.extend_from_slice(b",\"eof\":\"c2s\"}\n");
+        self.file.write_all(&self.buf)
+    }
+
+    /// Records a signal the recorder received and passed on to the server.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error of the write.
+    pub fn signal(&mut self, signal: i32) -> io::Result<()> {
+        let micros = self.micros();
+        self.buf.clear();
+        self.buf.extend_from_slice(b"{\"t\":");
+        write_time(&mut self.buf, micros);
+        self.buf
+            .extend_from_slice(format!(",\"signal\":{signal}}}\n").as_bytes());
+        self.file.write_all(&self.buf)
+    }
+
     /// Records how the server ended.
     ///
     /// # Errors
