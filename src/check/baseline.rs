@@ -18,7 +18,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::config::InvalidJson;
+use crate::config::InvalidJson;
 use crate::report::{Finding, Location, StaleEntry};
 use crate::transcript::input::{Input, MAX_BASELINE_SIZE};
 
@@ -152,6 +152,14 @@ impl FindingKey {
         self.command.as_deref()
     }
 
+    /// Whether the entry is about a host law (else a server law, or a law
+    /// this build does not know).
+    pub(crate) fn of_host(&self) -> bool {
+        self.law
+            .parse::<crate::laws::LawId>()
+            .is_ok_and(|law| law.side() == crate::laws::Side::Host)
+    }
+
     /// The entry as a report's stale line.
     pub(crate) fn to_stale(&self) -> StaleEntry {
         let location = match (&self.transcript, self.line, &self.command, &self.step) {
@@ -241,7 +249,7 @@ pub(crate) fn read(path: &Path, keys: &Keys) -> Result<BTreeSet<FindingKey>, Bas
 
 /// Writes `entries` (keyed by the [`Keys`] of `path`) to `path`: through a
 /// symbolic link, atomically where the file has one name (see
-/// [`write_through`](crate::check::bless::write_through)).
+/// [`write_through`](crate::replay::bless::write_through)).
 ///
 /// # Errors
 ///
@@ -260,7 +268,7 @@ pub(crate) fn write(path: &Path, entries: &BTreeSet<FindingKey>) -> Result<(), B
     let mut text = serde_json::to_string_pretty(&wire).expect("a baseline always serializes");
     text.push('\n');
     if std::fs::symlink_metadata(path).is_ok() {
-        return crate::check::bless::write_through(path, text.as_bytes()).map_err(io_err);
+        return crate::replay::bless::write_through(path, text.as_bytes()).map_err(io_err);
     }
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,

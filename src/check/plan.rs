@@ -8,16 +8,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use super::config::{self, Config};
-use super::diff::IgnoreRules;
 use super::probes::ProbeOptions;
-use super::replay::ReplayOptions;
-use super::{
-    CheckError, CheckOptions, DEFAULT_DIR, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, chain,
-};
+use super::{CheckError, CheckOptions, DEFAULT_DIR, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT};
+use crate::compare::diff::IgnoreRules;
+use crate::config::{self, Config};
 use crate::laws::{LawId, Profile};
 use crate::process::{ServerCommand, shell_quote};
-use crate::report::InputError;
+use crate::replay::ReplayOptions;
+use crate::report::{InputError, chain};
 use crate::transcript::input::{Input, MAX_TRANSCRIPT_LINE, MAX_TRANSCRIPT_SIZE};
 use crate::transcript::{
     FILL_ENV, Redaction, Transcript, TranscriptError, filler, line_too_long, read_line,
@@ -81,6 +79,8 @@ struct Settings {
     fill: Vec<String>,
     /// The bad flag of the CLI probes, when they run.
     cli: Option<String>,
+    /// The tools the probes may call whatever their annotations say.
+    tools: Vec<String>,
 }
 
 impl Settings {
@@ -114,6 +114,7 @@ impl Settings {
             },
             fill: options.fill_env.clone(),
             cli: options.cli_probes.clone(),
+            tools: options.tools.clone(),
         }
     }
 
@@ -126,6 +127,7 @@ impl Settings {
             grace: self.grace,
             redaction: self.redaction.clone(),
             cli: self.cli.clone(),
+            tools: self.tools.clone(),
         }
     }
 }
@@ -244,7 +246,7 @@ fn plan_transcript(
     let (head, kept) = read_header(file).map_err(|err| error(chain(&err)))?;
     let command = match override_command {
         Some(command) => command.clone(),
-        None => recorded_command(&head, allowed)
+        None => recorded_command(&head, base_dir(file, kept.is_none()), allowed)
             .map_err(error)?
             .ok_or_else(|| {
                 error(format!(
@@ -504,13 +506,10 @@ impl Allowed {
         })
     }
 
-    /// Whether the recorded `cwd` of the transcript `file` leads inside the
-    /// allowed trees; the error (file:line) says where it leads instead.
-    fn cwd(&self, file: &Path, cwd: &str) -> Result<(), String> {
-        let dir = match file.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
+    /// Whether the recorded `cwd` of the transcript `file`, taken from
+    /// `dir` (see [`base_dir`]), leads inside the allowed trees; the error
+    /// (file:line) says where it leads instead.
+    fn cwd(&self, file: &Path, dir: &Path, cwd: &str) -> Result<(), String> {
         // The transcript was read from there; should its directory be gone
         // since, the `cwd` is still held to the bounds, taken as written.
         let base = dir.canonicalize().unwrap_or_else(|_| {
@@ -592,12 +591,25 @@ fn resolve_beneath(base: &Path, relative: &Path) -> PathBuf {
     out
 }
 
+/// The directory a transcript's relative `cwd` is taken from: the
+/// directory of the file, or for one that is not a regular file (a pipe, a
+/// FIFO, stdin: `check <(cat t.jsonl)` reads `/dev/fd/63`) the directory
+/// `check` runs in, since the path names no directory the transcript was
+/// kept in.
+fn base_dir(file: &Path, regular: bool) -> &Path {
+    match file.parent() {
+        Some(dir) if regular && !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
 /// The server command a transcript records: its argv, run in its `cwd`
-/// resolved against the transcript's directory (the caller's directory
-/// when it records none); `Ok(None)` when it records no command, and an
-/// error (file:line) when its `cwd` leads outside the trees `allowed` holds.
+/// resolved against `dir` ([`base_dir`]; the caller's directory when it
+/// records none); `Ok(None)` when it records no command, and an error
+/// (file:line) when its `cwd` leads outside the trees `allowed` holds.
 fn recorded_command(
     transcript: &Transcript,
+    dir: &Path,
     allowed: &Allowed,
 ) -> Result<Option<ServerCommand>, String> {
     let header = &transcript.header;
@@ -614,11 +626,7 @@ fn recorded_command(
         .collect();
     let mut command = ServerCommand::new(argv);
     if let Some(cwd) = &header.cwd {
-        allowed.cwd(&transcript.path, cwd)?;
-        let dir = match transcript.path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
+        allowed.cwd(&transcript.path, dir, cwd)?;
         command = command.in_dir(dir.join(cwd));
     }
     Ok(Some(command))
@@ -632,7 +640,7 @@ fn header_command(path: &Path, allowed: &Allowed) -> Option<ServerCommand> {
     if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
         return None;
     }
-    recorded_command(&read_header(path).ok()?.0, allowed)
+    recorded_command(&read_header(path).ok()?.0, base_dir(path, true), allowed)
         .ok()
         .flatten()
 }

@@ -1,10 +1,12 @@
 //! The run of `mcp-replay check`: options, planning, the jobs, the grading
 //! of every finding, and the report.
 
-use super::{baseline, bless, config, duration, noise, probes};
+use super::{baseline, probes};
+use crate::client::duration;
+use crate::config;
+use crate::replay::{bless, settle as noise};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
-use std::error::Error;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -13,25 +15,22 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::baseline::{BaselineError, FindingKey, Keys};
-use super::config::ConfigError;
 use super::plan::{Plan, Planned, PlannedProbe};
-use super::replay::{ReplayError, replay_on};
+use crate::config::ConfigError;
 use crate::laws::{LawId, Profile, Severity};
 use crate::process::{ServerProcess, stop_signal};
+use crate::replay::{ReplayError, replay_on};
+use crate::report::chain;
 use crate::report::{
-    Disposition, Finding, Graded, InputError, Interruption, LawOutcome, LawStatus, Location,
-    ProbeResult, Report, TranscriptResult,
+    Disposition, Finding, Graded, HostResult, InputError, Interruption, LawOutcome, LawStatus,
+    Location, ProbeResult, Report, TranscriptResult,
 };
 use crate::transcript::{Redaction, Redactor, env_secret_names};
 
 /// The directory checked when no path is given.
 pub const DEFAULT_DIR: &str = "transcripts";
 
-/// The default deadline of one replay or probe step.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// The default deadline of a step while the server has written nothing yet.
-pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
+pub use crate::client::{DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT};
 
 /// How a check runs: what `mcp-replay check` was asked.
 #[derive(Debug, Clone)]
@@ -47,6 +46,8 @@ pub struct CheckOptions {
     pub waive: Vec<LawId>,
     /// Whether warnings fail the run.
     pub deny_warnings: bool,
+    /// Whether a requirement not observed fails the run.
+    pub deny_unobserved: bool,
     /// Known findings that do not fail the run.
     pub baseline: Option<PathBuf>,
     /// Where to write every finding of this run as a baseline.
@@ -78,6 +79,10 @@ pub struct CheckOptions {
     /// The invalid flag of `bad-flag-exits-2` when the CLI probes run
     /// (`--cli-probes`); `None` leaves them out.
     pub cli_probes: Option<String>,
+    /// The tools the probes may call for real, whatever their annotations
+    /// say (`--tool`); when empty, only tools annotated `readOnlyHint:
+    /// true` are.
+    pub tools: Vec<String>,
     /// Directories besides the current one that a transcript's recorded
     /// `cwd` may lead into (`--allow-cwd`); a recorded command whose `cwd`
     /// leads anywhere else is not run, and its transcript is an error.
@@ -103,6 +108,7 @@ impl Default for CheckOptions {
             profile: None,
             waive: Vec::new(),
             deny_warnings: false,
+            deny_unobserved: false,
             baseline: None,
             write_baseline: None,
             bless: false,
@@ -116,6 +122,7 @@ impl Default for CheckOptions {
             settle: None,
             grace: None,
             cli_probes: None,
+            tools: Vec::new(),
             allow_cwd: Vec::new(),
             fill_env: Vec::new(),
             confine_to_cwd: false,
@@ -256,6 +263,9 @@ struct Replayed {
     errors: Vec<InputError>,
     /// Its server could not be started.
     unstartable: bool,
+    /// Its host, judged against the host laws whenever the transcript
+    /// could be read, whatever came of the replay.
+    host: Option<Box<HostResult>>,
 }
 
 /// Runs the check `options` describe. `progress` hears `(done, total)`
@@ -323,6 +333,7 @@ pub fn run(
         ..Report::default()
     };
     let mut transcripts: Vec<(TranscriptResult, &BTreeSet<LawId>)> = Vec::new();
+    let mut hosts: Vec<(HostResult, &BTreeSet<LawId>)> = Vec::new();
     let mut probed = Vec::new();
     let mut unprobed = Vec::new();
     let mut unstartable = Vec::new();
@@ -347,9 +358,17 @@ pub fn run(
                 mut result,
                 errors,
                 unstartable: failed,
+                host,
             }) => {
                 report.errors.extend(errors);
                 let plan = &plan.transcripts[index - plan.probes.len()];
+                if let Some(mut host) = host.map(|host| *host) {
+                    match Scrub::with(&plan.replay.redaction) {
+                        Some(own) => own.host(&mut host),
+                        None => scrub.host(&mut host),
+                    }
+                    hosts.push((host, &plan.waive));
+                }
                 if let Some(result) = &mut result {
                     match Scrub::with(&plan.replay.redaction) {
                         Some(own) => own.transcript(result),
@@ -399,7 +418,8 @@ pub fn run(
                     probed
                         .iter()
                         .map(|(result, plan)| (&result.findings, &plan.waive)),
-                );
+                )
+                .chain(hosts.iter().map(|(host, waive)| (&host.findings, *waive)));
             let entries = findings
                 .flat_map(|(findings, waive)| {
                     findings
@@ -426,6 +446,17 @@ pub fn run(
         }
         report.transcripts.push(result);
     }
+    for (mut host, waive) in hosts {
+        for graded in &mut host.findings {
+            grader.grade(graded, waive, &mut seen);
+        }
+        for outcome in &mut host.outcomes {
+            if waive.contains(&outcome.law) && !matches!(outcome.status, LawStatus::Skipped(_)) {
+                *outcome = LawOutcome::new(outcome.law, LawStatus::Waived);
+            }
+        }
+        report.hosts.push(host);
+    }
     for (mut result, plan) in probed {
         for graded in &mut result.findings {
             grader.grade(graded, &plan.waive, &mut seen);
@@ -447,6 +478,12 @@ pub fn run(
         .iter()
         .map(|result| keys.transcript(&result.path))
         .collect();
+    // A transcript's host is judged even when its server could not start.
+    let judged: BTreeSet<String> = report
+        .hosts
+        .iter()
+        .map(|host| keys.transcript(std::path::Path::new(&host.source)))
+        .collect();
     let probed: BTreeSet<&str> = report
         .probes
         .iter()
@@ -456,12 +493,15 @@ pub fn run(
         .iter()
         .filter(|entry| !seen.contains(*entry))
         .filter(|entry| {
-            entry
-                .transcript()
-                .is_some_and(|path| checked.contains(path))
-                || entry
-                    .command()
-                    .is_some_and(|command| probed.contains(command))
+            entry.transcript().is_some_and(|path| {
+                if entry.of_host() {
+                    judged.contains(path)
+                } else {
+                    checked.contains(path)
+                }
+            }) || entry
+                .command()
+                .is_some_and(|command| probed.contains(command))
         })
         .map(FindingKey::to_stale)
         .collect();
@@ -472,6 +512,8 @@ pub fn run(
         }
     }
     report.interrupted = interrupted;
+    report.grade_requirements();
+    report.deny_unobserved = options.deny_unobserved;
     report.elapsed = started.elapsed();
     Ok(report)
 }
@@ -532,6 +574,23 @@ impl Scrub {
         }
         for graded in &mut result.findings {
             self.finding(&mut graded.finding);
+        }
+    }
+
+    fn host(&self, result: &mut HostResult) {
+        if self.0.is_empty() {
+            return;
+        }
+        for text in result.host.iter_mut().chain(&mut result.notes) {
+            self.text(text);
+        }
+        for graded in &mut result.findings {
+            self.finding(&mut graded.finding);
+        }
+        for outcome in &mut result.outcomes {
+            if let LawStatus::Skipped(reason) = &mut outcome.status {
+                self.text(reason);
+            }
         }
     }
 
@@ -669,6 +728,7 @@ fn run_probe(plan: &PlannedProbe) -> Result<ProbeResult, InputError> {
             .map(|finding| Graded::new(finding, Disposition::Fails))
             .collect(),
         elapsed: started.elapsed(),
+        coverage: report.coverage,
     })
 }
 
@@ -685,14 +745,27 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
     // that cannot be read is still the error reported, and its server is
     // stopped at once.
     let server = ServerProcess::spawn(&plan.command);
+    let transcript = match plan.transcript() {
+        Ok(transcript) => transcript,
+        Err(err) => {
+            return Replayed {
+                result: None,
+                errors: vec![error(chain(&err))],
+                unstartable: false,
+                host: None,
+            };
+        }
+    };
+    // The host is judged from what the transcript holds: it needs no
+    // server, so a replay that fails leaves it judged.
+    let judging = Instant::now();
+    let host = crate::host::judge_transcript(&transcript, plan.replay.profile)
+        .into_result(plan.path.display().to_string(), judging.elapsed());
     let failed = |message: String, unstartable: bool| Replayed {
         result: None,
         errors: vec![error(message)],
         unstartable,
-    };
-    let transcript = match plan.transcript() {
-        Ok(transcript) => transcript,
-        Err(err) => return failed(chain(&err), false),
+        host: Some(Box::new(host.clone())),
     };
     let mut outcome = match server.map_err(ReplayError::from).and_then(|server| {
         let command = server.command().to_owned();
@@ -713,14 +786,8 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
             };
             return failed(message, true);
         }
-        Err(
-            err @ (ReplayError::CutClientLine { .. } | ReplayError::UnreadableServerLine { .. }),
-        ) => {
-            return failed(chain(&err), false);
-        }
-        Err(err) => {
-            return failed(format!("{}: {}", plan.path.display(), chain(&err)), false);
-        }
+        // Every other error names the transcript and the line itself.
+        Err(err) => return failed(chain(&err), false),
     };
     // A server that wrote nothing at all may just start slowly: the
     // transcript could not be checked, which is no finding about the server.
@@ -760,6 +827,7 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
             .collect(),
         blessed: None,
         elapsed: Duration::ZERO,
+        coverage: outcome.coverage,
     };
     result.notes.extend(outcome.notes);
     let mut errors = Vec::new();
@@ -811,6 +879,7 @@ fn run_replay(plan: &Planned, options: &CheckOptions) -> Replayed {
         result: Some(result),
         errors,
         unstartable: false,
+        host: Some(Box::new(host)),
     }
 }
 
@@ -822,18 +891,6 @@ fn silent_message(what: &str, allowance: Duration) -> String {
         "{what}: not checked: the server wrote nothing on stdout within {} of its start; a server that starts slowly needs a longer `--startup-timeout`",
         duration::format_duration(allowance)
     )
-}
-
-/// An error and its causes, in one line.
-pub(crate) fn chain(err: &dyn Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 #[cfg(all(test, feature = "cli"))]

@@ -115,7 +115,7 @@ pub(crate) fn run(
         );
     }
     if !bad.stdout.is_empty() {
-        let shown = crate::check::wire::quoted(&bad.stdout);
+        let shown = crate::jsonrpc::wire::quoted(&bad.stdout);
         fail(
             LawId::BadFlagExits2,
             step,

@@ -1,81 +1,20 @@
-//! The main probe session: a whole conversation with one server process,
-//! from `initialize` to a cancellation, one law after another.
-//!
-//! The order matters only in that the riskiest steps come last: a server
-//! that dies on a cancellation has answered everything else first.
+//! The steps of the legacy conversation that only it has: `initialize`,
+//! notifications, `ping`, an unknown method, a string id, cancellations.
+//! The suite (`suite.rs`) declares the conversation, with the steps it
+//! shares with other sessions (`steps.rs`).
 
 use serde_json::{Value, json};
 
 use crate::jsonrpc::{ErrorCode, PROTOCOL_2024_11_05, RequestId, method, notification_line};
 use crate::laws::{LawId, Profile};
 
+use super::Negotiated;
 use super::session::{Init, Session, describe, error_words, short};
 use super::steps;
-use super::{Ledger, Negotiated};
-
-/// The laws this session probes after `initialize`.
-const AFTER_INITIALIZE: &[LawId] = &[
-    LawId::NotificationUnanswered,
-    LawId::Ping,
-    LawId::UnknownMethod,
-    LawId::CapabilitiesHonest,
-    LawId::ToolsListSorted,
-    LawId::ToolsListValid,
-    LawId::InvalidParams,
-    LawId::UnknownTool,
-    LawId::ToolErrorIsResult,
-    LawId::RequestAnsweredOnce,
-    LawId::CancelTolerated,
-    LawId::ParseErrorKeepsServing,
-];
-
-pub(super) fn run(mut s: Session<'_>) -> Ledger {
-    s.ledger.era = Some(crate::revision::Era::Legacy);
-    let init = initialize(&mut s);
-    let Some(init) = init else {
-        let reason = s.dead().map_or_else(
-            || "initialize failed at step `initialize`".to_owned(),
-            str::to_owned,
-        );
-        for law in AFTER_INITIALIZE {
-            s.ledger.skip(*law, reason.clone());
-        }
-        // A server that refused `initialize` (a modern-only server) and
-        // still runs owes end of input all the same, in stateless requests;
-        // one that could not be opened has it skipped here, and probed on a
-        // session of its own unless it wrote nothing at all.
-        if s.ledger.refused.is_some() {
-            steps::eof_tail(&mut s);
-        } else {
-            s.ledger.skip(LawId::EofDrains, reason.clone());
-            s.ledger.skip(LawId::EofExitZero, reason);
-        }
-        return s.finish();
-    };
-    notifications(&mut s);
-    let finished = ping(&mut s);
-    unknown_method(&mut s);
-    // MCP-CORE makes invalid arguments an isError result in every
-    // revision; the spec profile asks it from 2025-11-25 on, which the
-    // SIGTERM session negotiates for it.
-    let tool_errors = s.ledger.profile() == Profile::Core;
-    steps::tool_laws(&mut s, &init, tool_errors);
-    string_id(&mut s);
-    cancellations(&mut s, finished);
-    // Last: a server that a malformed line kills has answered everything
-    // else first. The notifications it sent after one count too.
-    steps::malformed(&mut s);
-    steps::honest_notifications(&mut s, &init);
-    // End of input ends the session: what was sent before is all answered
-    // by now, and a server a malformed line ended gets a session of its
-    // own for it (see `probes::run`).
-    steps::eof_tail(&mut s);
-    s.finish()
-}
 
 /// `initialize`: the result names the revision, the server and its
 /// capabilities.
-fn initialize(s: &mut Session<'_>) -> Option<Init> {
+pub(super) fn initialize(s: &mut Session<'_>) -> Option<Init> {
     let law = LawId::Initialize;
     let step = s.step("initialize");
     let answer = s.initialize(law, PROTOCOL_2024_11_05);
@@ -119,7 +58,7 @@ fn initialize(s: &mut Session<'_>) -> Option<Init> {
                 problems.push(format!(
                     "answered revision {} to a request for \"{PROTOCOL_2024_11_05}\", \
                      which MCP-CORE answers",
-                    crate::check::wire::quoted(revision.as_bytes())
+                    crate::jsonrpc::wire::quoted(revision.as_bytes())
                 ));
             } else if revision.is_empty() {
                 problems.push("answered an empty `protocolVersion`".to_owned());
@@ -140,7 +79,11 @@ fn initialize(s: &mut Session<'_>) -> Option<Init> {
         problems.push("the result has no `capabilities` object".to_owned());
     }
     for problem in problems {
+        let echo = problem.starts_with("answered revision");
         s.ledger.fail(law, &step, problem);
+        if echo {
+            s.ledger.names("srv-init-same-version");
+        }
     }
     s.ledger.held(law);
     init
@@ -148,7 +91,7 @@ fn initialize(s: &mut Session<'_>) -> Option<Init> {
 
 /// `notification-unanswered`: `notifications/initialized` and an unknown
 /// notification get no response.
-fn notifications(s: &mut Session<'_>) {
+pub(super) fn notifications(s: &mut Session<'_>) {
     let law = LawId::NotificationUnanswered;
     let cases = [
         (method::INITIALIZED, None),
@@ -164,7 +107,7 @@ fn notifications(s: &mut Session<'_>) {
 
 /// `ping` answers `{}`. Returns the ping's id: a finished request to cancel
 /// later.
-fn ping(s: &mut Session<'_>) -> Option<RequestId> {
+pub(super) fn ping(s: &mut Session<'_>) -> Option<RequestId> {
     let law = LawId::Ping;
     let step = s.step("ping");
     let id = s.number_id();
@@ -192,7 +135,7 @@ fn is_empty_result(result: &Value) -> bool {
 }
 
 /// `unknown-method`: a method nobody serves gets -32601.
-fn unknown_method(s: &mut Session<'_>) {
+pub(super) fn unknown_method(s: &mut Session<'_>) {
     let law = LawId::UnknownMethod;
     let name = "mcp-replay/no-such-method";
     let step = s.step(format!("request for the unknown method {name}"));
@@ -208,7 +151,7 @@ fn unknown_method(s: &mut Session<'_>) {
 
 /// `request-answered-once` with a string id: the answer echoes it as a
 /// string. (Duplicates and unsolicited responses are caught all along.)
-fn string_id(s: &mut Session<'_>) {
+pub(super) fn string_id(s: &mut Session<'_>) {
     let law = LawId::RequestAnsweredOnce;
     s.step("ping with a string id");
     let id = s.string_id();
@@ -219,7 +162,7 @@ fn string_id(s: &mut Session<'_>) {
 
 /// `cancel-tolerated`: cancelling an id never sent, and one already
 /// answered, gets no reply and no crash.
-fn cancellations(s: &mut Session<'_>, finished: Option<RequestId>) {
+pub(super) fn cancellations(s: &mut Session<'_>, finished: Option<RequestId>) {
     let law = LawId::CancelTolerated;
     let step = s.step("ping after notifications/cancelled for unknown and finished requests");
     let cancel = |id: Value| {

@@ -35,7 +35,13 @@ use crate::revision::Era;
 
 use super::session::error_words;
 use super::steps::CONVERSATION_LAWS;
-use super::{Ledger, MODERN_SESSION, Negotiated};
+use super::suite::{CONVERSATION, MODERN};
+use super::{Ledger, Negotiated};
+
+/// Where the lane `name`'s ledger stands among `ledgers`.
+fn lane(ledgers: &[Ledger], name: &str) -> Option<usize> {
+    ledgers.iter().position(|ledger| ledger.session == name)
+}
 
 /// The laws only the legacy handshake has.
 const LEGACY_ONLY: &[LawId] = &[LawId::Initialize, LawId::Ping];
@@ -60,8 +66,11 @@ pub(super) fn settle(ledgers: &mut [Ledger]) -> BTreeMap<LawId, Vec<(Era, LawSta
 /// modern-only server: the modern session's verdict replaces what the
 /// legacy sessions that could not open said.
 fn modern_verdicts(ledgers: &mut [Ledger]) {
+    let Some(modern) = lane(ledgers, MODERN) else {
+        return;
+    };
     for law in CONVERSATION_LAWS {
-        if ledgers[MODERN_SESSION].mentions(*law) {
+        if ledgers[modern].mentions(*law) {
             for ledger in ledgers.iter_mut().filter(|l| l.refused.is_some()) {
                 ledger.withdraw(*law);
             }
@@ -75,7 +84,7 @@ fn modern_verdicts(ledgers: &mut [Ledger]) {
 /// Only a server that speaks both eras has them.
 pub(super) fn verdicts(ledgers: &[Ledger]) -> BTreeMap<LawId, Vec<(Era, LawStatus)>> {
     let mut verdicts = BTreeMap::new();
-    if ledgers[MODERN_SESSION].modern.is_none() {
+    if lane(ledgers, MODERN).is_none_or(|modern| ledgers[modern].modern.is_none()) {
         return verdicts;
     }
     for law in LawId::ALL.iter().copied() {
@@ -99,10 +108,15 @@ pub(super) fn verdicts(ledgers: &[Ledger]) -> BTreeMap<LawId, Vec<(Era, LawStatu
 /// owed (its legacy laws are skipped as a modern-only server's). Returns
 /// whether the server claims the modern era so.
 fn claims_modern(ledgers: &mut [Ledger]) -> bool {
-    let Some(no_discover) = ledgers[MODERN_SESSION].no_discover.clone() else {
+    let (Some(modern_lane), Some(conversation)) =
+        (lane(ledgers, MODERN), lane(ledgers, CONVERSATION))
+    else {
         return false;
     };
-    let Some(error) = ledgers[0].refused.clone() else {
+    let Some(no_discover) = ledgers[modern_lane].no_discover.clone() else {
+        return false;
+    };
+    let Some(error) = ledgers[conversation].refused.clone() else {
         return false;
     };
     let modern = crate::revision::Revision::V2026_07_28.as_str();
@@ -116,7 +130,7 @@ fn claims_modern(ledgers: &mut [Ledger]) -> bool {
         error_words(&error)
     );
     only_modern(ledgers, &reason);
-    let session = &mut ledgers[MODERN_SESSION];
+    let session = &mut ledgers[modern_lane];
     session.withdraw(LawId::Discover);
     session.fail(
         LawId::Discover,
@@ -126,11 +140,12 @@ fn claims_modern(ledgers: &mut [Ledger]) -> bool {
             error_words(&error)
         ),
     );
+    session.names("srv-discover-answers");
     for why in session.skipped.values_mut() {
         *why = reason.clone();
     }
-    ledgers[0].skip(LawId::Ping, reason);
-    ledgers[0].held(LawId::Initialize);
+    ledgers[conversation].skip(LawId::Ping, reason);
+    ledgers[conversation].held(LawId::Initialize);
     true
 }
 
@@ -157,12 +172,16 @@ fn only_modern(ledgers: &mut [Ledger], reason: &str) {
 
 /// The modern-only verdict; returns whether the server is modern-only.
 fn modern_only(ledgers: &mut [Ledger]) -> bool {
-    let Some(versions) = ledgers[MODERN_SESSION].modern.clone() else {
+    let (Some(modern), Some(conversation)) = (lane(ledgers, MODERN), lane(ledgers, CONVERSATION))
+    else {
+        return false;
+    };
+    let Some(versions) = ledgers[modern].modern.clone() else {
         return false;
     };
     // The conversation opens with the one revision every legacy server
     // speaks: its refusal is the server's answer to the legacy era.
-    let Some(error) = ledgers[0].refused.clone() else {
+    let Some(error) = ledgers[conversation].refused.clone() else {
         return false;
     };
     let reason = format!(
@@ -170,7 +189,7 @@ fn modern_only(ledgers: &mut [Ledger]) -> bool {
         error_words(&error)
     );
     only_modern(ledgers, &reason);
-    let conversation = &mut ledgers[0];
+    let conversation = &mut ledgers[conversation];
     conversation.skip(LawId::Ping, reason);
     if names_versions(&error, &versions) {
         conversation.held(LawId::Initialize);
@@ -188,6 +207,7 @@ fn modern_only(ledgers: &mut [Ledger]) -> bool {
                 error_words(&error)
             ),
         );
+        conversation.names("srv-init-modern-only-names-versions");
     }
     true
 }
@@ -242,12 +262,13 @@ fn negotiated(ledgers: &mut [Ledger]) {
                 &step,
                 format!(
                     "answered revision {} to a request for {}, but a request for {} itself is answered {}: version negotiation answers a revision the server supports",
-                    crate::check::wire::quoted(answered.as_bytes()),
-                    crate::check::wire::quoted(requested.as_bytes()),
-                    crate::check::wire::quoted(answered.as_bytes()),
-                    crate::check::wire::quoted(other.as_bytes())
+                    crate::jsonrpc::wire::quoted(answered.as_bytes()),
+                    crate::jsonrpc::wire::quoted(requested.as_bytes()),
+                    crate::jsonrpc::wire::quoted(answered.as_bytes()),
+                    crate::jsonrpc::wire::quoted(other.as_bytes())
                 ),
             );
+            ledger.names("srv-init-other-version");
         }
     }
 }
@@ -299,7 +320,7 @@ mod tests {
             ledger.skip(LawId::CancelTolerated, "initialize failed");
             ledger.refused = Some(refusal.clone());
         }
-        ledgers[MODERN_SESSION].modern = Some(vec!["2026-07-28".to_owned()]);
+        ledgers[3].modern = Some(vec!["2026-07-28".to_owned()]);
         settle(&mut ledgers);
         let conversation = &ledgers[0];
         // The refusal names no version: a finding of its own, no other.
@@ -326,16 +347,16 @@ mod tests {
         for ledger in &mut ledgers[..3] {
             ledger.era = Some(Era::Legacy);
         }
-        ledgers[MODERN_SESSION].era = Some(Era::Modern);
+        ledgers[3].era = Some(Era::Modern);
         ledgers[0].held(LawId::ToolsListSorted);
         ledgers[0].held(LawId::UnknownTool);
         ledgers[0].held(LawId::ToolErrorIsResult);
-        ledgers[MODERN_SESSION].modern = Some(vec!["2026-07-28".to_owned()]);
-        ledgers[MODERN_SESSION].fail(LawId::ToolsListSorted, "tools/list", "unsorted");
-        ledgers[MODERN_SESSION].held(LawId::UnknownTool);
-        ledgers[MODERN_SESSION].skip(LawId::ToolErrorIsResult, "no schema");
+        ledgers[3].modern = Some(vec!["2026-07-28".to_owned()]);
+        ledgers[3].fail(LawId::ToolsListSorted, "tools/list", "unsorted");
+        ledgers[3].held(LawId::UnknownTool);
+        ledgers[3].skip(LawId::ToolErrorIsResult, "no schema");
         let verdicts = settle(&mut ledgers);
-        assert_eq!(ledgers[MODERN_SESSION].findings.len(), 1);
+        assert_eq!(ledgers[3].findings.len(), 1);
         assert_eq!(
             verdicts[&LawId::ToolsListSorted],
             [
@@ -360,8 +381,8 @@ mod tests {
             ledger.skip(LawId::UnknownTool, "initialize failed");
             ledger.refused = Some(error("no", Some(json!({"supported": ["2026-07-28"]}))));
         }
-        ledgers[MODERN_SESSION].modern = Some(vec!["2026-07-28".to_owned()]);
-        ledgers[MODERN_SESSION].skip(LawId::ToolsListSorted, "the tool set changed");
+        ledgers[3].modern = Some(vec!["2026-07-28".to_owned()]);
+        ledgers[3].skip(LawId::ToolsListSorted, "the tool set changed");
         assert!(settle(&mut ledgers).is_empty());
         let mut all = ledger("");
         for ledger in ledgers {
@@ -405,12 +426,11 @@ mod tests {
             );
             ledger.refused = Some(refusal.clone());
         }
-        ledgers[MODERN_SESSION].skip(LawId::Discover, "the server speaks no 2026-07-28");
-        ledgers[MODERN_SESSION].no_discover =
-            Some("server/discover answered error -32601 (\"no\")".to_owned());
+        ledgers[3].skip(LawId::Discover, "the server speaks no 2026-07-28");
+        ledgers[3].no_discover = Some("server/discover answered error -32601 (\"no\")".to_owned());
         settle(&mut ledgers);
         assert!(ledgers[..3].iter().all(|l| !l.failed(LawId::Initialize)));
-        let modern = &ledgers[MODERN_SESSION];
+        let modern = &ledgers[3];
         assert_eq!(modern.findings.len(), 1, "{:?}", modern.findings);
         assert_eq!(modern.findings[0].law, LawId::Discover);
         assert!(
@@ -427,10 +447,10 @@ mod tests {
             .collect();
         ledgers[0].fail(LawId::Initialize, "initialize", "refused");
         ledgers[0].refused = Some(error("no", None));
-        ledgers[MODERN_SESSION].no_discover = Some("server/discover got no answer".to_owned());
+        ledgers[3].no_discover = Some("server/discover got no answer".to_owned());
         settle(&mut ledgers);
         assert!(ledgers[0].failed(LawId::Initialize));
-        assert!(ledgers[MODERN_SESSION].findings.is_empty());
+        assert!(ledgers[3].findings.is_empty());
     }
 
     #[test]

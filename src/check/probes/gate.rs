@@ -105,6 +105,29 @@ impl Gate {
         self.state().slowest
     }
 
+    /// The slowest start to a first answer, once some process answered:
+    /// waits, `within` at most, while neither an answer nor a silent
+    /// allowance is known and some start is still under way. `None` when
+    /// no process answered its first request.
+    pub(super) fn settled(&self, within: Duration) -> Option<Duration> {
+        let deadline = std::time::Instant::now().checked_add(within);
+        let mut state = self.state();
+        while state.slowest.is_none() && state.silent.is_none() && state.released < state.next {
+            let left = deadline.map_or(within, |deadline| {
+                deadline.saturating_duration_since(std::time::Instant::now())
+            });
+            if left.is_zero() {
+                break;
+            }
+            state = self
+                .turn
+                .wait_timeout(state, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        state.slowest
+    }
+
     /// The allowance a process used up while the server wrote nothing at
     /// all, once one has.
     pub(super) fn silent(&self) -> Option<Duration> {
@@ -150,6 +173,28 @@ mod tests {
     use super::*;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn settled_waits_for_a_start_under_way_to_answer() {
+        let gate = Arc::new(Gate::new(2));
+        let ticket = gate.ticket();
+        gate.wait_turn(ticket).unwrap();
+        let answering = Arc::clone(&gate);
+        let answer = std::thread::spawn(move || {
+            Place::new(&answering).release(Some(Duration::from_millis(7)), None);
+        });
+        assert_eq!(
+            gate.settled(Duration::from_secs(30)),
+            Some(Duration::from_millis(7))
+        );
+        answer.join().unwrap();
+        // Every start over and none answered: nothing to wait for.
+        let silent = Gate::new(2);
+        let ticket = silent.ticket();
+        silent.wait_turn(ticket).unwrap();
+        Place::new(&silent).release(None, None);
+        assert_eq!(silent.settled(Duration::from_secs(30)), None);
+    }
 
     #[test]
     fn no_more_than_the_width_start_at_once_and_in_ticket_order() {

@@ -1,25 +1,22 @@
-//! The lifecycle probes: end of input, which ends the conversation, and
-//! SIGTERM, which ends the quiet start's session (each again on a process
-//! of its own when the server ended first); the quiet start; version
-//! negotiation (2025-03-26 after a cancellation sent first, with a batch;
-//! a revision no server supports); and malformed input, which the
-//! conversation and the modern session run before their last probes.
+//! The steps of the quiet start's session: the quiet start, version
+//! negotiation for 2025-03-26 after a cancellation sent first, the tool
+//! list and a batch in that revision, and last SIGTERM.
 
 use std::time::Instant;
 
 use rustix::process::Signal;
 use serde_json::json;
 
-use crate::check::duration::after;
-use crate::jsonrpc::{PROTOCOL_2024_11_05, method, notification_line};
+use crate::client::duration::after;
+use crate::jsonrpc::{method, notification_line};
 use crate::laws::{LawId, Profile, Severity};
 use crate::process::shell_status;
 use crate::revision::{Era, Revision};
 
+use super::Negotiated;
 use super::session::{Answer, Init, Session, Tally, describe, seconds};
 use super::steps;
 use super::tools::{self};
-use super::{Ledger, Negotiated};
 
 /// `quiet-before-serving`: nothing on stdout during the settle window after
 /// the process starts, while nothing has been sent to it. Under spec, whose
@@ -86,62 +83,10 @@ pub(super) fn quiet_start(s: &mut Session<'_>) {
 /// answers, which move the end of its window.
 const QUIET_RECHECK: std::time::Duration = std::time::Duration::from_millis(50);
 
-/// `eof-drains` and `eof-exit-zero` on a session of their own, for a
-/// server whose conversation ended before its end of input was probed (a
-/// malformed line killed it, say): `initialize` with revision 2024-11-05;
-/// a server that refuses it (a modern-only server) gets stateless
-/// requests.
-pub(super) fn eof(mut s: Session<'_>) -> Ledger {
-    s.ledger.era = Some(Era::Legacy);
-    if open_or_stateless(&mut s, LawId::EofDrains) {
-        steps::eof_tail(&mut s);
-    } else {
-        s.alive_for(LawId::EofDrains);
-        s.alive_for(LawId::EofExitZero);
-    }
-    s.finish()
-}
-
-/// The session that starts beside the gate: the quiet start (a process
-/// watched, unspoken to, for the settle window past the slowest start),
-/// then version negotiation for 2025-03-26 with a cancellation as its
-/// very first message, the tool list and a batch, and last SIGTERM.
-pub(super) fn quiet_then_signalled(mut s: Session<'_>) -> Ledger {
-    quiet_start(&mut s);
-    if s.silent_server() {
-        for law in [
-            LawId::CancelTolerated,
-            LawId::Initialize,
-            LawId::SigtermExit143,
-        ] {
-            s.alive_for(law);
-        }
-        return s.finish();
-    }
-    negotiate(&mut s, CANCELLED_FIRST);
-    // A server that refused 2025-03-26 (a modern-only one) is signalled
-    // all the same.
-    sigterm_tail(&mut s);
-    s.finish()
-}
-
-/// `sigterm-exit-143` on a session of its own, for a server that ended
-/// before the session that starts beside the gate could signal it (a
-/// cancellation sent first ended it, say): `initialize` with revision
-/// 2024-11-05, or stateless requests for a server that refuses it.
-pub(super) fn sigterm(mut s: Session<'_>) -> Ledger {
-    s.ledger.era = Some(Era::Legacy);
-    if open_or_stateless(&mut s, LawId::SigtermExit143) {
-        sigterm_tail(&mut s);
-    } else {
-        s.alive_for(LawId::SigtermExit143);
-    }
-    s.finish()
-}
-
-/// `sigterm-exit-143`: SIGTERM while serving ends the process with 143
-/// (exit(143), or death by signal 15) within the grace period. Ends the
-/// session.
+/// `sigterm-exit-143`: SIGTERM while serving ends the process within the
+/// grace period; under `core`, with 143 (exit(143), or death by signal
+/// 15), REQ-C-032's status. The specification names no status: under
+/// `spec` any ending within the grace period holds. Ends the session.
 pub(super) fn sigterm_tail(s: &mut Session<'_>) {
     let law = LawId::SigtermExit143;
     if !s.alive_for(law) {
@@ -152,7 +97,8 @@ pub(super) fn sigterm_tail(s: &mut Session<'_>) {
     let grace = s.grace();
     match s.process().wait(after(Instant::now(), grace)) {
         Some(status) if shell_status(status) == 143 => {}
-        Some(status) => s.ledger.fail(
+        Some(_) if s.ledger.profile() == Profile::Spec => {}
+        Some(status) => s.ledger.fail_core_only(
             law,
             &step,
             format!(
@@ -175,22 +121,6 @@ pub(super) fn sigterm_tail(s: &mut Session<'_>) {
     s.ledger.held(law);
     if s.dead().is_none() {
         s.stop("the session ended at SIGTERM".to_owned());
-    }
-}
-
-/// Opens the session with revision 2024-11-05 to probe `law`; a server
-/// that refuses it with an error is left running, the refusal kept for the
-/// era verdict, and the session goes on with stateless requests (a
-/// modern-only server refuses every `initialize`, and still owes `law`).
-/// Returns whether the session can go on.
-fn open_or_stateless(s: &mut Session<'_>, law: LawId) -> bool {
-    match s.open_or_refused(law, PROTOCOL_2024_11_05) {
-        Ok(_) => true,
-        Err(Some(error)) => {
-            s.ledger.refused = Some(error);
-            true
-        }
-        Err(None) => false,
     }
 }
 
@@ -264,28 +194,19 @@ fn batch(s: &mut Session<'_>) {
     }
 }
 
-/// Version negotiation for `revision`, on a process of its own (each
-/// `initialize` needs one): the answer names the requested revision when
+/// Version negotiation for 2025-03-26 ([`CANCELLED_FIRST`]) as the
+/// quiet start's process's first request, with a cancellation before it
+/// ([`cancelled_first`]): the answer names the requested revision when
 /// the server supports it, and another it supports when not (which
 /// [`super::era`] holds to the other sessions' answers); a refusal is a
-/// finding. A session that opened lists the tools, so that the `schema`
-/// law holds the revision's descriptors to it, and sends a batch in a
-/// revision that has them.
-pub(super) fn negotiate(s: &mut Session<'_>, revision: Revision) {
+/// finding. Returns what the server said when it opened the session
+/// (after `notifications/initialized`).
+pub(super) fn negotiate(s: &mut Session<'_>) -> Option<Init> {
     let law = LawId::Initialize;
     s.ledger.era = Some(Era::Legacy);
-    let asked = revision.as_str();
+    let asked = CANCELLED_FIRST.as_str();
     let step = format!("initialize for revision {asked}");
-    let opened = match revision == CANCELLED_FIRST {
-        true => cancelled_first(s, &step),
-        false => {
-            s.step(step.clone());
-            s.initialize(law, asked)
-        }
-    };
-    let Some((answer, init)) = opened else {
-        return;
-    };
+    let (answer, init) = cancelled_first(s, &step)?;
     match (answer, init) {
         (Ok(_), Some(init)) => {
             s.ledger.negotiated.push(Negotiated {
@@ -298,20 +219,26 @@ pub(super) fn negotiate(s: &mut Session<'_>, revision: Revision) {
                     .fail(law, &step, "the result has no string `protocolVersion`");
             }
             s.ledger.held(law);
-            if s.initialized(LawId::RequestAnsweredOnce) {
-                s.step("tools/list");
-                let _ = tools::list(s, LawId::RequestAnsweredOnce);
-                if Revision::parse(&init.revision).is_some_and(Revision::batches) {
-                    batch(s);
-                }
-            }
+            s.initialized(LawId::RequestAnsweredOnce).then_some(init)
         }
         (Err(error), _) => {
             steps::refused(s, &step, &error);
             s.ledger.held(law);
             s.ledger.refused = Some(error);
+            None
         }
-        (Ok(_), None) => {}
+        (Ok(_), None) => None,
+    }
+}
+
+/// The tool list in the revision the session opened with, so that the
+/// `schema` law holds the revision's descriptors to it, and a batch in a
+/// revision that has them.
+pub(super) fn list_and_batch(s: &mut Session<'_>, init: &Init) {
+    s.step("tools/list");
+    let _ = tools::list(s, LawId::RequestAnsweredOnce);
+    if Revision::parse(&init.revision).is_some_and(Revision::batches) {
+        batch(s);
     }
 }
 

@@ -45,22 +45,26 @@
 pub mod cli;
 mod conversation;
 mod era;
+mod families;
 mod gate;
 mod lifecycle;
 mod modern;
+mod runner;
 mod session;
 mod start;
+mod step;
 mod steps;
+mod suite;
 mod tools;
+mod watch;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::thread;
 use std::time::Duration;
 
 use crate::jsonrpc::RpcError;
 use crate::laws::{CATALOG, LawId, Profile, Severity};
 use crate::process::{ServerCommand, SpawnError};
-use crate::report::{Finding, LawOutcome, LawStatus, Location};
+use crate::report::{Coverage, Finding, LawOutcome, LawStatus, Location};
 use crate::revision::Era;
 use crate::transcript::{Redaction, Redactor, env_secret_names};
 
@@ -89,6 +93,10 @@ pub struct ProbeOptions {
     /// The invalid flag of `bad-flag-exits-2`, when the CLI probes run
     /// (`--cli-probes`); `None` leaves them out.
     pub cli: Option<String>,
+    /// The tools a probe may call for real, whatever their annotations say
+    /// (`--tool`); when empty, only tools annotated `readOnlyHint: true`
+    /// are.
+    pub tools: Vec<String>,
 }
 
 impl Default for ProbeOptions {
@@ -101,6 +109,7 @@ impl Default for ProbeOptions {
             grace: Duration::from_secs(2),
             redaction: Redaction::default(),
             cli: None,
+            tools: Vec::new(),
         }
     }
 }
@@ -122,6 +131,9 @@ pub struct ProbeReport {
     /// its first answer: it could not be probed (a server slow to start
     /// has broken no law), and every law it would have shown is skipped.
     pub silent: Option<Duration>,
+    /// The requirements of the registry the probes observed, and those a
+    /// step meant to observe and could not, with why.
+    pub coverage: Coverage,
 }
 
 impl ProbeReport {
@@ -134,29 +146,22 @@ impl ProbeReport {
     }
 }
 
-/// Whether the probes check `law`: every implemented law but
-/// `transcript-match`, which belongs to replay, and the CLI probes, which
-/// run only when asked.
+/// Whether the probes check `law`: every implemented law of the server
+/// but `transcript-match`, which belongs to replay, and the CLI probes,
+/// which run only when asked.
 pub fn is_probed(law: LawId) -> bool {
-    law != LawId::TranscriptMatch && !cli::LAWS.contains(&law) && crate::laws::law(law).implemented
+    law.side() == crate::laws::Side::Server
+        && law != LawId::TranscriptMatch
+        && !cli::LAWS.contains(&law)
+        && crate::laws::law(law).implemented
 }
-
-/// Where the modern session's ledger stands among the sessions'.
-const MODERN_SESSION: usize = 3;
-
-/// Where the session that probes end of input on its own stands: it runs
-/// only when the conversation ended before its end of input.
-const EOF_SESSION: usize = 1;
-
-/// Where the session that starts beside the gate stands: the quiet
-/// start, 2025-03-26 after a cancellation, and SIGTERM.
-const QUIET_SESSION: usize = 2;
 
 /// Runs every law probe against fresh processes of `command`.
 ///
-/// The processes start in the order below, no more than the machine's
-/// cores at once (`start.rs`); the sessions run in parallel, and every
-/// process is killed and reaped before `run` returns.
+/// The suite's steps (`suite.rs`) run lane by lane, each lane on a thread
+/// of its own with its process; the processes start in the order the
+/// lanes declare, no more than the machine's cores at once (`start.rs`),
+/// and every process is killed and reaped before `run` returns.
 ///
 /// # Errors
 ///
@@ -173,77 +178,28 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     })
     .unwrap_or_default();
     let starter = start::Starter::new(command, options, &redactor);
-    let starter = &starter;
-    // The conversation's process starts first: a server that cannot start
-    // is an error, before any other process is started.
-    let conversation_ticket = starter.gate().ticket();
-    let conversation = match starter.start_at(conversation_ticket, "conversation") {
-        Ok(session) => session,
-        Err(start::NotStarted::Spawn(error)) => return Err(error),
-        Err(start::NotStarted::Silent(_) | start::NotStarted::Unanswered) => {
-            unreachable!("the first start follows no other")
-        }
-    };
-    // The modern session next: the processes it may need start after it.
-    let modern_ticket = starter.gate().ticket();
-    // Beside the gate: the process watched unspoken to for the quiet
-    // start answers nothing for a while, and must not hold a place.
-    let quiet = starter.start_now("2025-03-26")?;
-    let mut ledgers: Vec<Ledger> = thread::scope(|scope| {
-        // A probe that starts a process starts it in the caller's stop
-        // scope (serve's call).
-        let first = start::spawn_within(scope, move || {
-            let ledger = conversation::run(conversation);
-            // A conversation that ended before its end of input (a
-            // malformed line killed the server, say) leaves it to a
-            // session of its own.
-            let eof = match ledger.mentions_held_or_failed(LawId::EofDrains) {
-                true => starter.not_started_like("eof", &ledger),
-                false => starter.again("eof", &ledger, lifecycle::eof),
-            };
-            (ledger, eof)
-        });
-        let second = start::spawn_within(scope, move || {
-            let ledger = lifecycle::quiet_then_signalled(quiet);
-            // A server that ended before its SIGTERM (at the cancellation
-            // sent first, say) is signalled on a session of its own.
-            let sigterm = match ledger.mentions_held_or_failed(LawId::SigtermExit143) {
-                true => starter.not_started_like("sigterm", &ledger),
-                false => starter.again("sigterm", &ledger, lifecycle::sigterm),
-            };
-            (ledger, sigterm)
-        });
-        let third = start::spawn_within(scope, move || {
-            match starter.start_at(modern_ticket, "modern") {
-                Ok(session) => modern::run(session, starter),
-                Err(why) => (
-                    starter.not_started("modern", &why),
-                    starter.not_started("negotiation", &why),
-                ),
-            }
-        });
-        let (conversation, eof) = start::joined(first);
-        let (quiet, sigterm) = start::joined(second);
-        let (modern, negotiation) = start::joined(third);
-        vec![conversation, eof, quiet, modern, negotiation, sigterm]
-    });
-    debug_assert_eq!(ledgers[EOF_SESSION].session, "eof");
-    debug_assert_eq!(ledgers[MODERN_SESSION].session, "modern");
-    debug_assert_eq!(ledgers[QUIET_SESSION].session, "2025-03-26");
+    let mut ledgers = runner::run(&starter, suite::LANES)?;
+    let lane = |ledgers: &[Ledger], name: &str| ledgers.iter().position(|l| l.session == name);
     // A line at start reaches the conversation too, before its first
     // answer: the finding of the session that watched the quiet start
     // stands for both.
-    if ledgers[QUIET_SESSION].failed(LawId::QuietBeforeServing) {
-        ledgers[0].forget(LawId::QuietBeforeServing);
+    if let (Some(quiet), Some(conversation)) = (
+        lane(&ledgers, suite::QUIET),
+        lane(&ledgers, suite::CONVERSATION),
+    ) && ledgers[quiet].failed(LawId::QuietBeforeServing)
+    {
+        ledgers[conversation].forget(LawId::QuietBeforeServing);
     }
     // A server that ends before answering a cancellation sent first ended
     // for the cancellation only if it answers `initialize` without one.
-    let opened = !ledgers[0].negotiated.is_empty() || ledgers[0].refused.is_some();
-    let cancelled_first = lifecycle::CANCELLED_FIRST.as_str();
+    let opened = lane(&ledgers, suite::CONVERSATION).is_some_and(|conversation| {
+        !ledgers[conversation].negotiated.is_empty() || ledgers[conversation].refused.is_some()
+    });
     if !opened
-        && let Some(first) = ledgers.iter_mut().find(|l| l.session == cancelled_first)
-        && first.failed(LawId::CancelTolerated)
+        && let Some(first) = lane(&ledgers, suite::QUIET)
+        && ledgers[first].failed(LawId::CancelTolerated)
     {
+        let first = &mut ledgers[first];
         first.withdraw(LawId::CancelTolerated);
         first.skip(
             LawId::CancelTolerated,
@@ -274,6 +230,22 @@ pub fn run(command: &ServerCommand, options: &ProbeOptions) -> Result<ProbeRepor
     Ok(report)
 }
 
+/// The words that end a law's notes once they are cut.
+const MORE_NOTES: &str = "more values not judged are left out";
+
+/// Adds `note` to `notes` once, and up to `MAX_UNJUDGED` of them; past it,
+/// one last note says there are more.
+fn keep_note(notes: &mut Vec<String>, note: String) {
+    if notes.contains(&note) {
+        return;
+    }
+    if notes.len() < crate::client::MAX_UNJUDGED {
+        notes.push(note);
+    } else if notes.last().map(String::as_str) != Some(MORE_NOTES) {
+        notes.push(MORE_NOTES.to_owned());
+    }
+}
+
 /// One `initialize` answered with a result.
 #[derive(Debug, Clone)]
 pub(crate) struct Negotiated {
@@ -296,6 +268,8 @@ pub(crate) struct Ledger {
     session: &'static str,
     held: BTreeSet<LawId>,
     skipped: BTreeMap<LawId, String>,
+    /// What each law could not decide, with where and why.
+    notes: BTreeMap<LawId, Vec<String>>,
     findings: Vec<Finding>,
     /// See [`ProbeReport::silent`].
     pub(crate) silent: Option<Duration>,
@@ -318,6 +292,10 @@ pub(crate) struct Ledger {
     /// Each revision asked for in `initialize`, with the one answered and
     /// the step that asked.
     pub(crate) negotiated: Vec<Negotiated>,
+    /// The requirements observed, and those meant and not observed.
+    pub(crate) coverage: Coverage,
+    /// The requirements the step under way said it could not observe.
+    pub(crate) step_missed: Vec<&'static str>,
 }
 
 impl Ledger {
@@ -328,6 +306,7 @@ impl Ledger {
             session,
             held: BTreeSet::new(),
             skipped: BTreeMap::new(),
+            notes: BTreeMap::new(),
             findings: Vec::new(),
             silent: None,
             keys: Vec::new(),
@@ -336,7 +315,15 @@ impl Ledger {
             modern: None,
             no_discover: None,
             negotiated: Vec::new(),
+            coverage: Coverage::default(),
+            step_missed: Vec::new(),
         }
+    }
+
+    /// The requirement `id` could not be observed, and why.
+    fn miss(&mut self, id: &'static str, why: impl Into<String>) {
+        self.coverage.miss(id, why);
+        self.step_missed.push(id);
     }
 
     /// The profile findings are graded in.
@@ -352,6 +339,16 @@ impl Ledger {
     /// `law` could not be checked; the first reason given is kept.
     fn skip(&mut self, law: LawId, reason: impl Into<String>) {
         self.skipped.entry(law).or_insert_with(|| reason.into());
+    }
+
+    /// `law` could not decide what it asks of an answer at `step`:
+    /// neither held nor failed there. Each note is kept once.
+    fn note(&mut self, law: LawId, step: &str, note: &str) {
+        let note = match self.session {
+            "" => format!("{step}: {note}"),
+            session => format!("{session} session: {step}: {note}"),
+        };
+        keep_note(self.notes.entry(law).or_default(), note);
     }
 
     /// A finding of `law` at `step`, with the catalog's severity; kept
@@ -402,6 +399,16 @@ impl Ledger {
         }
     }
 
+    /// Names the requirement of the registry the last finding shows
+    /// broken. A finding that names none is taken for the first its law
+    /// judges that applies to the run, which may be another than the one
+    /// it broke: a finding of a law that judges several says which.
+    fn names(&mut self, id: &'static str) {
+        if let Some(finding) = self.findings.pop() {
+            self.findings.push(finding.with_requirement(id));
+        }
+    }
+
     /// Drops the findings of `law`.
     fn forget(&mut self, law: LawId) {
         let mut keys = std::mem::take(&mut self.keys).into_iter();
@@ -421,11 +428,6 @@ impl Ledger {
         self.forget(law);
         self.held.remove(&law);
         self.skipped.remove(&law);
-    }
-
-    /// Whether `law` was checked: it held, or a finding names it.
-    fn mentions_held_or_failed(&self, law: LawId) -> bool {
-        self.failed(law) || self.held.contains(&law)
     }
 
     /// Whether the ledger says anything of `law`: a finding, that it held,
@@ -462,13 +464,41 @@ impl Ledger {
         self.findings.iter().any(|finding| finding.law == law)
     }
 
+    /// Adds the ledger of another process of the same lane: what it found,
+    /// as [`Ledger::merge`] does, and what it learned of the server (its
+    /// era, the refusal, the versions, the revisions negotiated), where
+    /// this ledger has not learned it yet.
+    fn merge_process(&mut self, other: Ledger) {
+        let mut other = other;
+        self.era = self.era.or(other.era);
+        self.silent = self.silent.or(other.silent);
+        if self.refused.is_none() {
+            self.refused = other.refused.take();
+        }
+        if self.modern.is_none() {
+            self.modern = other.modern.take();
+        }
+        if self.no_discover.is_none() {
+            self.no_discover = other.no_discover.take();
+        }
+        self.negotiated.append(&mut other.negotiated);
+        self.merge(other);
+    }
+
     /// Adds another session's ledger; a finding already made (the same law,
     /// severity, message and step, whichever session made it, as sessions
     /// that share a start make) is kept once, as the first session made it.
     fn merge(&mut self, other: Ledger) {
+        self.coverage.absorb(other.coverage);
         self.held.extend(other.held);
         for (law, reason) in other.skipped {
             self.skip(law, reason);
+        }
+        for (law, notes) in other.notes {
+            let known = self.notes.entry(law).or_default();
+            for note in notes {
+                keep_note(known, note);
+            }
         }
         for (finding, key) in other.findings.into_iter().zip(other.keys) {
             let made = self
@@ -506,7 +536,8 @@ impl Ledger {
                             .unwrap_or_else(|| "not reached".to_owned()),
                     )
                 };
-                LawOutcome::new(law.id, status)
+                let notes = self.notes.get(&law.id).cloned().unwrap_or_default();
+                LawOutcome::new(law.id, status).with_notes(notes)
             })
             .collect();
         ProbeReport {
@@ -514,6 +545,7 @@ impl Ledger {
             outcomes,
             findings: self.findings,
             silent: self.silent,
+            coverage: self.coverage,
         }
     }
 }
@@ -562,6 +594,29 @@ mod tests {
             .collect();
         assert_eq!(laws, expected);
         assert_eq!(laws.len(), 21);
+    }
+
+    /// What a law could not decide is kept per law, once, with the
+    /// session and step that met it, and held laws stay held.
+    #[test]
+    fn notes_of_what_was_not_judged_reach_the_law_once() {
+        let mut all = Ledger::new("server".to_owned(), Profile::Core, "");
+        let mut one = Ledger::new("server".to_owned(), Profile::Core, "modern");
+        one.held(LawId::Schema);
+        one.note(LawId::Schema, "tools/call", "not judged (schema): why");
+        one.note(LawId::Schema, "tools/call", "not judged (schema): why");
+        all.merge(one);
+        let report = all.into_report();
+        let schema = report
+            .outcomes
+            .iter()
+            .find(|outcome| outcome.law == LawId::Schema)
+            .unwrap();
+        assert_eq!(schema.status, LawStatus::Held);
+        assert_eq!(
+            schema.notes,
+            ["modern session: tools/call: not judged (schema): why"]
+        );
     }
 
     #[test]

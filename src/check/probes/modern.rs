@@ -24,6 +24,8 @@
 //! names this session,
 //! so a report says which era each finding belongs to.
 
+use std::collections::BTreeSet;
+
 use serde_json::{Map, Value, json};
 
 use crate::jsonrpc::{ErrorCode, method, notification_line};
@@ -31,10 +33,11 @@ use crate::laws::{LawId, Profile, Severity};
 use crate::revision::{Era, Revision, meta};
 
 use super::session::{
-    Answer, Init, Session, answer_words, describe, error_words, modern_params as params,
-    request_meta, short,
+    Answer, Init, MAX_RECORDED, Recorded, SUBSCRIPTION_ID, Session, answer_words, describe,
+    error_words, modern_params as params, request_meta, seconds, short,
 };
-use super::start::{NotStarted, Starter, joined, spawn_within};
+use super::start::joined;
+use super::step::Facts;
 use super::tools::{self, Listing};
 use super::{Ledger, steps};
 
@@ -51,74 +54,15 @@ const UNSUPPORTED: &str = "1900-01-01";
 /// The laws this session probes.
 const LAWS: &[LawId] = &[LawId::Discover, LawId::ListCacheHints];
 
-/// How many fresh processes the statelessness probe speaks to (see
-/// [`first_requests`]).
-pub(super) const FRESH: usize = 1;
-
-/// The session, and the ledger of the version negotiation probe
-/// ([`steps::negotiation`]). A legacy server gets that probe on this
-/// very process once `server/discover` has shown its era, as a client
-/// that speaks both eras falls back to `initialize` on the same process.
-/// A server that speaks 2026-07-28 gets it on a process of its own, and
-/// the fresh processes of the statelessness probe; each starts through
-/// `starter` while this session goes on.
-pub(super) fn run<'a>(s: Session<'a>, starter: &'a Starter<'a>) -> (Ledger, Ledger) {
-    std::thread::scope(|scope| {
-        let start = |name: &'static str| {
-            let ticket = starter.gate().ticket();
-            spawn_within(scope, move || starter.start_at(ticket, name))
-        };
-        let negotiate = || {
-            let ticket = starter.gate().ticket();
-            spawn_within(scope, move || {
-                match starter.start_at(ticket, "negotiation") {
-                    Ok(session) => negotiation(session),
-                    Err(why) => starter.not_started("negotiation", &why),
-                }
-            })
-        };
-        match discovered(s, &start, &negotiate) {
-            Discovered::Modern(ledger, negotiating) => (ledger, joined(negotiating)),
-            Discovered::Legacy(ledger, session) if session.dead().is_none() => {
-                (ledger, negotiation(*session))
-            }
-            // This session's process ended at `server/discover`.
-            Discovered::Legacy(ledger, _) => {
-                let negotiation = starter.again("negotiation", &ledger, negotiation);
-                (ledger, negotiation)
-            }
-        }
-    })
-}
-
-/// The version negotiation probe, on `session`.
-fn negotiation(mut session: Session<'_>) -> Ledger {
-    steps::negotiation(&mut session);
-    session.finish()
-}
-
-/// What `server/discover` showed.
-enum Discovered<'a, 'scope> {
-    /// The modern era: the session's ledger, and the negotiation probe
-    /// under way on a process of its own.
-    Modern(Ledger, std::thread::ScopedJoinHandle<'scope, Ledger>),
-    /// A legacy server: the session's ledger, and its process, for the
-    /// negotiation probe.
-    Legacy(Ledger, Box<Session<'a>>),
-}
-
-/// The session from `server/discover` on; `start` starts a process of the
-/// statelessness probe, `negotiate` the negotiation probe's session.
-fn discovered<'a, 'scope>(
-    mut s: Session<'a>,
-    start: &impl Fn(
-        &'static str,
-    ) -> std::thread::ScopedJoinHandle<'scope, Result<Session<'a>, NotStarted>>,
-    negotiate: &impl Fn() -> std::thread::ScopedJoinHandle<'scope, Ledger>,
-) -> Discovered<'a, 'scope>
-where
-    'a: 'scope,
-{
+/// Era detection, the modern session's first step: `server/discover`
+/// first, as the spec tells a client that speaks both eras. A
+/// `DiscoverResult` shows 2026-07-28: the session speaks it statelessly
+/// from here on, and the result is held to `discover`. An error only a
+/// modern server gives shows the modern era without 2026-07-28; any other
+/// answer, or none, a legacy server. Either way the modern laws are
+/// skipped with the answer, and `facts` says why the steps that need the
+/// revision do not run.
+pub(super) fn discover(s: &mut Session<'_>, facts: &mut Facts<'_>) {
     s.ledger.era = Some(Era::Modern);
     let step = s.step("server/discover");
     let answer = s.discover(LawId::Discover, params(json!({})));
@@ -126,6 +70,7 @@ where
         Some(Ok(result)) => result,
         Some(Err(error)) if is_modern_error(&error.code) => {
             s.ledger.modern = Some(Vec::new());
+            s.spoke_modern();
             let reason = format!(
                 "server/discover for {MODERN} answered {}: the server speaks the modern era, but not {MODERN}",
                 error_words(&error)
@@ -133,16 +78,25 @@ where
             for law in LAWS {
                 s.ledger.skip(*law, reason.clone());
             }
-            let negotiating = negotiate();
-            return Discovered::Modern(s.finish(), negotiating);
+            s.miss("srv-discover-answers", reason.clone());
+            facts.no_modern = Some(reason);
+            return;
         }
-        Some(Err(error)) => return legacy(s, &format!("answered {}", error_words(&error))),
+        Some(Err(error)) => return legacy(s, facts, &format!("answered {}", error_words(&error))),
         None => {
-            let what = match s.dead() {
-                Some(why) => format!("got no answer ({why})"),
-                None => "got no answer".to_owned(),
+            let what = match (s.dead(), s.unanswered_within_pace()) {
+                (Some(why), _) => format!("got no answer ({why})"),
+                // The server ignores a request before its handshake, as
+                // older Python SDK servers do: it goes on as a client that
+                // speaks both eras falls back, on the same process.
+                (None, Some((waited, slowest))) => format!(
+                    "got no answer within {} of the process's start, where the server answered another process's first request in {}",
+                    seconds(waited),
+                    seconds(slowest)
+                ),
+                (None, None) => "got no answer".to_owned(),
             };
-            return legacy(s, &what);
+            return legacy(s, facts, &what);
         }
     };
     let versions = result
@@ -156,105 +110,16 @@ where
         })
         .unwrap_or_default();
     s.ledger.modern = Some(versions);
-    let starting: Vec<_> = (0..FRESH).map(|_| start("stateless")).collect();
-    let negotiating = negotiate();
     s.speaking(MODERN, method::SERVER_DISCOVER, &result);
     // Every request from here on is a 2026-07-28 request, fences too.
     s.speak_statelessly();
-    let firsts = first_requests(&result);
-    discover_result(&mut s, &step, &result);
-    stable_discover(&mut s, &result);
-    unsupported_version(&mut s, &result);
-    missing_meta(&mut s);
-    let listed = cache_hints(&mut s);
-    let tools = listed
-        .as_ref()
-        .and_then(|answer| answer.as_ref().ok())
-        .and_then(|result| result.get("tools"))
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let removed = removed_methods(&mut s);
-    // A process that could not start (the server wrote nothing to an
-    // earlier one) leaves its comparisons out.
-    let fresh: Vec<Session<'a>> = starting
-        .into_iter()
-        .filter_map(|handle| {
-            handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                .ok()
-        })
-        .collect();
-    stateless(&mut s, &result, fresh, firsts, listed, removed);
-    // The conversation's tool laws, spoken statelessly: the capabilities
-    // are the DiscoverResult's, and the revision makes invalid arguments
-    // an isError result.
-    let init = Init {
+    discover_result(s, &step, &result);
+    facts.init = Some(Init {
         revision: MODERN.as_str().to_owned(),
         capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
         opening: LawId::Discover,
-    };
-    steps::tool_laws(&mut s, &init, MODERN.tool_input_errors_are_results());
-    every_era(&mut s);
-    listen(&mut s, &init.capabilities);
-    // Malformed input last, as in the legacy conversation: a server it
-    // kills has answered everything else. The notifications it sent after
-    // one count too.
-    steps::malformed(&mut s);
-    valid_call(&mut s, &tools);
-    steps::honest_notifications(&mut s, &init);
-    // Last, as it ends the process: a stream open at end of input.
-    listen_at_end(&mut s, &init.capabilities);
-    Discovered::Modern(s.finish(), negotiating)
-}
-
-/// How many tools [`valid_call`] calls at most, looking for one that
-/// succeeds.
-const MAX_VALID_CALLS: usize = 3;
-
-/// `schema` for a successful `tools/call`: a tool called with arguments
-/// its inputSchema accepts (the simplest, as fuzz draws them first), so
-/// that a complete result is held to `CallToolResult` (its `content`, and
-/// each block's type), which the other probes' failing calls never reach.
-/// Only tools annotated `readOnlyHint: true` are called: the probes run a
-/// tool for real only where the server says that changes nothing, as fuzz
-/// does by default (a server with none has its failing calls checked
-/// alone). The calls stop at the first result that is no `isError` one.
-/// A tool that does not answer in time ends the session without a
-/// finding: it may just be slow at its work.
-fn valid_call(s: &mut Session<'_>, tools: &[Value]) {
-    let candidates: Vec<(String, Value)> = tools
-        .iter()
-        .filter_map(|tool| {
-            let name = tool.get("name")?.as_str()?;
-            let schema = tool
-                .get("inputSchema")
-                .filter(|schema| schema.is_object())?;
-            if tool.pointer("/annotations/readOnlyHint") != Some(&json!(true)) {
-                return None;
-            }
-            let arguments = crate::fuzz::valid_arguments(schema, name)?;
-            Some((name.to_owned(), arguments))
-        })
-        .collect();
-    for (name, arguments) in candidates.into_iter().take(MAX_VALID_CALLS) {
-        s.step(format!(
-            "tools/call of `{name}` with valid arguments {}",
-            short(&arguments)
-        ));
-        let request = json!({"name": name, "arguments": arguments});
-        let params = s.params(Some(request.clone()));
-        match s.call_or_stop(LawId::Schema, method::TOOLS_CALL, params) {
-            Some(Ok(result)) if steps::asks_for_input(&result) => {
-                steps::input_required(s, method::TOOLS_CALL, &request, &result);
-                return;
-            }
-            Some(Ok(result)) if !tools::is_error_result(&result) => return,
-            Some(_) => {}
-            None => return,
-        }
-    }
+    });
+    facts.discovered = Some(result);
 }
 
 /// Whether an error to `server/discover` is one only a modern server
@@ -266,8 +131,9 @@ fn is_modern_error(code: &ErrorCode) -> bool {
     )
 }
 
-/// A legacy server: the modern laws do not apply to it.
-fn legacy<'a, 'scope>(mut s: Session<'a>, what: &str) -> Discovered<'a, 'scope> {
+/// A legacy server: the modern laws do not apply to it, and the steps
+/// that need 2026-07-28 do not run.
+fn legacy(s: &mut Session<'_>, facts: &mut Facts<'_>, what: &str) {
     s.ledger.no_discover = Some(format!("server/discover {what}"));
     let reason = format!(
         "the server speaks no {MODERN}: server/discover {what}, which a legacy server gives"
@@ -275,11 +141,8 @@ fn legacy<'a, 'scope>(mut s: Session<'a>, what: &str) -> Discovered<'a, 'scope> 
     for law in LAWS {
         s.ledger.skip(*law, reason.clone());
     }
-    // The process goes on as the negotiation probe's, with a ledger of
-    // that name: its findings are the legacy era's.
-    let negotiation = Ledger::new(s.ledger.command.clone(), s.ledger.profile(), "negotiation");
-    let modern = std::mem::replace(&mut s.ledger, negotiation);
-    Discovered::Legacy(modern, Box::new(s))
+    s.miss("srv-discover-answers", reason.clone());
+    facts.no_modern = Some(reason);
 }
 
 /// `discover`: the result names the versions (2026-07-28 among them) and
@@ -288,23 +151,30 @@ fn discover_result(s: &mut Session<'_>, step: &str, result: &Value) {
     let law = LawId::Discover;
     match result.get("supportedVersions").and_then(Value::as_array) {
         Some(versions) if versions.iter().any(|v| v == MODERN.as_str()) => {}
-        Some(versions) => s.ledger.fail(
-            law,
-            step,
-            format!(
-                "answered a DiscoverResult for {MODERN} whose supportedVersions leave it out: {}",
-                short(&Value::Array(versions.clone()))
-            ),
-        ),
-        None => s.ledger.fail(
-            law,
-            step,
-            "the DiscoverResult has no `supportedVersions` array",
-        ),
+        Some(versions) => {
+            s.ledger.fail(
+                law,
+                step,
+                format!(
+                    "answered a DiscoverResult for {MODERN} whose supportedVersions leave it out: {}",
+                    short(&Value::Array(versions.clone()))
+                ),
+            );
+            s.ledger.names("srv-discover-answers");
+        }
+        None => {
+            s.ledger.fail(
+                law,
+                step,
+                "the DiscoverResult has no `supportedVersions` array",
+            );
+            s.ledger.names("srv-discover-answers");
+        }
     }
     if !result.get("capabilities").is_some_and(Value::is_object) {
         s.ledger
             .fail(law, step, "the DiscoverResult has no `capabilities` object");
+        s.ledger.names("srv-discover-answers");
     }
     hints(s, LawId::Discover, step, "server/discover", result);
     server_info(s, step, "server/discover", result);
@@ -316,7 +186,7 @@ fn discover_result(s: &mut Session<'_>, step: &str, result: &Value) {
 /// same versions and capabilities. Under `spec` a warning: the caching
 /// page lets the client keep the result, and says nothing of a server
 /// that changes it.
-fn stable_discover(s: &mut Session<'_>, first: &Value) {
+pub(super) fn stable_discover(s: &mut Session<'_>, first: &Value) {
     let law = LawId::Discover;
     let Some(ttl) = first
         .get("ttlMs")
@@ -345,6 +215,7 @@ fn stable_discover(s: &mut Session<'_>, first: &Value) {
                     first.get(field).map_or("absent".to_owned(), short)
                 ),
             );
+            s.ledger.names("srv-discover-stable-within-ttl");
         }
     }
 }
@@ -365,6 +236,7 @@ fn server_info(s: &mut Session<'_>, step: &str, method: &str, result: &Value) {
                 meta::SERVER_INFO
             ),
         );
+        s.ledger.names("srv-meta-server-info");
     }
 }
 
@@ -394,7 +266,7 @@ fn fenced_cancel(s: &mut Session<'_>) {
 
 /// `discover`: a request for a version the server does not serve gets
 /// -32022 with `data{supported, requested}`; the draft-era -32004 is named.
-fn unsupported_version(s: &mut Session<'_>, discovered: &Value) {
+pub(super) fn unsupported_version(s: &mut Session<'_>, discovered: &Value) {
     let law = LawId::Discover;
     let step = s.step(format!(
         "tools/list for the unsupported version {UNSUPPORTED}"
@@ -421,23 +293,30 @@ fn unsupported_version(s: &mut Session<'_>, discovered: &Value) {
                         error.data.as_ref().map_or("no data".to_owned(), short)
                     ),
                 );
+                s.ledger.names("srv-version-unsupported-32022");
             } else {
                 same_versions(s, &step, data, discovered);
             }
         }
-        Err(error) if error.code == ErrorCode(-32004) => s.ledger.fail(
-            law,
-            &step,
-            "answered -32004, the code a draft of 2026-07-28 used; the revision renumbered it -32022",
-        ),
-        other => s.ledger.fail(
-            law,
-            &step,
-            format!(
-                "answered {}; a version the server does not serve gets error -32022",
-                answer_words(&other)
-            ),
-        ),
+        Err(error) if error.code == ErrorCode(-32004) => {
+            s.ledger.fail(
+                law,
+                &step,
+                "answered -32004, the code a draft of 2026-07-28 used; the revision renumbered it -32022",
+            );
+            s.ledger.names("srv-version-unsupported-32022");
+        }
+        other => {
+            s.ledger.fail(
+                law,
+                &step,
+                format!(
+                    "answered {}; a version the server does not serve gets error -32022",
+                    answer_words(&other)
+                ),
+            );
+            s.ledger.names("srv-version-unsupported-32022");
+        }
     }
 }
 
@@ -476,12 +355,13 @@ fn same_versions(s: &mut Session<'_>, step: &str, data: Option<&Value>, discover
                 words(&served)
             ),
         );
+        s.ledger.names("srv-version-unsupported-32022");
     }
 }
 
 /// `discover`: a request without `_meta`, or without its client
 /// capabilities, is malformed: -32602.
-fn missing_meta(s: &mut Session<'_>) {
+pub(super) fn missing_meta(s: &mut Session<'_>) {
     let law = LawId::Discover;
     let mut without_capabilities = request_meta(MODERN.as_str());
     if let Some(object) = without_capabilities.as_object_mut() {
@@ -543,12 +423,13 @@ fn client_info_optional(s: &mut Session<'_>) {
                 error_words(&error)
             ),
         );
+        s.ledger.names("srv-meta-client-info-optional");
     }
 }
 
 /// `list-cache-hints`: `tools/list` carries `ttlMs` and `cacheScope`.
 /// Returns the answer, for the statelessness probe.
-fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
+pub(super) fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
     let law = LawId::ListCacheHints;
     let step = s.step("tools/list");
     let answer = s.call(law, method::TOOLS_LIST, Some(params(json!({}))));
@@ -572,7 +453,7 @@ fn cache_hints(s: &mut Session<'_>) -> Option<Answer> {
 
 /// A request the statelessness probe sends on a fresh process.
 #[derive(Clone)]
-struct First {
+pub(super) struct First {
     /// The method.
     method: &'static str,
     /// Its params, without `_meta`; for `tools/call`, chosen once the tools
@@ -591,21 +472,22 @@ impl First {
 }
 
 /// The requests of the statelessness probe, one list per fresh process
-/// ([`FRESH`]), each sent in order with nothing before it: every method
-/// the session sends is the first of its method there, the lists the
-/// `DiscoverResult` declares too. A removed method comes first, which a
-/// legacy server serves before its handshake, so that a server that tells
-/// its first message apart shows it; `server/discover` next, followed by a
-/// cancellation (for `cancel-tolerated`) before any request that a server
-/// may take to pick its era; `tools/call` before `tools/list`, so that a
-/// call that needs a listing first shows it.
-fn first_requests(discovered: &Value) -> Vec<Vec<First>> {
+/// (one), each sent in order with nothing before it: every method the
+/// session sends is the first of its method there, the lists the
+/// `DiscoverResult` declares too, and every one of them before
+/// `server/discover`, so that a server that serves a request only once
+/// another has been answered on its process shows it. A removed method
+/// comes first, which a legacy server serves before its handshake, so
+/// that a server that tells its first message apart shows it;
+/// `tools/call` before `tools/list`, so that a call that needs a listing
+/// first shows it; `server/discover` after the lists, followed by a
+/// cancellation (for `cancel-tolerated`).
+pub(super) fn first_requests(discovered: &Value) -> Vec<Vec<First>> {
     let mut removed = removed().into_iter();
     let mut plan = Vec::new();
     if let Some((method, extra)) = removed.next() {
         plan.push(First::new(method, extra));
     }
-    plan.push(First::new(method::SERVER_DISCOVER, json!({})));
     plan.push(First::new(method::TOOLS_CALL, Value::Null));
     plan.push(First::new(method::TOOLS_LIST, json!({})));
     for (capability, list) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
@@ -616,6 +498,7 @@ fn first_requests(discovered: &Value) -> Vec<Vec<First>> {
             plan.push(First::new(list, json!({})));
         }
     }
+    plan.push(First::new(method::SERVER_DISCOVER, json!({})));
     plan.extend(removed.map(|(method, extra)| First::new(method, extra)));
     vec![plan]
 }
@@ -635,7 +518,7 @@ fn first_requests(discovered: &Value) -> Vec<Vec<First>> {
 /// names a tool the server does not have; a server that serves no tools
 /// gets none. `server/discover` is sent again here, and its answer held
 /// to the first.
-fn stateless<'a>(
+pub(super) fn stateless<'a>(
     s: &mut Session<'a>,
     discovered: &Value,
     fresh: Vec<Session<'a>>,
@@ -654,6 +537,7 @@ fn stateless<'a>(
             tools: tools.clone(),
             problems: Vec::new(),
             pages: 1,
+            results: Vec::new(),
         };
         match tools::violation(&listing) {
             Some((tool, arguments, what)) => (
@@ -726,6 +610,7 @@ fn stateless<'a>(
                 answer_words(&Ok(discovered.clone()))
             ),
         );
+        s.ledger.names("srv-stateless-no-prior-context");
     }
     let ledgers: Vec<Ledger> = std::thread::scope(|scope| {
         let handles: Vec<_> = plans
@@ -785,6 +670,7 @@ fn first_requests_on(mut fresh: Session<'_>, plan: &Plan) -> Ledger {
                 answer_words(here)
             ),
         );
+        fresh.ledger.names("srv-stateless-no-prior-context");
         match (first.method, &there) {
             (method::TOOLS_LIST, Ok(result)) => {
                 hints(
@@ -808,7 +694,7 @@ fn first_requests_on(mut fresh: Session<'_>, plan: &Plan) -> Ledger {
 /// of an id never sent get no answer (`notification-unanswered`,
 /// `cancel-tolerated`), and a string id comes back a string
 /// (`request-answered-once`).
-fn every_era(s: &mut Session<'_>) {
+pub(super) fn every_era(s: &mut Session<'_>) {
     let cases = [
         (
             LawId::NotificationUnanswered,
@@ -837,12 +723,15 @@ fn every_era(s: &mut Session<'_>) {
     }
 }
 
+/// The requirements a `subscriptions/listen` stream shows.
+const LISTEN: [&str; 3] = [
+    "srv-subscriptions-acknowledged-first",
+    "srv-subscriptions-asked-kinds",
+    "srv-subscriptions-silent-after-cancel",
+];
+
 /// The notification that opens a `subscriptions/listen` stream.
 const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
-
-/// The `_meta` key that tags a stream's notifications with its listen
-/// request's id.
-const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// The list notifications of 2026-07-28, with the capability that promises
 /// each and the key a listen request asks for it with.
@@ -877,7 +766,7 @@ const LIST_CHANGES: [(&str, &str, &str); 3] = [
 /// message for it follows. Each part is fenced by two requests, never
 /// timed. (The result that closes a stream at end of input is not
 /// checked.)
-fn listen(s: &mut Session<'_>, capabilities: &Value) {
+pub(super) fn listen(s: &mut Session<'_>, capabilities: &Value) {
     // The list notifications so far came before any stream; those of the
     // streams below without their tag are outside one too.
     let mut outside: Vec<usize> = LIST_CHANGES
@@ -895,12 +784,21 @@ fn listen(s: &mut Session<'_>, capabilities: &Value) {
                     "sent {sent} {name} outside a subscriptions/listen stream (without `_meta` `{SUBSCRIPTION_ID}`); {MODERN} delivers list notifications only on one"
                 ),
             );
+            s.ledger.names("srv-subscriptions-none-outside");
         }
     }
 }
 
 /// The stream of [`listen`]; counts into `outside` the list notifications
 /// it read that no stream's id tags.
+///
+/// What the server writes between a request and its fence's answers is
+/// recorded within bounds ([`Session::record`]): a stream that floods is
+/// judged from the messages kept, its untagged list changes are counted
+/// whether kept or not, and the flood is reported once, as a warning. After
+/// the cancellation, what comes before the first fence's answer may have
+/// been on its way before the server read the cancellation, and is not
+/// judged; what comes after it is.
 fn listen_stream(s: &mut Session<'_>, capabilities: &Value, outside: &mut [usize]) {
     let asked: Vec<(&str, &str)> = LIST_CHANGES
         .iter()
@@ -910,14 +808,15 @@ fn listen_stream(s: &mut Session<'_>, capabilities: &Value, outside: &mut [usize
         .map(|(_, name, key)| (*name, *key))
         .collect();
     if asked.is_empty() {
+        for id in LISTEN {
+            s.miss(id, "the server promises no listChanged to listen for");
+        }
         return;
     }
     let law = LawId::RequestAnsweredOnce;
-    let fence = |s: &mut Session<'_>| {
+    let fence_one = |s: &mut Session<'_>| {
         s.call(law, method::TOOLS_LIST, Some(params(json!({}))))
             .is_some()
-            && s.call(law, method::TOOLS_LIST, Some(params(json!({}))))
-                .is_some()
     };
     let id = s.number_id();
     let tag = id.to_value();
@@ -940,19 +839,42 @@ fn listen_stream(s: &mut Session<'_>, capabilities: &Value, outside: &mut [usize
         Some(params(json!({ "notifications": notifications }))),
     );
     s.send_lines(&[line]);
-    let fenced = fence(s);
+    let fenced = fence_one(s) && fence_one(s);
     let opened = s.take_recorded();
+    let mut flood = Flood::default();
+    flood.add(&opened);
+    let tag_pointer = format!("/params/_meta/{}", SUBSCRIPTION_ID.replace('/', "~1"));
+    let tagged = |message: &Value| {
+        message.get("method").is_some() && message.pointer(&tag_pointer) == Some(&tag)
+    };
+    let untagged = |recorded: &Recorded, outside: &mut [usize]| {
+        for message in &recorded.messages {
+            let name = message.get("method").and_then(Value::as_str);
+            if let Some(at) = LIST_CHANGES
+                .iter()
+                .position(|(_, change, _)| Some(*change) == name)
+                && message.pointer(&tag_pointer).is_none()
+            {
+                outside[at] += 1;
+            }
+        }
+        for ((name, tagged), count) in &recorded.dropped {
+            if let Some(at) = LIST_CHANGES
+                .iter()
+                .position(|(_, change, _)| change == name)
+                && !tagged
+            {
+                outside[at] += count;
+            }
+        }
+    };
     if !fenced {
+        untagged(&opened, outside);
+        flood.report(s, &step);
         return;
     }
-    let tagged = |message: &Value| {
-        message.get("method").is_some()
-            && message.pointer(&format!(
-                "/params/_meta/{}",
-                SUBSCRIPTION_ID.replace('/', "~1")
-            )) == Some(&tag)
-    };
     if let Some(error) = opened
+        .messages
         .iter()
         .find(|m| m.get("id") == Some(&tag) && m.get("error").is_some())
     {
@@ -964,10 +886,11 @@ fn listen_stream(s: &mut Session<'_>, capabilities: &Value, outside: &mut [usize
                 short(&error["error"])
             ),
         );
+        s.ledger.names("srv-subscriptions-listen-served");
         return;
     }
     let mut problems = Vec::new();
-    match opened.iter().find(|m| tagged(m)) {
+    match opened.messages.iter().find(|m| tagged(m)) {
         None => problems.push(format!(
             "sent no {ACKNOWLEDGED} tagged with the listen request's id {tag}"
         )),
@@ -989,36 +912,33 @@ fn listen_stream(s: &mut Session<'_>, capabilities: &Value, outside: &mut [usize
             }
         }
     }
-    let untagged = |messages: &[Value], outside: &mut [usize]| {
-        for message in messages {
-            let name = message.get("method").and_then(Value::as_str);
-            let tags = message.pointer(&format!(
-                "/params/_meta/{}",
-                SUBSCRIPTION_ID.replace('/', "~1")
-            ));
-            if let Some(at) = LIST_CHANGES
-                .iter()
-                .position(|(_, change, _)| Some(*change) == name)
-                && tags.is_none()
-            {
-                outside[at] += 1;
-            }
-        }
-    };
     untagged(&opened, outside);
-    for message in &opened {
-        let Some(name) = message.get("method").and_then(Value::as_str) else {
-            continue;
-        };
-        if tagged(message)
-            && LIST_CHANGES.iter().any(|(_, change, _)| *change == name)
-            && !asked.iter().any(|(asked, _)| *asked == name)
-        {
-            problems.push(format!("sent {name} on a stream that did not ask for it"));
-        }
+    let unasked = opened
+        .messages
+        .iter()
+        .filter_map(|message| {
+            message
+                .get("method")
+                .and_then(Value::as_str)
+                .map(|name| (message, name))
+        })
+        .filter(|(message, name)| {
+            tagged(message)
+                && LIST_CHANGES.iter().any(|(_, change, _)| change == name)
+                && !asked.iter().any(|(asked, _)| asked == name)
+        })
+        .map(|(_, name)| name.to_owned())
+        .collect::<BTreeSet<String>>();
+    for name in unasked {
+        problems.push(format!("sent {name} on a stream that did not ask for it"));
     }
     for problem in problems {
+        let requirement = match problem.contains("on a stream that did not ask") {
+            true => "srv-subscriptions-asked-kinds",
+            false => "srv-subscriptions-acknowledged-first",
+        };
         s.ledger.fail(law, &step, problem);
+        s.ledger.names(requirement);
     }
     let step = s.step("notifications/cancelled for the listen stream");
     s.record();
@@ -1027,25 +947,86 @@ fn listen_stream(s: &mut Session<'_>, capabilities: &Value, outside: &mut [usize
         Some(&json!({"requestId": tag, "reason": "mcp-replay probe"})),
     );
     s.send_lines(&[cancel]);
-    let fenced = fence(s);
+    // Answered once the server read the cancellation: what came before
+    // may have been written before it, and is counted only.
+    let read = fence_one(s);
+    let in_flight = s.take_recorded();
+    flood.add(&in_flight);
+    untagged(&in_flight, outside);
+    if !read {
+        flood.report(s, &step);
+        return;
+    }
+    s.record();
+    let fenced = fence_one(s);
     let after = s.take_recorded();
+    flood.add(&after);
     untagged(&after, outside);
+    flood.report(s, &step);
     if !fenced {
         return;
     }
-    for message in after {
-        if tagged(&message) || message.get("id") == Some(&tag) {
-            s.ledger.fail(
-                law,
-                &step,
-                format!(
-                    "sent {} for the listen stream after the client cancelled it; no message for it may follow",
-                    short(&message)
-                ),
-            );
-        }
+    let late: Vec<&Value> = after
+        .messages
+        .iter()
+        .filter(|message| tagged(message) || message.get("id") == Some(&tag))
+        .collect();
+    let dropped_late: usize = after
+        .dropped
+        .iter()
+        .filter(|((_, tagged), _)| *tagged)
+        .map(|(_, count)| count)
+        .sum();
+    if let Some(first) = late.first() {
+        let more = match late.len() - 1 + dropped_late {
+            0 => String::new(),
+            n => format!(" (and {n} more)"),
+        };
+        s.ledger.fail(
+            law,
+            &step,
+            format!(
+                "sent {}{more} for the listen stream after the client cancelled it; no message for it may follow",
+                short(first)
+            ),
+        );
+        s.ledger.names("srv-subscriptions-silent-after-cancel");
     }
     s.ledger.held(law);
+}
+
+/// What the recordings of one stream counted past what they kept.
+#[derive(Debug, Default)]
+struct Flood {
+    count: usize,
+    kept: usize,
+    bytes: usize,
+}
+
+impl Flood {
+    fn add(&mut self, recorded: &Recorded) {
+        self.count += recorded.count;
+        self.kept += recorded.messages.len();
+        self.bytes += recorded.bytes;
+    }
+
+    /// A warning, once, when some messages were counted and not kept.
+    fn report(&self, s: &mut Session<'_>, step: &str) {
+        if self.count == self.kept {
+            return;
+        }
+        s.ledger.fail_as(
+            LawId::RequestAnsweredOnce,
+            Severity::Warning,
+            step,
+            format!(
+                "the server wrote {} messages ({} MiB) while the listen stream's requests were answered, a flood: {} were kept and judged (at most {MAX_RECORDED} a wait), the rest counted",
+                self.count,
+                self.bytes >> 20,
+                self.kept
+            ),
+        );
+    }
 }
 
 /// A `subscriptions/listen` stream open when stdin closes: the server
@@ -1053,7 +1034,7 @@ fn listen_stream(s: &mut Session<'_>, capabilities: &Value, outside: &mut [usize
 /// `{resultType: "complete", _meta: {subscriptionId}}` (MCP 2026-07-28
 /// basic/patterns/subscriptions, a SHOULD: a warning in both profiles)
 /// before it exits. Ends the session.
-fn listen_at_end(s: &mut Session<'_>, capabilities: &Value) {
+pub(super) fn listen_at_end(s: &mut Session<'_>, capabilities: &Value) {
     let law = LawId::RequestAnsweredOnce;
     let asked: Map<String, Value> = LIST_CHANGES
         .iter()
@@ -1062,7 +1043,14 @@ fn listen_at_end(s: &mut Session<'_>, capabilities: &Value) {
         })
         .map(|(_, _, key)| ((*key).to_owned(), Value::Bool(true)))
         .collect();
-    if asked.is_empty() || s.dead().is_some() {
+    if asked.is_empty() {
+        s.miss(
+            "srv-subscriptions-graceful-close",
+            "the server promises no listChanged to listen for",
+        );
+        return;
+    }
+    if s.dead().is_some() {
         return;
     }
     let id = s.number_id();
@@ -1080,7 +1068,7 @@ fn listen_at_end(s: &mut Session<'_>, capabilities: &Value) {
         return;
     }
     s.process().close_stdin();
-    let deadline = crate::check::duration::after(std::time::Instant::now(), s.grace());
+    let deadline = crate::client::duration::after(std::time::Instant::now(), s.grace());
     s.drain_until(deadline, Some(std::slice::from_ref(&id)));
     let closing = s.take_answer(&id);
     let tag = id.to_value();
@@ -1112,6 +1100,7 @@ fn listen_at_end(s: &mut Session<'_>, capabilities: &Value) {
             &step,
             format!("{problem}; a server closes a stream gracefully with `{{resultType: \"complete\", _meta: {{subscriptionId}}}}`"),
         );
+        s.ledger.names("srv-subscriptions-graceful-close");
     }
     s.stop("the session ended at end of input".to_owned());
 }
@@ -1136,7 +1125,7 @@ fn answer_kind(answer: &Answer) -> String {
 
 /// The cache hints of a cacheable result: an integer `ttlMs` ≥ 0 and a
 /// `cacheScope` of `public` or `private`.
-fn hints(s: &mut Session<'_>, law: LawId, step: &str, method: &str, result: &Value) {
+pub(super) fn hints(s: &mut Session<'_>, law: LawId, step: &str, method: &str, result: &Value) {
     if result
         .get("ttlMs")
         .and_then(Value::as_i64)
@@ -1182,7 +1171,7 @@ fn removed_method(name: &str) -> bool {
 /// `resources/subscribe` are removed, so a modern request for them gets
 /// -32601 (the spec profile warns on another error code). Returns the
 /// answers, in [`removed`]'s order, for the statelessness probe.
-fn removed_methods(s: &mut Session<'_>) -> Vec<Option<Answer>> {
+pub(super) fn removed_methods(s: &mut Session<'_>) -> Vec<Option<Answer>> {
     let law = LawId::UnknownMethod;
     let mut answers = Vec::new();
     for (name, extra) in removed() {

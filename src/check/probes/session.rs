@@ -2,7 +2,7 @@
 //! checker's client, with every wait bounded and every stray line
 //! accounted for.
 //!
-//! The client ([`crate::check::client`]) reads the server's stdout and
+//! The client ([`crate::client`]) reads the server's stdout and
 //! holds it to the live laws; the session names the step under way, so
 //! that each finding says where it was made, and decides what a stray
 //! means: inside a fence (a notification or malformed line followed by a
@@ -13,18 +13,19 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use crate::check::client::{Client, Kind, Received, Reply};
-use crate::check::duration::after;
 use crate::check::probes::gate::{Gate, Place};
+use crate::check::probes::watch::{Noticed, Watch};
 use crate::check::probes::{Ledger, ProbeOptions};
-use crate::check::wire;
+use crate::client::duration::after;
+use crate::client::{Client, Kind, Received, Reply};
+use crate::jsonrpc::wire;
 use crate::jsonrpc::{Frame, RequestId, RpcError, method, notification_line, request_line};
 use crate::laws::LawId;
-use crate::process::{ServerCommand, ServerProcess, SpawnError, shell_status};
+use crate::process::{ServerCommand, ServerProcess, SpawnError};
 use crate::revision::{Revision, meta};
 use crate::transcript::Redactor;
 
-pub(super) use crate::check::client::{Answer, Tally};
+pub(super) use crate::client::{Answer, Tally};
 
 /// The `_meta` of a modern request that speaks `version`.
 pub(super) fn request_meta(version: &str) -> Value {
@@ -58,6 +59,130 @@ fn initialize_params(revision: &str) -> Value {
     })
 }
 
+/// The `_meta` key that tags a stream's notifications with its listen
+/// request's id (MCP 2026-07-28 basic/patterns/subscriptions).
+pub(super) const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// How many messages one recording keeps ([`Session::record`]); the rest
+/// are counted.
+pub(super) const MAX_RECORDED: usize = 1_000;
+
+/// How many bytes of lines one recording keeps the messages of.
+pub(super) const MAX_RECORDED_BYTES: usize = 4 << 20;
+
+/// How many strays one fence keeps; the rest are counted.
+pub(super) const MAX_STRAYS: usize = 16;
+
+/// The messages one recording kept ([`Session::record`]), and what it
+/// counted of those it did not keep: a server that floods a stream costs
+/// a count, not the stream.
+#[derive(Debug, Default)]
+pub(super) struct Recorded {
+    /// The first messages, in order.
+    pub messages: Vec<Value>,
+    /// How many messages came in all, kept or not.
+    pub count: usize,
+    /// The bytes of the lines they came in.
+    pub bytes: usize,
+    /// The messages not kept, by method and whether they carry a
+    /// subscription's tag (`_meta` [`SUBSCRIPTION_ID`]): at most
+    /// [`client::MAX_METHODS`] methods, the rest under
+    /// [`client::OTHER_METHODS`].
+    ///
+    /// [`client::MAX_METHODS`]: crate::client::MAX_METHODS
+    /// [`client::OTHER_METHODS`]: crate::client::OTHER_METHODS
+    pub dropped: BTreeMap<(String, bool), usize>,
+}
+
+impl Recorded {
+    /// Keeps or counts one message, from a line of `bytes`.
+    fn add(&mut self, message: &Value, bytes: usize) {
+        self.count += 1;
+        self.bytes += bytes;
+        if self.messages.len() < MAX_RECORDED && self.bytes <= MAX_RECORDED_BYTES {
+            self.messages.push(message.clone());
+            return;
+        }
+        let method = message.get("method").and_then(Value::as_str);
+        let key = match method {
+            Some(method)
+                if method.len() <= 256
+                    && (self.dropped.len() < crate::client::MAX_METHODS
+                        || self.dropped.keys().any(|(known, _)| known == method)) =>
+            {
+                method.to_owned()
+            }
+            Some(_) => crate::client::OTHER_METHODS.to_owned(),
+            None => String::new(),
+        };
+        let tagged = message
+            .pointer("/params/_meta")
+            .and_then(|meta| meta.get(SUBSCRIPTION_ID))
+            .is_some();
+        *self.dropped.entry((key, tagged)).or_default() += 1;
+    }
+}
+
+/// The strays one fence collected: the first [`MAX_STRAYS`], and how many
+/// came in all.
+#[derive(Debug, Default)]
+pub(super) struct Strays {
+    kept: Vec<Stray>,
+    count: usize,
+}
+
+impl Strays {
+    fn push(&mut self, stray: Stray) {
+        self.count += 1;
+        if self.kept.len() < MAX_STRAYS {
+            self.kept.push(stray);
+        }
+    }
+
+    /// How many strays came, kept or not.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether none came.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The first stray.
+    pub fn first(&self) -> Option<&Stray> {
+        self.kept.first()
+    }
+}
+
+impl From<Vec<Stray>> for Strays {
+    fn from(strays: Vec<Stray>) -> Strays {
+        let mut all = Strays::default();
+        for stray in strays {
+            all.push(stray);
+        }
+        all
+    }
+}
+
+impl IntoIterator for Strays {
+    type Item = Stray;
+    type IntoIter = std::vec::IntoIter<Stray>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.kept.into_iter()
+    }
+}
+
+impl<'s> IntoIterator for &'s Strays {
+    type Item = &'s Stray;
+    type IntoIter = std::slice::Iter<'s, Stray>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.kept.iter()
+    }
+}
+
 /// A response that answers no request the session is waiting for.
 #[derive(Debug, Clone)]
 pub(super) struct Stray {
@@ -76,7 +201,7 @@ pub(super) struct Batched {
     /// Whether every request of the batch was answered.
     pub answered: bool,
     /// The responses that answered no request sent.
-    pub strays: Vec<Stray>,
+    pub strays: Strays,
 }
 
 /// What the server said of itself when the session opened: the result of
@@ -124,12 +249,41 @@ impl Init {
 /// that is longer) to answer its first request: interpreters and package
 /// runners start slowly, and the sessions start side by side on a machine
 /// that may be busy.
-const STARTUP_STEPS: u32 = 3;
+pub(super) const STARTUP_STEPS: u32 = 3;
+
+/// A first request that gets no answer while the server has answered
+/// another process's first request is waited for this many times as long
+/// as that answer took from its process's start ([`Session::paced_end`]).
+const PACE_TIMES: u32 = 3;
+
+/// ... and at least this much longer than that answer took: a server that
+/// answers in a few milliseconds still gets a scheduler's hiccup.
+const PACE_SLACK: Duration = Duration::from_secs(1);
+
+/// How often a first wait looks again at the other processes' first
+/// answers, which set its pace, until one has come.
+const PACE_RECHECK: Duration = Duration::from_millis(50);
 
 /// The ids of probe requests that are numbers stay below this; string ids
 /// hold numbers from here on, so that a server which turns a string id into
 /// a number is caught rather than confused with another request.
 const STRING_ID_BASE: i64 = 1000;
+
+/// What a process was opened as, by the requests that showed its era.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Opened {
+    /// No session: nothing sent, or a `server/discover` that showed the
+    /// legacy era.
+    Not,
+    /// A legacy session: `initialize` was answered with a result.
+    Legacy,
+    /// `initialize` was refused with an error, and the process runs on (a
+    /// modern-only server, spoken to statelessly from then on).
+    Refused,
+    /// The process speaks the modern era (2026-07-28 statelessly, or a
+    /// modern error to `server/discover`).
+    Modern,
+}
 
 /// One server process spoken to as a client, with the ledger of what it
 /// found.
@@ -145,9 +299,9 @@ pub(super) struct Session<'a> {
     /// Answers that arrived before anyone waited for them (out of order).
     early: HashMap<RequestId, Answer>,
     /// Collects strays while a fence is up.
-    strays: Option<Vec<Stray>>,
-    /// Every message read, while a probe of a stream records them.
-    recorded: Option<Vec<Value>>,
+    strays: Option<Strays>,
+    /// The messages read, while a probe of a stream records them.
+    recorded: Option<Recorded>,
     /// Why the session cannot go on, once it cannot.
     dead: Option<String>,
     /// The session is opening: a failure is a reason to skip, not a finding.
@@ -161,6 +315,19 @@ pub(super) struct Session<'a> {
     gate: &'a Gate,
     /// The process's place in the gate while it starts.
     place: Option<Place<'a>>,
+    /// A first request that got no answer within the server's pace: how
+    /// long it was waited for, and the other process's first answer that
+    /// set the pace.
+    unanswered: Option<(Duration, Duration)>,
+    /// What the process was opened as.
+    opened: Opened,
+    /// Whether anything was sent to the process.
+    sent: bool,
+    /// The notifications earlier processes of the same lane sent, by
+    /// method (see [`Session::notifications`]).
+    carried: BTreeMap<String, usize>,
+    /// What the server's own notifications are held to.
+    watch: Watch,
 }
 
 impl<'a> Session<'a> {
@@ -188,7 +355,43 @@ impl<'a> Session<'a> {
             stateless: false,
             gate,
             place: None,
+            unanswered: None,
+            opened: Opened::Not,
+            sent: false,
+            carried: BTreeMap::new(),
+            watch: Watch::default(),
         })
+    }
+
+    /// What the process was opened as.
+    pub fn opened(&self) -> Opened {
+        self.opened
+    }
+
+    /// Whether anything was sent to the process.
+    pub fn sent(&self) -> bool {
+        self.sent
+    }
+
+    /// What the server's own notifications are held to: the progress
+    /// tokens of the requests sent, the log level set, the resources
+    /// subscribed to.
+    pub fn watched(&mut self) -> &mut Watch {
+        &mut self.watch
+    }
+
+    /// Counts the notifications an earlier process of the same lane sent
+    /// as this one's too, so that what a server sent is judged whole
+    /// whichever process of the lane it reached.
+    pub fn carry(&mut self, notifications: BTreeMap<String, usize>) {
+        self.carried = notifications;
+    }
+
+    /// The step could not observe the requirement `id`, and why: it is
+    /// reported not observed (the runner counts the requirements a step
+    /// declares as observed once it ran, unless it said so).
+    pub fn miss(&mut self, id: &'static str, why: impl Into<String>) {
+        self.ledger.miss(id, why);
     }
 
     /// The session, holding `place` in the start gate until its process
@@ -208,6 +411,29 @@ impl<'a> Session<'a> {
         if let Some(place) = self.place.take() {
             place.release(answered, silent);
         }
+    }
+
+    /// When a first request sent to this process that has no answer yet
+    /// stops being waited for, once another process of the suite has
+    /// answered its first request: that answer's time from its spawn,
+    /// [`PACE_TIMES`] times over and at least [`PACE_SLACK`] more, from
+    /// this process's spawn. A server that answered one process so fast
+    /// and this one not at all has shown its pace: waiting the whole
+    /// startup allowance for it has no cause.
+    fn paced_end(&mut self) -> Option<(Instant, Duration)> {
+        let slowest = self.gate.slowest()?;
+        let paced = slowest
+            .saturating_mul(PACE_TIMES)
+            .max(slowest.saturating_add(PACE_SLACK));
+        Some((after(self.client.channel().spawned_at(), paced), slowest))
+    }
+
+    /// A first request that was not answered within the server's pace
+    /// ([`Session::paced_end`]): how long it was waited for from the
+    /// process's start, and the other process's first answer that set the
+    /// pace.
+    pub fn unanswered_within_pace(&self) -> Option<(Duration, Duration)> {
+        self.unanswered
     }
 
     /// The slowest start to a first answer among the suite's processes so
@@ -266,6 +492,13 @@ impl<'a> Session<'a> {
             }
             self.ledger
                 .fail(observation.law, &step, observation.message);
+            if let Some(requirement) = observation.requirement {
+                self.ledger.names(requirement);
+            }
+        }
+        for unjudged in self.client.take_unjudged() {
+            let step = self.steps.get(unjudged.at).cloned().unwrap_or_default();
+            self.ledger.note(unjudged.law, &step, &unjudged.note());
         }
     }
 
@@ -309,9 +542,14 @@ impl<'a> Session<'a> {
         self.client.channel()
     }
 
-    /// How many notifications of each method the server sent.
-    pub fn notifications(&self) -> &BTreeMap<String, usize> {
-        self.client.notifications()
+    /// How many notifications of each method the server sent, to this
+    /// process and to the earlier processes of its lane.
+    pub fn notifications(&self) -> BTreeMap<String, usize> {
+        let mut all = self.carried.clone();
+        for (method, n) in self.client.notifications() {
+            *all.entry(method.clone()).or_default() += n;
+        }
+        all
     }
 
     /// The lines that were no message, read before the first response; a
@@ -335,6 +573,7 @@ impl<'a> Session<'a> {
     /// The request line for `id`, counted as pending once sent.
     pub fn request_with(&mut self, id: RequestId, name: &str, params: Option<Value>) -> String {
         let line = request_line(&id, name, params.as_ref());
+        self.watch.sent(&id, params.as_ref());
         self.client.expect_line(id, name, line.as_bytes());
         line
     }
@@ -343,6 +582,14 @@ impl<'a> Session<'a> {
     /// `_meta`: the session speaks the stateless era.
     pub fn speak_statelessly(&mut self) {
         self.stateless = true;
+        self.opened = Opened::Modern;
+    }
+
+    /// The process speaks the modern era (its `server/discover` answered a
+    /// modern error), though not statelessly for these probes: no legacy
+    /// session is opened on it.
+    pub fn spoke_modern(&mut self) {
+        self.opened = Opened::Modern;
     }
 
     /// The params of a request of the probes both eras share: `params` as
@@ -371,6 +618,7 @@ impl<'a> Session<'a> {
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
         }
+        self.sent = true;
         self.client.send(bytes);
     }
 
@@ -434,7 +682,7 @@ impl<'a> Session<'a> {
     /// the first ping; JSON-RPC lets a server answer in any order, though,
     /// and one that answers the first ping before the line it read first
     /// has had a whole round trip more when the second ping's answer comes.
-    pub fn fenced(&mut self, law: LawId, lines: &[String]) -> Option<Vec<Stray>> {
+    pub fn fenced(&mut self, law: LawId, lines: &[String]) -> Option<Strays> {
         if !self.alive_for(law) {
             return None;
         }
@@ -446,7 +694,7 @@ impl<'a> Session<'a> {
         let params = self.params(None);
         lines.push(self.request_with(id.clone(), method::PING, params));
         self.send_lines(&lines);
-        self.strays = Some(Vec::new());
+        self.strays = Some(Strays::default());
         self.client.expect_strays(true);
         let mut answer = self.await_answer(law, &id, self.options.timeout);
         if answer.is_some() {
@@ -461,16 +709,17 @@ impl<'a> Session<'a> {
         answer.map(|_| strays)
     }
 
-    /// From now on, every message the server writes is kept, in order, for
+    /// From now on, the messages the server writes are kept, in order, for
     /// [`Session::take_recorded`]: a probe of a stream reads what came in
-    /// between its requests' answers.
+    /// between its requests' answers. The first [`MAX_RECORDED`] are kept
+    /// (within [`MAX_RECORDED_BYTES`] of lines), the rest counted.
     pub fn record(&mut self) {
-        self.recorded.get_or_insert_with(Vec::new);
+        self.recorded.get_or_insert_with(Recorded::default);
     }
 
     /// The messages kept since [`Session::record`], which stops keeping
     /// them.
-    pub fn take_recorded(&mut self) -> Vec<Value> {
+    pub fn take_recorded(&mut self) -> Recorded {
         self.recorded.take().unwrap_or_default()
     }
 
@@ -514,8 +763,9 @@ impl<'a> Session<'a> {
         bytes.push(b'\n');
         // The array is one line the client sent, not a malformed one: its
         // requests are pending.
+        self.sent = true;
         self.client.send(bytes);
-        self.strays = Some(Vec::new());
+        self.strays = Some(Strays::default());
         self.client.expect_strays(true);
         let deadline = after(Instant::now(), self.options.timeout);
         let mut lines = Vec::new();
@@ -545,7 +795,7 @@ impl<'a> Session<'a> {
                     if count > 0 {
                         lines.push((bytes.first() == Some(&b'['), count));
                     }
-                    self.take_messages(messages);
+                    self.take_messages(messages, bytes.len());
                     self.enter_observations();
                 }
                 Received::Timeout => {
@@ -588,7 +838,7 @@ impl<'a> Session<'a> {
         law: LawId,
         revision: &str,
         lines: &[String],
-    ) -> Option<(Answer, Option<Init>, Vec<Stray>)> {
+    ) -> Option<(Answer, Option<Init>, Strays)> {
         if !self.alive_for(law) {
             return None;
         }
@@ -597,7 +847,7 @@ impl<'a> Session<'a> {
         let mut lines = lines.to_vec();
         lines.push(self.request_with(id.clone(), method::INITIALIZE, Some(params)));
         self.send_lines(&lines);
-        self.strays = Some(Vec::new());
+        self.strays = Some(Strays::default());
         self.client.expect_strays(true);
         let wait = self.first_wait();
         let answer = self.await_answer(law, &id, wait);
@@ -605,12 +855,33 @@ impl<'a> Session<'a> {
         let strays = self.strays.take().unwrap_or_default();
         let answer = answer?;
         let init = answer.as_ref().ok().map(Init::of_initialize);
+        self.opened_by(&answer);
         Some((answer, init, strays))
+    }
+
+    /// What an answer to `initialize` opened: a legacy session, or a
+    /// refusal the process runs on after.
+    fn opened_by(&mut self, answer: &Answer) {
+        self.opened = match answer {
+            Ok(_) => Opened::Legacy,
+            Err(_) => Opened::Refused,
+        };
     }
 
     /// Waits up to `wait` for the answer to `id`; see [`Session::call`].
     fn await_answer(&mut self, law: LawId, id: &RequestId, wait: Duration) -> Option<Answer> {
-        let deadline = after(Instant::now(), wait);
+        self.await_answer_until(law, id, after(Instant::now(), wait), wait)
+    }
+
+    /// [`Session::await_answer`] until `deadline`, `wait` after the request
+    /// was sent.
+    fn await_answer_until(
+        &mut self,
+        law: LawId,
+        id: &RequestId,
+        deadline: Instant,
+        wait: Duration,
+    ) -> Option<Answer> {
         loop {
             if let Some(answer) = self.early.remove(id) {
                 return Some(answer);
@@ -696,7 +967,7 @@ impl<'a> Session<'a> {
                     messages,
                 } => {
                     let message = eol && !messages.is_empty();
-                    self.take_messages(messages);
+                    self.take_messages(messages, bytes.len());
                     if !(message && messages_allowed) {
                         let shown = self.client.redactor().redact(&bytes).into_owned();
                         lines.add(|| wire::excerpt(&shown));
@@ -762,9 +1033,56 @@ impl<'a> Session<'a> {
         self.send_lines(&[line]);
         self.prologue = true;
         let wait = self.first_wait();
-        let answer = self.await_answer(law, &id, wait);
+        let answer = self.await_paced(law, &id, wait);
         self.prologue = false;
         answer
+    }
+
+    /// [`Session::await_answer`] for a process's first request whose
+    /// silence is an answer too (era detection: a legacy server may ignore
+    /// a request before its handshake): the wait ends at the startup
+    /// allowance, or, once another process of the suite has answered its
+    /// first request, at the server's pace ([`Session::paced_end`]),
+    /// whichever comes first. A wait the pace ended is no finding and
+    /// leaves the process running: `None`, with
+    /// [`Session::unanswered_within_pace`] set.
+    fn await_paced(&mut self, law: LawId, id: &RequestId, wait: Duration) -> Option<Answer> {
+        let allowance = after(Instant::now(), wait);
+        loop {
+            if let Some(answer) = self.early.remove(id) {
+                return Some(answer);
+            }
+            let paced = self.paced_end().filter(|(end, _)| *end < allowance);
+            let end = match paced {
+                Some((end, _)) => end,
+                // Until another process has answered: the allowance,
+                // looked at again now and then for the pace.
+                None => allowance.min(after(Instant::now(), PACE_RECHECK)),
+            };
+            match self.next_response(end) {
+                Next::Line => {}
+                // A wait cut short (a stop signal ends every wait at once)
+                // ends as any first wait does.
+                Next::Timeout if Instant::now() < end => {
+                    return self.await_answer_until(law, id, allowance, wait);
+                }
+                Next::Timeout => match paced {
+                    Some((_, slowest)) => {
+                        let waited = self.client.channel().spawned_at().elapsed();
+                        self.unanswered = Some((waited, slowest));
+                        // The start is over: the server is up, and its
+                        // answer to another process set its pace.
+                        if let Some(place) = self.place.take() {
+                            place.release(None, None);
+                        }
+                        return None;
+                    }
+                    None if Instant::now() < allowance => {}
+                    None => return self.await_answer_until(law, id, allowance, wait),
+                },
+                Next::Closed => return self.await_answer_until(law, id, allowance, wait),
+            }
+        }
     }
 
     /// Sends `initialize` for `revision` and waits for the answer, which is
@@ -776,6 +1094,7 @@ impl<'a> Session<'a> {
         let wait = self.first_wait();
         let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
         let init = answer.as_ref().ok().map(Init::of_initialize);
+        self.opened_by(&answer);
         Some((answer, init))
     }
 
@@ -859,24 +1178,24 @@ impl<'a> Session<'a> {
     /// stdout" when it is still running.
     pub fn exit_words(&mut self) -> String {
         let deadline = after(Instant::now(), self.grace());
-        match self.client.channel().wait(deadline) {
-            Some(status) => format!("exited with status {}", shell_status(status)),
-            None => "closed stdout".to_owned(),
-        }
+        self.client.ending_words(deadline)
     }
 
-    /// Takes in the messages of one line: answers are kept for whoever
-    /// waits for them, strays judged, the server's requests declined.
-    fn take_messages(&mut self, messages: Vec<crate::check::client::Message>) {
+    /// Takes in the messages of one line of `bytes`: answers are kept for
+    /// whoever waits for them, strays judged, the server's requests
+    /// declined.
+    fn take_messages(&mut self, messages: Vec<crate::client::Message>, bytes: usize) {
+        let share = bytes / messages.len().max(1);
         for message in messages {
             if let Some(recorded) = &mut self.recorded {
-                recorded.push(message.value.clone());
+                recorded.add(&message.value, share);
             }
-            let answer = match &message.kind {
-                Kind::Response { .. } => message.answer(),
-                _ => Ok(Value::Null),
+            let kind = message.kind.clone();
+            let (answer, value) = match kind {
+                Kind::Response { .. } => (message.into_answer(), Value::Null),
+                _ => (Ok(Value::Null), message.value),
             };
-            match message.kind {
+            match kind {
                 Kind::Response { id, reply } => match reply {
                     Reply::Answers { sent, .. } => {
                         self.early.insert(sent, answer);
@@ -894,7 +1213,14 @@ impl<'a> Session<'a> {
                         None => {}
                     },
                 },
-                Kind::Notification { .. } => {}
+                Kind::Notification { method } => {
+                    let params = value.get("params");
+                    let pending = self.client.pending();
+                    let noticed = self.watch.notice(&method, params, pending, self.stateless);
+                    for noticed in noticed {
+                        self.enter_noticed(noticed);
+                    }
+                }
                 // A server may ping its client, or ask it for roots and the
                 // like; the probe client has nothing to offer.
                 Kind::Request { id, method } => {
@@ -905,12 +1231,26 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Makes what a notification broke a finding at the step under way.
+    fn enter_noticed(&mut self, noticed: Noticed) {
+        let step = self.current();
+        match noticed.severity {
+            Some(severity) => self
+                .ledger
+                .fail_as(noticed.law, severity, &step, noticed.message),
+            None => self.ledger.fail(noticed.law, &step, noticed.message),
+        }
+        self.ledger.names(noticed.requirement);
+    }
+
     fn next_response(&mut self, deadline: Instant) -> Next {
         let next = match self.client.recv(deadline) {
             Received::Timeout => Next::Timeout,
             Received::Closed => Next::Closed,
-            Received::Line { messages, .. } => {
-                self.take_messages(messages);
+            Received::Line {
+                messages, bytes, ..
+            } => {
+                self.take_messages(messages, bytes.len());
                 Next::Line
             }
         };
@@ -921,8 +1261,9 @@ impl<'a> Session<'a> {
         next
     }
 
-    /// Ends the session: records `stdout-is-protocol` and `schema`, and
-    /// returns the ledger.
+    /// Ends the session: records `stdout-is-protocol` and `schema`, notes
+    /// in the ledger's coverage the requirements the client observed of
+    /// every message read, and returns the ledger.
     ///
     /// Every session makes the first finding alike (a banner starts them
     /// all), and each keeps its own: one finding per session, told apart by
@@ -944,6 +1285,15 @@ impl<'a> Session<'a> {
                 "no message came in a revision mcp-replay knows (the server's initialize answer named none of the five)",
             );
         }
+        // The revisions are the runner's to note: the client holds a
+        // legacy server's refusal of `server/discover` to 2026-07-28, which
+        // the server does not speak for it.
+        let seen = self.client.coverage();
+        let coverage = &mut self.ledger.coverage;
+        coverage.observed.extend(seen.observed.iter().copied());
+        coverage
+            .capabilities
+            .extend(seen.capabilities.iter().cloned());
         self.ledger
     }
 

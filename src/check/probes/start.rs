@@ -1,8 +1,6 @@
 //! Starting the probe sessions' processes: through the start gate
 //! (`gate.rs`), in the order the suite asks, or beside it for a process
-//! watched unspoken to; a probe that runs again on a process of its own
-//! only for a server that has answered; and the ledgers of sessions that
-//! did not start.
+//! watched unspoken to.
 
 use std::time::Duration;
 
@@ -28,10 +26,6 @@ pub(super) enum NotStarted {
     /// An earlier process of the server wrote nothing within this
     /// allowance.
     Silent(Duration),
-    /// A probe that runs again on a process of its own runs only for a
-    /// server that answered some process's first request: one that never
-    /// answers would only cost its allowance again.
-    Unanswered,
 }
 
 impl<'a> Starter<'a> {
@@ -74,29 +68,6 @@ impl<'a> Starter<'a> {
         self.start_at(ticket, name)
     }
 
-    /// Runs `probe` again, on a process of its own (session `name`, started
-    /// after every start asked for so far), for a probe that the session
-    /// of `earlier` could not finish because its server ended first. Only
-    /// for a server that has answered some first request: one silent from
-    /// its start, or that never answered, is not started again.
-    pub(super) fn again(
-        &'a self,
-        name: &'static str,
-        earlier: &Ledger,
-        probe: impl FnOnce(Session<'a>) -> Ledger,
-    ) -> Ledger {
-        if earlier.silent.is_some() {
-            return self.not_started_like(name, earlier);
-        }
-        if self.gate.slowest().is_none() {
-            return self.not_started(name, &NotStarted::Unanswered);
-        }
-        match self.start(name) {
-            Ok(session) => probe(session),
-            Err(why) => self.not_started(name, &why),
-        }
-    }
-
     /// Starts the process of session `name` now, beside the gate: a
     /// process watched unspoken to for the quiet start holds no place (it
     /// answers nothing until its window ends).
@@ -104,22 +75,14 @@ impl<'a> Starter<'a> {
         Session::start(name, self.command, self.options, self.redactor, &self.gate)
     }
 
-    /// The ledger of session `name`, which did not start: silent as the
-    /// server was to an earlier process, or with nothing to say.
-    pub(super) fn not_started(&self, name: &'static str, why: &NotStarted) -> Ledger {
-        let mut ledger = Ledger::new(self.command.display(), self.options.profile, name);
-        if let NotStarted::Silent(silent) = why {
-            ledger.silent = Some(*silent);
-        }
-        ledger
+    /// The options the probes run with.
+    pub(super) fn options(&self) -> &ProbeOptions {
+        self.options
     }
 
-    /// The ledger of session `name`, which had no need to start: silent
-    /// when `like` was.
-    pub(super) fn not_started_like(&self, name: &'static str, like: &Ledger) -> Ledger {
-        let mut ledger = Ledger::new(self.command.display(), self.options.profile, name);
-        ledger.silent = like.silent;
-        ledger
+    /// An empty ledger for session `name`.
+    pub(super) fn ledger(&self, name: &'static str) -> Ledger {
+        Ledger::new(self.command.display(), self.options.profile, name)
     }
 }
 

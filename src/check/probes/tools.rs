@@ -13,7 +13,8 @@ use super::session::{Answer, Session, error_words, short};
 /// Pages are followed up to this many; a list that goes on is broken.
 const MAX_PAGES: usize = 64;
 
-/// Every tool of `tools/list`, page after page.
+/// Every item of a list (the tools of `tools/list`, the prompts of
+/// `prompts/list`, …), page after page.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Listing {
     /// The descriptors, in the order served.
@@ -22,6 +23,9 @@ pub(super) struct Listing {
     pub problems: Vec<String>,
     /// How many pages were read.
     pub pages: usize,
+    /// Each page's result, without its items: its cache hints, its
+    /// `_meta`.
+    pub results: Vec<Value>,
 }
 
 impl Listing {
@@ -40,15 +44,29 @@ impl Listing {
 /// ([`Session::params`]); a timeout is a finding of `law`.
 /// `None` when the session ended; `Err` when the first page is an error.
 pub(super) fn list(session: &mut Session<'_>, law: LawId) -> Option<Result<Listing, RpcError>> {
-    paginate(|cursor| {
+    list_of(session, law, method::TOOLS_LIST, "tools")
+}
+
+/// Every item of the list `method`, under `key`, page after page, each
+/// page requested in the session's era ([`Session::params`]); a timeout is
+/// a finding of `law`. `None` when the session ended; `Err` when the first
+/// page is an error.
+pub(super) fn list_of(
+    session: &mut Session<'_>,
+    law: LawId,
+    method: &str,
+    key: &str,
+) -> Option<Result<Listing, RpcError>> {
+    paginate(key, |cursor| {
         let params = session.params(cursor.map(|cursor| json!({ "cursor": cursor })));
-        session.call(law, method::TOOLS_LIST, params)
+        session.call(law, method, params)
     })
 }
 
 /// Follows `nextCursor` from the first page until a page has none, a
 /// cursor repeats, or [`MAX_PAGES`] pages were read.
 pub(super) fn paginate(
+    key: &str,
     mut fetch: impl FnMut(Option<&str>) -> Option<Answer>,
 ) -> Option<Result<Listing, RpcError>> {
     let mut listing = Listing::default();
@@ -64,26 +82,31 @@ pub(super) fn paginate(
             Err(error) => {
                 listing.problems.push(format!(
                     "page {page} (cursor {}) answered {}",
-                    crate::check::wire::quoted(cursor.unwrap_or_default().as_bytes()),
+                    crate::jsonrpc::wire::quoted(cursor.unwrap_or_default().as_bytes()),
                     error_words(&error)
                 ));
                 break;
             }
         };
-        match result.get("tools") {
-            Some(Value::Array(tools)) => listing.tools.extend(tools.iter().cloned()),
+        match result.get(key) {
+            Some(Value::Array(items)) => listing.tools.extend(items.iter().cloned()),
             other => listing.problems.push(format!(
-                "page {page} has no `tools` array ({})",
+                "page {page} has no `{key}` array ({})",
                 other.map_or("absent", json_kind)
             )),
         }
+        let mut rest = result.clone();
+        if let Some(rest) = rest.as_object_mut() {
+            rest.remove(key);
+        }
+        listing.results.push(rest);
         match result.get("nextCursor") {
             None | Some(Value::Null) => break,
             Some(Value::String(next)) => {
                 if !cursors.insert(next.clone()) {
                     listing.problems.push(format!(
                         "pagination does not end: cursor {} comes back on page {page}",
-                        crate::check::wire::quoted(next.as_bytes())
+                        crate::jsonrpc::wire::quoted(next.as_bytes())
                     ));
                     break;
                 }
@@ -108,9 +131,12 @@ pub(super) fn paginate(
 }
 
 /// What is wrong with the descriptors: names missing or repeated, input
-/// schemas that are no object schema.
-pub(super) fn validate(listing: &Listing) -> Vec<String> {
+/// schemas that are no object schema, pagination that does not end; each
+/// with whether the specification only says SHOULD of it (a name listed
+/// twice: names SHOULD be unique), after the rest.
+pub(super) fn validate(listing: &Listing) -> Vec<(String, bool)> {
     let mut problems = listing.problems.clone();
+    let mut should = Vec::new();
     let mut names = BTreeSet::new();
     for (index, tool) in listing.tools.iter().enumerate() {
         let Some(tool) = tool.as_object() else {
@@ -129,7 +155,7 @@ pub(super) fn validate(listing: &Listing) -> Vec<String> {
             }
         };
         if !names.insert(name.clone()) {
-            problems.push(format!("tool name `{name}` is listed twice"));
+            should.push(format!("tool name `{name}` is listed twice"));
         }
         match tool.get("inputSchema") {
             Some(Value::Object(schema)) => match schema.get("type") {
@@ -148,7 +174,10 @@ pub(super) fn validate(listing: &Listing) -> Vec<String> {
             None => problems.push(format!("tool `{name}` has no inputSchema")),
         }
     }
+    let problems = problems.into_iter().map(|problem| (problem, false));
     problems
+        .chain(should.into_iter().map(|problem| (problem, true)))
+        .collect()
 }
 
 /// A call that violates a tool's inputSchema: the tool, the arguments, and
@@ -283,10 +312,13 @@ mod tests {
 
     #[test]
     fn pages_are_followed_to_the_end() {
-        let listing = paginate(pages(vec![
-            json!({"tools": [{"name": "a"}], "nextCursor": "1"}),
-            json!({"tools": [{"name": "b"}]}),
-        ]))
+        let listing = paginate(
+            "tools",
+            pages(vec![
+                json!({"tools": [{"name": "a"}], "nextCursor": "1"}),
+                json!({"tools": [{"name": "b"}]}),
+            ]),
+        )
         .unwrap()
         .unwrap();
         assert_eq!(listing.names(), ["a", "b"]);
@@ -295,9 +327,11 @@ mod tests {
 
     #[test]
     fn a_repeating_cursor_ends_the_walk() {
-        let listing = paginate(|_| Some(Ok(json!({"tools": [], "nextCursor": "again"}))))
-            .unwrap()
-            .unwrap();
+        let listing = paginate("tools", |_| {
+            Some(Ok(json!({"tools": [], "nextCursor": "again"})))
+        })
+        .unwrap()
+        .unwrap();
         assert_eq!(
             listing.problems,
             ["pagination does not end: cursor \"again\" comes back on page 2"]
@@ -307,7 +341,7 @@ mod tests {
     #[test]
     fn endless_fresh_cursors_stop_at_the_bound() {
         let mut n = 0;
-        let listing = paginate(|_| {
+        let listing = paginate("tools", |_| {
             n += 1;
             Some(Ok(json!({"tools": [], "nextCursor": n.to_string()})))
         })
@@ -327,7 +361,7 @@ mod tests {
             message: "no".into(),
             data: None,
         };
-        let answer = paginate(|_| Some(Err(error.clone()))).unwrap();
+        let answer = paginate("tools", |_| Some(Err(error.clone()))).unwrap();
         assert_eq!(answer.unwrap_err(), error);
     }
 
@@ -343,16 +377,22 @@ mod tests {
             ],
             problems: Vec::new(),
             pages: 1,
+            results: Vec::new(),
         };
         assert_eq!(
             validate(&listing),
             [
-                "tool name `a` is listed twice",
-                "tool `a`: inputSchema has no `\"type\": \"object\"`",
-                "tool `b`: inputSchema has type \"string\", not \"object\"",
-                "tool `c` has no inputSchema",
-                "tool #5 has no name",
+                ("tool `a`: inputSchema has no `\"type\": \"object\"`", false),
+                (
+                    "tool `b`: inputSchema has type \"string\", not \"object\"",
+                    false
+                ),
+                ("tool `c` has no inputSchema", false),
+                ("tool #5 has no name", false),
+                // Names SHOULD be unique: a SHOULD, after the rest.
+                ("tool name `a` is listed twice", true),
             ]
+            .map(|(problem, should)| (problem.to_owned(), should))
         );
     }
 
@@ -365,6 +405,7 @@ mod tests {
             ],
             problems: Vec::new(),
             pages: 1,
+            results: Vec::new(),
         };
         let (tool, arguments, what) = violation(&listing).unwrap();
         assert_eq!((tool.as_str(), arguments), ("needs", json!({})));
@@ -373,6 +414,7 @@ mod tests {
             tools: listing.tools[..1].to_vec(),
             problems: Vec::new(),
             pages: 1,
+            results: Vec::new(),
         };
         let (tool, arguments, _) = violation(&typed_only).unwrap();
         assert_eq!(
@@ -383,6 +425,7 @@ mod tests {
             tools: vec![json!({"name": "free", "inputSchema": {"type": "object"}})],
             problems: Vec::new(),
             pages: 1,
+            results: Vec::new(),
         };
         assert!(violation(&untyped).is_none());
     }
