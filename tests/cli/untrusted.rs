@@ -15,8 +15,11 @@ use crate::util::{Host, bin, initialize, request};
 /// deadline.
 fn check(dir: &Path) -> assert_cmd::Command {
     let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("mcp-replay");
+    // The hosts of these transcripts are bare scripts (a lone ping, a null
+    // id): the host laws are not what these tests are about.
     cmd.current_dir(dir)
         .arg("check")
+        .args(crate::util::waive_host_laws())
         .env_remove("NO_COLOR")
         .env_remove("MCP_REPLAY_FILL_ENV")
         .timeout(Duration::from_secs(120));
@@ -439,6 +442,58 @@ fn a_recorded_cwd_never_leads_out_of_the_checked_tree_unless_allowed() {
     );
 }
 
+/// A transcript read from a pipe (`check <(cat t.jsonl)`, `check
+/// /dev/stdin`) has no directory of its own: its relative `cwd` is taken
+/// from the directory `check` runs in, not from `/proc/…/fd` or `/dev`,
+/// and still leads nowhere outside it unless `--allow-cwd` says so.
+// See: #25
+#[test]
+fn a_transcript_from_a_pipe_takes_its_cwd_where_check_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let marker = dir.path().join("ran-in");
+    let command = [
+        "sh".to_owned(),
+        "-c".to_owned(),
+        format!("pwd > '{}'; exec '{}' demo-server", marker.display(), bin()),
+    ];
+    let argv: Vec<&str> = command.iter().map(String::as_str).collect();
+    let text = |cwd: &str| {
+        [
+            header(&argv, json!({"cwd": cwd})),
+            c2s(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"})),
+            s2c(json!({"jsonrpc": "2.0", "id": 1, "result": {}})),
+        ]
+        .iter()
+        .map(|line| format!("{line}\n"))
+        .collect::<String>()
+    };
+    let stdout = stdout_with_code(
+        check(dir.path())
+            .args(["--no-probes", "/dev/stdin"])
+            .write_stdin(text("sub")),
+        0,
+    );
+    assert!(stdout.contains("PASS /dev/stdin"), "{stdout}");
+    let ran_in = std::fs::read_to_string(&marker).unwrap();
+    assert_eq!(
+        Path::new(ran_in.trim()),
+        dir.path().canonicalize().unwrap().join("sub")
+    );
+    std::fs::remove_file(&marker).unwrap();
+    let stdout = stdout_with_code(
+        check(dir.path())
+            .args(["--no-probes", "/dev/stdin"])
+            .write_stdin(text("..")),
+        2,
+    );
+    assert!(
+        stdout.contains("/dev/stdin:1: the header's `cwd` (\"..\") leads to"),
+        "{stdout}"
+    );
+    assert!(!marker.exists(), "the recorded command ran outside");
+}
+
 /// `mock` runs nothing a transcript names: not its command, not in its
 /// `cwd`, whatever the header holds; it serves the recorded answers alone.
 #[test]
@@ -467,6 +522,71 @@ fn mock_runs_nothing_a_hostile_transcript_names() {
     host.close_stdin();
     assert_eq!(host.wait().code(), Some(0));
     assert!(!marker.exists(), "the mock ran the recorded command");
+}
+
+/// The names of the members of the JSON object `line`, in order, each as
+/// often as it occurs (serde_json's `Value` would keep one of each).
+fn member_names(line: &[u8]) -> Vec<String> {
+    struct Names;
+    impl<'de> serde::de::Visitor<'de> for Names {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Vec<String>, A::Error> {
+            let mut names = Vec::new();
+            while let Some((name, _)) = map.next_entry::<String, serde::de::IgnoredAny>()? {
+                names.push(name);
+            }
+            Ok(names)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_slice(line);
+    serde::Deserializer::deserialize_map(&mut de, Names).expect("an object")
+}
+
+/// A recorded answer that names its id twice (`{"id":7,…,"id":1}`, which
+/// serde_json reads as 1) goes out with one id, the caller's, so a client
+/// that reads the last member does not read the recorded one; a recorded
+/// notification that names its method twice goes out with one method.
+// See: #25
+#[test]
+fn mock_answers_with_the_callers_id_whatever_the_recording_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("twice.jsonl");
+    let head = header(&["recorded-server"], json!({}));
+    let lines = [
+        head.to_string(),
+        c2s(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"})).to_string(),
+        r#"{"t":0.0,"dir":"s2c","msg":{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"},"method":"notifications/cancelled"}}"#.to_owned(),
+        r#"{"t":0.0,"dir":"s2c","msg":{"jsonrpc":"2.0","id":7,"result":{},"id":1}}"#.to_owned(),
+    ];
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let mut cmd = Command::new(bin());
+    cmd.args(["mock", path.to_str().unwrap()]);
+    let mut host = Host::spawn(cmd);
+    host.send(format!("{}\n", request(json!(42), "ping", Value::Null)).as_bytes());
+    let notification = host.line();
+    assert_eq!(
+        member_names(&notification),
+        ["jsonrpc", "method", "params"],
+        "{}",
+        String::from_utf8_lossy(&notification)
+    );
+    let answer = host.line();
+    assert_eq!(
+        member_names(&answer),
+        ["jsonrpc", "id", "result"],
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+    let answer: Value = serde_json::from_slice(&answer).unwrap();
+    assert_eq!(answer["id"], 42, "{answer}");
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0));
 }
 
 /// The value only the checker's environment holds, standing for a CI
@@ -677,7 +797,8 @@ fn serve_check_calls_cannot_move_the_boundary() {
         let answer = call(
             &mut host,
             1,
-            json!({"paths": ["here.jsonl"], "no_probes": true}),
+            // The host is a bare ping, which the host laws fail: waived.
+            json!({"paths": ["here.jsonl"], "no_probes": true, "waive": ["host-first-message"]}),
         );
         assert_eq!(answer["result"]["isError"], false, "{answer}");
         let got = std::fs::read_to_string(&received).unwrap();
