@@ -21,10 +21,10 @@
 use serde_json::Value;
 
 use super::conn::{Lost, error_words};
-use super::schema::Verdict;
-use crate::check::client::Answer;
+use crate::client::Answer;
 use crate::jsonrpc::ErrorCode;
 use crate::laws::LawId;
+use crate::schema::judge::Verdict;
 
 /// What kind of failure a call showed; with the detail, it tells two
 /// failures of one tool apart.
@@ -157,6 +157,8 @@ pub(super) fn classify(
                 super::seconds(*wait)
             ),
         ),
+        // The run ended first: nothing is known of the call.
+        Err(Lost::Budget) => {}
         Ok(Err(error)) => match verdict {
             Verdict::Valid => fail(
                 Kind::ErrorForValid,
@@ -228,7 +230,7 @@ pub(super) fn classify(
                     super::seconds(*wait)
                 ),
             ),
-            Ok(_) => {}
+            Err(Lost::Budget) | Ok(_) => {}
         }
     }
     if let Some(first) = observed.noise.first() {
@@ -270,8 +272,8 @@ fn has_text(result: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fuzz::schema::Broken;
     use crate::jsonrpc::RpcError;
+    use crate::schema::judge::Broken;
     use serde_json::json;
     use std::time::Duration;
 

@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use crate::check::client::{Answer, Client, Kind, Observation, Received};
-use crate::check::duration::after;
-use crate::check::wire;
+use crate::client::duration::after;
+use crate::client::{Answer, Client, Kind, Observation, Received, Unjudged};
+use crate::jsonrpc::wire;
 use crate::jsonrpc::{ErrorCode, RequestId, RpcError, method, notification_line, request_line};
-use crate::process::{ServerCommand, ServerProcess, SpawnError, shell_status};
+use crate::process::{ServerCommand, ServerProcess, SpawnError};
 use crate::revision::{Era, Revision, meta};
 use crate::transcript::Redactor;
 
@@ -54,6 +54,9 @@ pub(super) struct Setup {
     /// Secrets of the checker's environment, kept out of every quote and
     /// transcript.
     pub redactor: Redactor,
+    /// When the run's time budget ends: no wait goes past it, and a wait it
+    /// cuts short is [`Lost::Budget`], never a hang.
+    pub run_end: Instant,
 }
 
 impl Setup {
@@ -133,7 +136,7 @@ pub(super) struct OpenError {
 impl From<SpawnError> for OpenError {
     fn from(error: SpawnError) -> OpenError {
         OpenError {
-            message: crate::check::chain(&error),
+            message: crate::report::chain(&error),
         }
     }
 }
@@ -162,6 +165,8 @@ pub(super) struct Conn<'a> {
     pub log: Log,
     /// The observations the client made, not taken yet.
     observations: Vec<Observation>,
+    /// What the client could not decide, not taken yet.
+    unjudged: Vec<Unjudged>,
     /// Whether the server has answered anything.
     answered: bool,
 }
@@ -179,6 +184,7 @@ impl<'a> Conn<'a> {
             queue: VecDeque::new(),
             log: Log::default(),
             observations: Vec::new(),
+            unjudged: Vec::new(),
             answered: false,
         })
     }
@@ -307,7 +313,7 @@ impl<'a> Conn<'a> {
 
     /// Takes in one message: an answer is queued, a server request declined
     /// as a client with nothing to offer does.
-    fn take(&mut self, message: crate::check::client::Message) {
+    fn take(&mut self, message: crate::client::Message) {
         let line = message.value.to_string().into_bytes();
         let answer = match &message.kind {
             Kind::Response { .. } => message.answer(),
@@ -315,7 +321,7 @@ impl<'a> Conn<'a> {
         };
         match message.kind {
             Kind::Response {
-                reply: crate::check::client::Reply::Answers { sent, .. },
+                reply: crate::client::Reply::Answers { sent, .. },
                 ..
             } => {
                 self.answered = true;
@@ -356,7 +362,14 @@ impl<'a> Conn<'a> {
     /// The observations the client made since the last call.
     pub fn take_observations(&mut self) -> Vec<Observation> {
         self.observations.extend(self.client.take_observations());
+        self.unjudged.extend(self.client.take_unjudged());
         std::mem::take(&mut self.observations)
+    }
+
+    /// What the client could not decide since the last call.
+    pub fn take_unjudged(&mut self) -> Vec<Unjudged> {
+        self.unjudged.extend(self.client.take_unjudged());
+        std::mem::take(&mut self.unjudged)
     }
 
     /// Waits up to `wait` for the answer to `id`; lines that are no message
@@ -374,7 +387,7 @@ impl<'a> Conn<'a> {
             if let Some(answer) = self.early.remove(id) {
                 return Ok(answer);
             }
-            match self.next(deadline) {
+            match self.next(deadline.min(self.setup.run_end)) {
                 // Work is under way: the clock starts again, up to the limit.
                 Got::Progress(token) if token == *id => {
                     deadline = after(Instant::now(), wait).min(limit);
@@ -386,6 +399,7 @@ impl<'a> Conn<'a> {
                 }
                 Got::Noise(line) => noise.push(line),
                 Got::Closed => return Err(Lost::Closed),
+                Got::Timeout if deadline > self.setup.run_end => return Err(Lost::Budget),
                 Got::Timeout => return Err(Lost::Timeout(wait)),
             }
         }
@@ -395,21 +409,7 @@ impl<'a> Conn<'a> {
     /// ends: …)`, or `closed stdout` when it still runs.
     pub fn exit_words(&mut self) -> String {
         let deadline = after(Instant::now(), self.setup.grace);
-        let status = self.client.channel().wait(deadline).map(shell_status);
-        let stderr = self.client.channel_ref().stderr_text(4096);
-        let last = stderr
-            .lines()
-            .rev()
-            .find(|line| !line.trim().is_empty())
-            .map(|line| wire::excerpt(&self.setup.redactor.redact(line.as_bytes())));
-        let ended = match status {
-            Some(status) => format!("exited with status {status}"),
-            None => "closed stdout".to_owned(),
-        };
-        match last {
-            Some(last) => format!("{ended} (stderr ends: {last})"),
-            None => ended,
-        }
+        self.client.ending_words(deadline)
     }
 
     /// Stops the process now.
@@ -486,6 +486,9 @@ impl<'a> Conn<'a> {
                 })?;
                 Ok((fresh, opened))
             }
+            Err(Lost::Budget) => Err(OpenError {
+                message: "the time budget ran out before server/discover was answered".to_owned(),
+            }),
             Err(Lost::Timeout(_)) | Err(Lost::Closed) => {
                 let mut fresh = Conn::spawn(setup)?;
                 let opened = fresh.handshake()?;
@@ -606,6 +609,7 @@ impl<'a> Conn<'a> {
                 format!("{what} got no answer within {}", super::seconds(wait))
             }
             Lost::Closed => format!("the server {} before answering {what}", self.exit_words()),
+            Lost::Budget => format!("the time budget ran out before {what} was answered"),
         };
         self.kill();
         OpenError { message }
@@ -619,6 +623,9 @@ pub(super) enum Lost {
     Closed,
     /// The wait passed.
     Timeout(Duration),
+    /// The run's time budget ended before the wait did: no answer, and no
+    /// finding either.
+    Budget,
 }
 
 /// The `_meta` of a 2026-07-28 request.

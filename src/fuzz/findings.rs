@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use super::checks::Kind;
 use super::conn::{Log, Logged};
 use crate::jsonrpc::RequestId;
-use crate::transcript::{Direction, Header, Redaction, Redactor, TranscriptWriter};
+use crate::transcript::{Direction, FuzzNote, Header, Redaction, Redactor, TranscriptWriter};
 
 /// The members of results and errors a fix may change without fixing or
 /// breaking anything a finding is about: the server's description of
@@ -98,7 +98,9 @@ pub(super) struct Writer<'a> {
 impl Writer<'_> {
     /// Writes `log` (up to line `end`, all of it when `None`) as a new
     /// transcript named after `tool` and `kind`; the answer to `failing` as
-    /// `answer` says. Returns its path.
+    /// `answer` says, and in the header what the server really did (`said`,
+    /// the finding's words, and its answer as it came). Returns its path.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn write(
         &self,
         tool: &str,
@@ -107,12 +109,13 @@ impl Writer<'_> {
         end: Option<usize>,
         failing: &RequestId,
         answer: &Answer,
+        said: &str,
     ) -> io::Result<PathBuf> {
         std::fs::create_dir_all(self.dir)?;
         let (path, file) = self.create(tool, kind)?;
         let mut header = Header::new(
             self.argv.to_vec(),
-            crate::record::clock::Utc::now().rfc3339(),
+            crate::transcript::clock::Utc::now().rfc3339(),
         );
         header.cwd = self.cwd.map(|cwd| relative_to(cwd, self.dir));
         header.redact = self.redaction.clone();
@@ -123,11 +126,31 @@ impl Writer<'_> {
         {
             header.ignore.push("/result/isError".to_owned());
         }
-        let mut writer = TranscriptWriter::from_file(file, &path, &header)?;
         let lines = match end {
             Some(end) => &log.lines[..=end.min(log.lines.len().saturating_sub(1))],
             None => &log.lines[..],
         };
+        let answered =
+            lines.iter().find_map(|logged| match logged {
+                Logged::Got {
+                    line,
+                    answers: Some(id),
+                    ..
+                } if id == failing => {
+                    let line = self.redactor.redact(line);
+                    Some(serde_json::from_slice::<Value>(&line).unwrap_or_else(|_| {
+                        Value::String(String::from_utf8_lossy(&line).into_owned())
+                    }))
+                }
+                _ => None,
+            });
+        header.fuzz = Some(FuzzNote {
+            tool: tool.to_owned(),
+            failure: kind.slug().to_owned(),
+            said: String::from_utf8_lossy(&self.redactor.redact(said.as_bytes())).into_owned(),
+            answered,
+        });
+        let mut writer = TranscriptWriter::from_file(file, &path, &header)?;
         let mut answered = false;
         for logged in lines {
             match logged {
@@ -175,6 +198,9 @@ impl Writer<'_> {
                 Logged::Protocol(revision) => writer.protocol(revision.as_str())?,
             }
         }
+        // The client's input ends after its last line, as the fuzz client
+        // closed it and as a replay does: the host's ending, on record.
+        writer.end_of_input()?;
         writer.sync()?;
         Ok(path)
     }

@@ -20,11 +20,7 @@
 mod checks;
 mod conn;
 mod findings;
-mod generate;
-mod pattern;
-mod rng;
 mod run;
-mod schema;
 mod shrink;
 
 use std::path::PathBuf;
@@ -32,21 +28,6 @@ use std::time::Duration;
 
 use crate::laws::{LawId, Profile};
 use crate::report::Report;
-
-/// The simplest arguments `input_schema` accepts, as fuzz draws them
-/// first for the tool `tool` (its required members alone, or none); `None`
-/// when fuzz's judge cannot call them valid.
-pub(crate) fn valid_arguments(
-    input_schema: &serde_json::Value,
-    tool: &str,
-) -> Option<serde_json::Value> {
-    let case = generate::cases(input_schema, 0, tool, 1)
-        .cases
-        .into_iter()
-        .next()?;
-    (case.verdict == schema::Verdict::Valid)
-        .then(|| case.arguments.unwrap_or_else(|| serde_json::json!({})))
-}
 
 /// The directory finding transcripts go into when none is given.
 pub const DEFAULT_FINDINGS: &str = "fuzz-findings";
@@ -92,12 +73,16 @@ pub struct FuzzOptions {
     pub waive: Vec<LawId>,
     /// Whether warnings fail the run.
     pub deny_warnings: bool,
+    /// Whether a requirement not observed fails the run.
+    pub deny_unobserved: bool,
     /// The seed of the run's cases; a fresh one (reported) when `None`.
     pub seed: Option<u64>,
     /// The cases drawn per tool.
     pub cases: usize,
-    /// How long cases are sent for; shrinking and confirming the findings
-    /// get half as long again at most.
+    /// How long the whole run may take: cases are sent for three quarters
+    /// of it at most, every wait ends with it (a wait it cuts short is no
+    /// finding), and shrinking and confirming the findings stop there (a
+    /// shrink keeps the smallest failing arguments found so far).
     pub budget: Duration,
     /// The deadline of one call.
     pub call_timeout: Duration,
@@ -124,6 +109,9 @@ pub struct FuzzOptions {
     pub findings: Option<PathBuf>,
     /// Whether failing cases are shrunk.
     pub shrink: bool,
+    /// Whether a run that fuzzes nothing (no tool called, or no call
+    /// reached a tool) passes; by default it is an error (exit 2).
+    pub allow_empty: bool,
 }
 
 impl Default for FuzzOptions {
@@ -134,11 +122,12 @@ impl Default for FuzzOptions {
             profile: Profile::Core,
             waive: Vec::new(),
             deny_warnings: false,
+            deny_unobserved: false,
             seed: None,
             cases: DEFAULT_CASES,
             budget: DEFAULT_BUDGET,
             call_timeout: DEFAULT_CALL_TIMEOUT,
-            startup_timeout: crate::check::DEFAULT_STARTUP_TIMEOUT,
+            startup_timeout: crate::client::DEFAULT_STARTUP_TIMEOUT,
             grace: Duration::from_secs(2),
             tools: Vec::new(),
             all_tools: false,
@@ -148,6 +137,7 @@ impl Default for FuzzOptions {
             pipeline: DEFAULT_PIPELINE,
             findings: Some(PathBuf::from(DEFAULT_FINDINGS)),
             shrink: true,
+            allow_empty: false,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! down to the call that makes it, shrunk, confirmed on a fresh process and
 //! written as a transcript, and the report graded as `check` grades one.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -12,11 +12,9 @@ use serde_json::Value;
 use super::checks::{self, Failure, Kind, Observed, Rules};
 use super::conn::{Conn, Got, Log, Lost, Opened, Setup};
 use super::findings::{self, Writer};
-use super::generate::{self, Case};
-use super::schema::{Schema, Verdict};
-use super::{EraChoice, FuzzError, FuzzOptions, rng, seconds, shrink};
-use crate::check::client::Observation;
-use crate::check::duration::after;
+use super::{EraChoice, FuzzError, FuzzOptions, seconds, shrink};
+use crate::client::Observation;
+use crate::client::duration::after;
 use crate::jsonrpc::RequestId;
 use crate::laws::{CATALOG, LawId, Profile, Severity};
 use crate::process::{ServerCommand, stop_signal};
@@ -25,6 +23,9 @@ use crate::report::{
     LawOutcome, LawStatus, Location, Report,
 };
 use crate::revision::{Era, Revision};
+use crate::schema::generate::{self, Case};
+use crate::schema::judge::{Schema, Verdict};
+use crate::schema::rng;
 use crate::transcript::{Redaction, Redactor, env_secret_names};
 
 /// The laws fuzz checks, in catalog order.
@@ -45,8 +46,10 @@ const CALL_LIMIT: u32 = 12;
 /// many times (the rest would restart it for nothing)...
 const CRASH_REPEATS: usize = 10;
 
-/// ...or left it hanging this many times, each of which costs a deadline.
-const HANG_REPEATS: usize = 3;
+/// ...or left it hanging this many times, each of which costs a deadline
+/// twice (the call, and the call alone): once a tool is known to hang,
+/// its other cases are not sent.
+const HANG_REPEATS: usize = 1;
 
 /// One case of the run: a tool and the index of one of its cases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -65,6 +68,10 @@ struct Planned {
     /// hanging, so far.
     crashes: usize,
     hangs: usize,
+    /// The calls that reached the tool (answered with a complete result),
+    /// and why the others did not, counted.
+    reached: usize,
+    unreached: BTreeMap<&'static str, usize>,
 }
 
 impl Planned {
@@ -87,6 +94,10 @@ struct Found {
     session: Option<Session>,
     /// The arguments first sent, when shrinking made them smaller.
     shrunk_from: Option<Option<Value>>,
+    /// The log of a fresh process whose first call showed it, when one
+    /// did (a call run alone): it is confirmed, and its transcript is
+    /// written from that log without running it again.
+    confirmed: Option<Log>,
     /// The transcript written, and remarks.
     transcript: Option<PathBuf>,
     notes: Vec<String>,
@@ -156,19 +167,27 @@ struct Runner<'a> {
     /// The process isolated calls run on, while it lives.
     isolator: Option<Conn<'a>>,
     /// What each case did alone, once run alone.
-    alone: HashMap<Work, (Vec<Failure>, bool)>,
+    alone: HashMap<Work, Alone>,
+    /// The log of each case that failed alone as a fresh process's first
+    /// call.
+    alone_logs: HashMap<Work, Log>,
     /// The calls classified so far, and the calls planned.
     done: usize,
     total: usize,
     /// Whether any call was classified (a law was checked).
     judged: bool,
     notes: Vec<String>,
+    /// What the client could not decide of the answers, law by law: each
+    /// reason with the first place it was given and how often.
+    unjudged: Vec<(LawId, String, String, usize)>,
+    /// Values not judged for reasons past the first `MAX_UNJUDGED`.
+    unjudged_other: usize,
     restarts: usize,
     progress: &'a (dyn Fn(usize, usize) + Sync),
     /// When the run stops sending cases.
     calls_end: Instant,
-    /// When shrinking and confirming stop.
-    shrink_end: Instant,
+    /// Calls in flight when the time budget ended, unanswered.
+    cut_calls: usize,
 }
 
 pub(super) fn run(
@@ -220,6 +239,7 @@ pub(super) fn run(
         startup_timeout: options.startup_timeout,
         grace: options.grace,
         redactor: redactor.clone(),
+        run_end: after(started, options.budget),
     };
     let mut report = Report {
         profiles: vec![options.profile],
@@ -267,7 +287,9 @@ pub(super) fn run(
     let invalid_may_be_error =
         options.profile == Profile::Spec && !revision.tool_input_errors_are_results();
     let total = tools.iter().map(|tool| tool.cases.len()).sum();
-    let calls_end = after(started, options.budget);
+    // Cases are sent for three quarters of the budget at most: what is
+    // left shrinks and confirms the findings.
+    let calls_end = after(started, options.budget - options.budget / 4);
     let mut runner = Runner {
         options,
         setup: &setup,
@@ -285,16 +307,20 @@ pub(super) fn run(
         noise_events: 0,
         isolator: None,
         alone: HashMap::new(),
+        alone_logs: HashMap::new(),
         done: 0,
         total,
         judged: false,
         notes: Vec::new(),
+        unjudged: Vec::new(),
+        unjudged_other: 0,
         restarts: 0,
         progress,
         calls_end,
-        shrink_end: calls_end,
+        cut_calls: 0,
     };
     runner.session_observations(first.take_observations(), "opening");
+    runner.note_unjudged(first.take_unjudged());
     let queue: Vec<Work> = runner
         .tools
         .iter()
@@ -302,7 +328,6 @@ pub(super) fn run(
         .flat_map(|(tool, planned)| (0..planned.cases.len()).map(move |case| Work { tool, case }))
         .collect();
     runner.calls(first, &queue);
-    runner.shrink_end = after(Instant::now().max(calls_end), options.budget / 2);
     if stop_signal().is_none() {
         runner.finish_findings(&redaction, &redactor);
     }
@@ -324,6 +349,15 @@ pub(super) fn run(
         ));
     }
     let result = runner.report(seed, notes, started);
+    if let Some(empty) = empty_run(&result, &display)
+        && !options.allow_empty
+        && stop_signal().is_none()
+    {
+        report.errors.push(InputError {
+            path: None,
+            message: empty,
+        });
+    }
     report.fuzz.push(result);
     if let Some(signal) = stop_signal() {
         let mut interruption = Interruption::new(signal);
@@ -332,14 +366,44 @@ pub(super) fn run(
     }
     // Every process is gone; the scratch directory goes now.
     drop(scratch);
+    report.grade_requirements();
+    report.deny_unobserved = options.deny_unobserved;
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// Why a run fuzzed nothing, when it did not and nothing failed it: no
+/// tool was called (none says it changes nothing, none was named), or no
+/// call reached a tool. A run like that exits 2, never 0, unless
+/// `--allow-empty` lets it pass.
+fn empty_run(result: &FuzzResult, display: &str) -> Option<String> {
+    let flags = "name the tools to call with --tool NAME, or give --all-tools to call every one (--allow-empty lets a run that calls none pass)";
+    if result.tools.iter().all(|tool| tool.sent == 0) {
+        let why = match result.tools.len() {
+            0 => "the server lists no tools".to_owned(),
+            1 => "its one tool was not called (its line says why)".to_owned(),
+            n => format!("none of its {n} tools was called (each tool's line says why)"),
+        };
+        return Some(format!("`{display}`: nothing was fuzzed: {why}; {flags}"));
+    }
+    let failed = result
+        .findings
+        .iter()
+        .any(|graded| graded.disposition == Disposition::Fails);
+    if failed || result.tools.iter().any(|tool| tool.reached > 0) {
+        return None;
+    }
+    Some(format!(
+        "`{display}`: nothing was fuzzed: no call reached a tool (each tool's note says what its calls got instead); --allow-empty lets such a run pass"
+    ))
 }
 
 /// The tools, in name order, each with its cases or why it is skipped;
 /// and the names given with `--tool` that the server does not list.
 fn plan_tools(listed: &[Value], options: &FuzzOptions, seed: u64) -> (Vec<Planned>, Vec<String>) {
     let mut tools: Vec<Planned> = Vec::new();
+    // What the cases of the tools planned so far weigh.
+    let mut drawn = 0;
     for descriptor in listed {
         let Some(name) = descriptor
             .get("name")
@@ -381,9 +445,15 @@ fn plan_tools(listed: &[Value], options: &FuzzOptions, seed: u64) -> (Vec<Planne
             summary.skipped = Some(skip_reason(descriptor, name, options.read_only));
         } else {
             let generated = generate::cases(&schema, seed, name, options.cases);
-            summary.cases = generated.cases.len();
             summary.not_generated_for = generated.not_generated_for;
             cases = generated.cases;
+            if !keep_within(&mut cases, &mut drawn) {
+                summary.not_generated_for.push(format!(
+                    "more cases than fit the {} MiB of cases one run keeps (docs/limits.md)",
+                    MAX_RUN_CASES >> 20
+                ));
+            }
+            summary.cases = cases.len();
         }
         tools.push(Planned {
             name: name.to_owned(),
@@ -392,6 +462,8 @@ fn plan_tools(listed: &[Value], options: &FuzzOptions, seed: u64) -> (Vec<Planne
             summary,
             crashes: 0,
             hangs: 0,
+            reached: 0,
+            unreached: BTreeMap::new(),
         });
     }
     tools.sort_by(|a, b| a.name.cmp(&b.name));
@@ -405,6 +477,33 @@ fn plan_tools(listed: &[Value], options: &FuzzOptions, seed: u64) -> (Vec<Planne
     let mut unknown = flagged("--tool", &options.tools);
     unknown.extend(flagged("--skip-tool", &options.skip_tools));
     (tools, unknown)
+}
+
+/// The most the cases of one run weigh together (see
+/// [`generate::weigh`]): a server that lists many tools with large
+/// schemas has the cases of its first tools drawn, and the rest say why
+/// they have fewer.
+const MAX_RUN_CASES: usize = 32 << 20;
+
+/// Keeps the first of `cases` that fit in what is left of
+/// [`MAX_RUN_CASES`] after `drawn`, which it adds them to; returns whether
+/// all were kept.
+fn keep_within(cases: &mut Vec<Case>, drawn: &mut usize) -> bool {
+    let mut kept = 0;
+    for case in cases.iter() {
+        let weight = case.arguments.as_ref().map_or(0, |arguments| {
+            generate::weigh(arguments, usize::MAX).unwrap_or(usize::MAX)
+        }) + case.what.len();
+        if drawn.saturating_add(weight) > MAX_RUN_CASES {
+            *drawn = MAX_RUN_CASES;
+            break;
+        }
+        *drawn += weight;
+        kept += 1;
+    }
+    let all = kept == cases.len();
+    cases.truncate(kept);
+    all
 }
 
 /// Why a tool is not called by default, from its annotations (and
@@ -455,12 +554,16 @@ impl<'a> Runner<'a> {
                 Some(live) => live,
                 None => {
                     if next >= queue.len() || budget_spent {
-                        return;
+                        break;
                     }
                     match Conn::open(self.setup, self.era) {
                         Ok((fresh, _)) => {
                             self.restarts += 1;
                             conn.insert(fresh)
+                        }
+                        Err(_) if self.out_of_time() => {
+                            budget_spent = true;
+                            break;
                         }
                         Err(error) => {
                             if !self.stopped() {
@@ -505,7 +608,16 @@ impl<'a> Runner<'a> {
                 .map(|call| after(call.ready, timeout))
                 .min()
                 .expect("a call is in flight");
-            match live.next(deadline) {
+            match live.next(deadline.min(self.setup.run_end)) {
+                // The run's budget ended with calls in flight: nothing is
+                // known of them, and no finding is made of them.
+                Got::Timeout if deadline > self.setup.run_end => {
+                    self.cut_calls += flight.len();
+                    live.kill();
+                    conn = None;
+                    flight.clear();
+                    budget_spent = true;
+                }
                 Got::Progress(token) => {
                     // Work is under way: the clock of the call starts again,
                     // up to the limit, and so do those sent after it, which
@@ -524,10 +636,16 @@ impl<'a> Runner<'a> {
                         continue;
                     };
                     let call = flight.remove(at);
-                    if let Some(after_it) = flight.get_mut(at) {
-                        after_it.ready = after_it.ready.max(Instant::now());
+                    // A server that answers in order starts on the calls
+                    // behind it now: none of them is readier than the
+                    // one before it, so the first call left unanswered is
+                    // the one whose deadline passes first.
+                    let now = Instant::now();
+                    for after_it in &mut flight[at..] {
+                        after_it.ready = after_it.ready.max(now);
                     }
                     let observations = live.take_observations();
+                    self.note_unjudged(live.take_unjudged());
                     let own = self.split_observations(observations, &id, &flight);
                     let observed = Observed {
                         answer: Ok(answer),
@@ -602,8 +720,12 @@ impl<'a> Runner<'a> {
         }
         if budget_spent {
             let unsent = queue[next.min(queue.len())..].len() + flight.len();
+            let cut = match self.cut_calls {
+                0 => String::new(),
+                n => format!(", and {n} sent were not answered before it ended"),
+            };
             self.notes.push(format!(
-                "the time budget of {} ran out: {unsent} cases were not sent",
+                "the time budget of {} ran out: {unsent} cases were not sent{cut}",
                 seconds(self.options.budget)
             ));
         }
@@ -619,8 +741,15 @@ impl<'a> Runner<'a> {
                         self.event(Event::Noise { line }, &suspects, &[], session);
                     }
                     let observations = live.take_observations();
+                    self.note_unjudged(live.take_unjudged());
                     self.session_observations(observations, "the request after the last call");
                     live.close();
+                }
+                Err(Lost::Budget) => {
+                    live.kill();
+                    self.notes.push(
+                        "the time budget ran out before the request after the last call was answered".to_owned(),
+                    );
                 }
                 Err(lost) if !self.stopped() => {
                     let exit = matches!(lost, Lost::Closed).then(|| live.exit_words());
@@ -693,7 +822,7 @@ impl<'a> Runner<'a> {
     ) {
         let case = &self.tools[work.tool].cases[work.case];
         let (failures, valid_is_error) = checks::classify(observed, &case.verdict, &self.rules);
-        self.count(work, valid_is_error);
+        self.count(work, valid_is_error, reach(observed));
         if failures.is_empty() {
             return;
         }
@@ -716,9 +845,14 @@ impl<'a> Runner<'a> {
         }
     }
 
-    /// Counts a call of `work` as made.
-    fn count(&mut self, work: Work, valid_is_error: bool) {
+    /// Counts a call of `work` as made: whether it was a valid case
+    /// answered `isError`, and whether it reached the tool.
+    fn count(&mut self, work: Work, valid_is_error: bool, reached: Reach) {
         let tool = &mut self.tools[work.tool];
+        match reached {
+            Ok(()) => tool.reached += 1,
+            Err(why) => *tool.unreached.entry(why).or_default() += 1,
+        }
         let summary = &mut tool.summary;
         summary.sent += 1;
         match tool.cases[work.case].verdict {
@@ -743,7 +877,7 @@ impl<'a> Runner<'a> {
         verdict: Verdict,
         what: String,
         session: Option<Session>,
-    ) {
+    ) -> usize {
         match failure.kind {
             Kind::Crashed => self.tools[tool].crashes += 1,
             Kind::Hung | Kind::StoppedAnswering => self.tools[tool].hangs += 1,
@@ -752,9 +886,10 @@ impl<'a> Runner<'a> {
         let key = (tool, failure.kind, failure.detail.clone());
         if let Some(&index) = self.keys.get(&key) {
             self.found[index].count += 1;
-            return;
+            return index;
         }
-        self.keys.insert(key, self.found.len());
+        let index = self.found.len();
+        self.keys.insert(key, index);
         self.found.push(Found {
             tool,
             failure,
@@ -764,9 +899,11 @@ impl<'a> Runner<'a> {
             count: 1,
             session,
             shrunk_from: None,
+            confirmed: None,
             transcript: None,
             notes: Vec::new(),
         });
+        index
     }
 
     /// Puts an event of the main process down to the call that makes it:
@@ -787,6 +924,9 @@ impl<'a> Runner<'a> {
             Event::Noise { .. } => &[Kind::Noise],
         };
         let mut shown = false;
+        // Some suspect could not be run alone (the time budget ran out, or
+        // no process could be opened): what was not shown is not known.
+        let mut unknown = false;
         let mut seen = Vec::new();
         for &work in suspects {
             if seen.contains(&work) {
@@ -805,36 +945,39 @@ impl<'a> Runner<'a> {
             if self.stopped() {
                 return;
             }
-            let (failures, valid_is_error) = self.alone_work(work);
+            let (failures, valid_is_error, reached) = self.alone_work(work);
+            unknown |= reached == Err(NOT_RUN_ALONE);
             let case = self.tools[work.tool].cases[work.case].clone();
             let shows = failures
                 .iter()
                 .any(|failure| wanted.contains(&failure.kind));
-            if needed {
-                self.count(work, valid_is_error);
-                for failure in failures {
-                    self.found(
-                        work.tool,
-                        failure,
-                        case.arguments.clone(),
-                        case.verdict.clone(),
-                        case.what.clone(),
-                        None,
-                    );
-                }
+            let kept: Vec<Failure> = if needed {
+                self.count(work, valid_is_error, reached);
+                failures
             } else if shows && !shown {
-                for failure in failures
+                failures
                     .into_iter()
                     .filter(|failure| wanted.contains(&failure.kind))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            for failure in kept {
+                let index = self.found(
+                    work.tool,
+                    failure,
+                    case.arguments.clone(),
+                    case.verdict.clone(),
+                    case.what.clone(),
+                    None,
+                );
+                // Run alone as a fresh process's first call, it is
+                // confirmed already.
+                if self.found[index].confirmed.is_none()
+                    && self.found[index].arguments == case.arguments
+                    && let Some(log) = self.alone_logs.get(&work)
                 {
-                    self.found(
-                        work.tool,
-                        failure,
-                        case.arguments.clone(),
-                        case.verdict.clone(),
-                        case.what.clone(),
-                        None,
-                    );
+                    self.found[index].confirmed = Some(log.clone());
                 }
             }
             shown |= shows;
@@ -844,19 +987,27 @@ impl<'a> Runner<'a> {
         }
         // No call shows it alone: the session's finding, kept with the
         // session that showed it.
+        let (ends, answered) = match unknown {
+            false => (
+                "no call ends it alone, so it depends on the calls before it",
+                "alone it is answered, so it depends on the calls before it",
+            ),
+            true => (
+                "it was not put down to one call: the time budget ran out (or no process could be opened) before its calls were run alone",
+                "it was not put down to one call: the time budget ran out (or no process could be opened) before its calls were run alone",
+            ),
+        };
         let (kind, step, message) = match event {
             Event::Closed { exit } => (
                 Kind::Crashed,
                 "while calls were in flight",
-                format!(
-                    "the server {exit} with calls unanswered; no call ends it alone, so it depends on the calls before it"
-                ),
+                format!("the server {exit} with calls unanswered; {ends}"),
             ),
             Event::Hung { hung } => (
                 Kind::Hung,
                 "while calls were in flight",
                 format!(
-                    "a call of `{}` got no answer within {}; alone it is answered, so it depends on the calls before it",
+                    "a call of `{}` got no answer within {}; {answered}",
                     self.tools[hung.tool].name,
                     seconds(self.options.call_timeout)
                 ),
@@ -873,6 +1024,10 @@ impl<'a> Runner<'a> {
                         "the request after the last call got no answer within {}",
                         seconds(wait)
                     ),
+                    Lost::Budget => {
+                        "the time budget ran out before the request after the last call was answered"
+                            .to_owned()
+                    }
                 },
             ),
             Event::Noise { line } => (
@@ -897,7 +1052,7 @@ impl<'a> Runner<'a> {
     }
 
     /// What `work` does alone, run once.
-    fn alone_work(&mut self, work: Work) -> (Vec<Failure>, bool) {
+    fn alone_work(&mut self, work: Work) -> Alone {
         if let Some(known) = self.alone.get(&work) {
             return known.clone();
         }
@@ -905,32 +1060,49 @@ impl<'a> Runner<'a> {
         let case = self.tools[work.tool].cases[work.case].clone();
         let observed = self.alone(&tool, case.arguments.as_ref());
         let classified = match observed {
-            Some(observed) => checks::classify(&observed, &case.verdict, &self.rules),
-            None => (Vec::new(), false),
+            Some((observed, fresh)) => {
+                let (failures, valid_is_error) =
+                    checks::classify(&observed, &case.verdict, &self.rules);
+                if let Some(log) = fresh.filter(|_| !failures.is_empty()) {
+                    self.alone_logs.insert(work, log);
+                }
+                (failures, valid_is_error, reach(&observed))
+            }
+            None => (Vec::new(), false, Err(NOT_RUN_ALONE)),
         };
         self.alone.insert(work, classified.clone());
         classified
     }
 
     /// One call of `tool` with `arguments` on the isolation process, in
-    /// lockstep, then the next request; `None` when no process could be
-    /// opened (or a signal came).
-    fn alone(&mut self, tool: &str, arguments: Option<&Value>) -> Option<Observed> {
-        if self.isolator.is_none() {
+    /// lockstep, then the next request; with the process's log when it was
+    /// the first call of a fresh process. `None` when no process could be
+    /// opened, the time budget ended the wait for the answer (or a signal
+    /// came): nothing is known of the call.
+    fn alone(&mut self, tool: &str, arguments: Option<&Value>) -> Option<(Observed, Option<Log>)> {
+        let fresh = self.isolator.is_none();
+        if fresh {
             let (conn, _) = Conn::open(self.setup, self.era).ok()?;
             self.isolator = Some(conn);
         }
         let conn = self.isolator.as_mut()?;
         let (observed, alive) = lockstep(conn, tool, arguments, self.options.call_timeout);
-        if !alive {
-            if let Some(mut dead) = self.isolator.take() {
-                dead.kill();
-            }
+        let log = fresh.then(|| conn.log.clone());
+        if !alive && let Some(mut dead) = self.isolator.take() {
+            dead.kill();
         }
         if self.stopped() {
             return None;
         }
-        Some(observed)
+        if matches!(observed.answer, Err(Lost::Budget)) {
+            return None;
+        }
+        Some((observed, log))
+    }
+
+    /// Whether the run's time budget has ended.
+    fn out_of_time(&self) -> bool {
+        Instant::now() >= self.setup.run_end
     }
 
     /// Shrinks, confirms and writes each failure found.
@@ -956,6 +1128,7 @@ impl<'a> Runner<'a> {
                     end,
                     &failing,
                     &findings::Answer::Omitted,
+                    &found.message,
                 ) {
                     found.transcript = Some(path);
                 }
@@ -992,16 +1165,46 @@ impl<'a> Runner<'a> {
             };
             let mut notes = Vec::new();
             let mut written = None;
+            // The time budget ended before it could be confirmed alone.
+            let mut unconfirmed = false;
+            let confirmed = self.found[index].confirmed.take();
             let mut candidates: Vec<(Option<Value>, Relabel)> = Vec::new();
             if let Some((arguments, verdict, what)) = &shrunk {
                 candidates.push((arguments.clone(), Some((verdict.clone(), what.clone()))));
             }
-            candidates.push((original.clone(), None));
+            match confirmed {
+                // Run alone as a fresh process's first call already: that
+                // session is its transcript, with no need to run it again.
+                Some(log) if shrunk.is_none() => {
+                    let failing = call_id(&log, &name).unwrap_or_else(|| RequestId::number(0));
+                    match writer.write(
+                        &name,
+                        kind,
+                        &log,
+                        None,
+                        &failing,
+                        &findings::Answer::for_kind(kind),
+                        &self.found[index].failure.message,
+                    ) {
+                        Ok(path) => written = Some(path),
+                        Err(error) => notes.push(format!(
+                            "the transcript could not be written in {}: {error}",
+                            dir.display()
+                        )),
+                    }
+                }
+                _ => candidates.push((original.clone(), None)),
+            }
             for (arguments, relabel) in candidates {
                 if self.stopped() {
                     return;
                 }
+                if self.out_of_time() {
+                    unconfirmed = true;
+                    break;
+                }
                 let Ok((mut conn, _)) = Conn::open(self.setup, self.era) else {
+                    unconfirmed = self.out_of_time();
                     break;
                 };
                 let (observed, _) = lockstep(
@@ -1010,12 +1213,16 @@ impl<'a> Runner<'a> {
                     arguments.as_ref(),
                     self.options.call_timeout,
                 );
+                conn.kill();
+                if matches!(observed.answer, Err(Lost::Budget)) {
+                    unconfirmed = true;
+                    break;
+                }
                 let verdict = relabel.as_ref().map_or_else(
                     || self.found[index].verdict.clone(),
                     |(verdict, _)| verdict.clone(),
                 );
                 let (failures, _) = checks::classify(&observed, &verdict, &self.rules);
-                conn.kill();
                 if !failures
                     .iter()
                     .any(|failure| failure.kind == kind && failure.detail == detail)
@@ -1030,6 +1237,7 @@ impl<'a> Runner<'a> {
                     None,
                     &failing,
                     &findings::Answer::for_kind(kind),
+                    &self.found[index].failure.message,
                 ) {
                     Ok(path) => written = Some(path),
                     Err(error) => notes.push(format!(
@@ -1050,21 +1258,47 @@ impl<'a> Runner<'a> {
                 }
                 break;
             }
+            if unconfirmed && written.is_none() {
+                // Shrinking ran each smaller case alone: the smallest that
+                // failed is kept, unconfirmed on a fresh process.
+                if let Some((arguments, verdict, what)) = shrunk {
+                    self.found[index].arguments = arguments;
+                    self.found[index].verdict = verdict;
+                    self.found[index].what = what;
+                }
+            }
             if written.is_none() && notes.is_empty() {
+                let why = match unconfirmed {
+                    true => {
+                        "the time budget ran out before it was confirmed alone on a fresh process"
+                    }
+                    false => "alone on a fresh process it does not fail",
+                };
                 // It does not come back alone: the session that showed it.
                 match self.found[index].session.take() {
                     Some((log, end, failing)) => {
-                        match writer.write(&name, kind, &log, end, &failing, &findings::Answer::for_kind(kind)) {
+                        match writer.write(
+                            &name,
+                            kind,
+                            &log,
+                            end,
+                            &failing,
+                            &findings::Answer::for_kind(kind),
+                            &self.found[index].failure.message,
+                        ) {
                             Ok(path) => {
                                 written = Some(path);
-                                notes.push("alone on a fresh process it does not fail: the transcript keeps the session up to it, calls before it included".to_owned());
+                                notes.push(format!("{why}: the transcript keeps the session up to it, calls before it included"));
                             }
-                            Err(error) => notes.push(format!("the transcript could not be written in {}: {error}", dir.display())),
+                            Err(error) => notes.push(format!(
+                                "the transcript could not be written in {}: {error}",
+                                dir.display()
+                            )),
                         }
                     }
-                    None => notes.push(
-                        "alone on a fresh process it does not fail, and the session that showed it was too long to keep: no transcript".to_owned(),
-                    ),
+                    None => notes.push(format!(
+                        "{why}, and the session that showed it was too long to keep: no transcript"
+                    )),
                 }
             }
             let found = &mut self.found[index];
@@ -1097,7 +1331,7 @@ impl<'a> Runner<'a> {
                     Kind::Hung | Kind::StoppedAnswering => shrink::MAX_SLOW_ATTEMPTS,
                     _ => shrink::MAX_ATTEMPTS,
                 };
-                if attempts >= most || Instant::now() >= self.shrink_end || self.stopped() {
+                if attempts >= most || Instant::now() >= self.setup.run_end || self.stopped() {
                     break 'rounds;
                 }
                 let judged = candidate.clone().unwrap_or_else(|| serde_json::json!({}));
@@ -1106,7 +1340,7 @@ impl<'a> Runner<'a> {
                     continue;
                 }
                 attempts += 1;
-                let Some(observed) = self.alone(&name, candidate.as_ref()) else {
+                let Some((observed, _)) = self.alone(&name, candidate.as_ref()) else {
                     break 'rounds;
                 };
                 let (failures, _) = checks::classify(&observed, &verdict, &self.rules);
@@ -1128,6 +1362,25 @@ impl<'a> Runner<'a> {
         self.found[index].shrunk_from = Some(self.found[index].arguments.clone());
         let what = self.found[index].what.clone();
         Some((current, current_verdict, what))
+    }
+
+    /// Keeps what the client could not decide, once per law and reason (at
+    /// most `MAX_UNJUDGED` reasons; past them, values are counted).
+    fn note_unjudged(&mut self, unjudged: Vec<crate::client::Unjudged>) {
+        for one in unjudged {
+            let known = self
+                .unjudged
+                .iter()
+                .position(|(law, why, _, _)| *law == one.law && *why == one.why);
+            match known {
+                Some(index) => self.unjudged[index].3 += 1,
+                None if self.unjudged.len() < crate::client::MAX_UNJUDGED => {
+                    self.unjudged
+                        .push((one.law, one.why.clone(), one.note(), 1));
+                }
+                None => self.unjudged_other += 1,
+            }
+        }
     }
 
     /// The run's result, graded.
@@ -1187,6 +1440,7 @@ impl<'a> Runner<'a> {
             };
             findings.push(self.grade(finding));
         }
+        let reached: usize = self.tools.iter().map(|tool| tool.reached).sum();
         let outcomes = CATALOG
             .iter()
             .filter(|law| LAWS.contains(&law.id))
@@ -1194,6 +1448,8 @@ impl<'a> Runner<'a> {
                 let failed = findings.iter().any(|graded| graded.finding.law == law.id);
                 let status = if !self.judged && !failed {
                     LawStatus::Skipped("no tool was called".to_owned())
+                } else if reached == 0 && !failed {
+                    LawStatus::Skipped("no call reached a tool".to_owned())
                 } else if self.options.waive.contains(&law.id) {
                     LawStatus::Waived
                 } else if failed {
@@ -1201,7 +1457,22 @@ impl<'a> Runner<'a> {
                 } else {
                     LawStatus::Held
                 };
-                LawOutcome::new(law.id, status)
+                let mut notes: Vec<String> = self
+                    .unjudged
+                    .iter()
+                    .filter(|(unjudged, _, _, _)| *unjudged == law.id)
+                    .map(|(_, _, note, count)| match count {
+                        1 => note.clone(),
+                        n => format!("{note} (and {} more like it)", n - 1),
+                    })
+                    .collect();
+                if law.id == LawId::Schema && self.unjudged_other > 0 {
+                    notes.push(format!(
+                        "{} more values not judged, for other reasons",
+                        self.unjudged_other
+                    ));
+                }
+                LawOutcome::new(law.id, status).with_notes(notes)
             })
             .collect();
         FuzzResult {
@@ -1214,12 +1485,13 @@ impl<'a> Runner<'a> {
                 .iter()
                 .map(|tool| {
                     let mut summary = tool.summary.clone();
+                    summary.reached = tool.reached;
                     if tool.given_up() && summary.sent < summary.cases {
                         let why = match tool.hangs >= HANG_REPEATS {
                             true => {
-                                format!("its calls left the server hanging {} times", tool.hangs)
+                                format!("its calls left the server hanging ({})", times(tool.hangs))
                             }
-                            false => format!("its calls ended the server {} times", tool.crashes),
+                            false => format!("its calls ended the server {}", times(tool.crashes)),
                         };
                         summary.note = Some(format!(
                             "{} cases not sent: {why}",
@@ -1229,6 +1501,13 @@ impl<'a> Runner<'a> {
                         summary.note =
                             Some(format!("{} cases not sent", summary.cases - summary.sent));
                     }
+                    if summary.sent > 0 && tool.reached == 0 {
+                        let unreached = unreached_words(tool);
+                        summary.note = Some(match summary.note.take() {
+                            Some(note) => format!("{unreached}; {note}"),
+                            None => unreached,
+                        });
+                    }
                     summary
                 })
                 .collect(),
@@ -1236,6 +1515,7 @@ impl<'a> Runner<'a> {
             findings,
             notes,
             elapsed: started.elapsed(),
+            coverage: crate::report::Coverage::default(),
         }
     }
 
@@ -1257,6 +1537,55 @@ impl<'a> Runner<'a> {
             Disposition::Warns
         };
         Graded::new(finding, disposition)
+    }
+}
+
+/// Whether a call reached the tool: answered with a complete result (an
+/// `isError` one too); else why not.
+type Reach = Result<(), &'static str>;
+
+/// What a case did alone: its failures, whether it was a valid case
+/// answered `isError`, and whether it reached the tool.
+type Alone = (Vec<Failure>, bool, Reach);
+
+/// Why a case run alone did not reach its tool when no process could run
+/// it.
+const NOT_RUN_ALONE: &str = "could not be run alone";
+
+/// Whether the call `observed` reached its tool.
+fn reach(observed: &Observed) -> Reach {
+    match &observed.answer {
+        Ok(Ok(result)) => match result.get("resultType").and_then(Value::as_str) {
+            None | Some("complete") => Ok(()),
+            Some(_) => Err("asked for input fuzz cannot give (an InputRequiredResult)"),
+        },
+        Ok(Err(_)) => Err("answered with a JSON-RPC error"),
+        Err(Lost::Closed) => Err("ended the server"),
+        Err(Lost::Timeout(_)) => Err("got no answer"),
+        Err(Lost::Budget) => Err("were cut short by the time budget"),
+    }
+}
+
+/// Why none of `tool`'s calls reached it, in words.
+fn unreached_words(tool: &Planned) -> String {
+    let why: Vec<String> = tool
+        .unreached
+        .iter()
+        .map(|(why, n)| format!("{n} {why}"))
+        .collect();
+    format!(
+        "none of its {} calls reached the tool: {}",
+        tool.summary.sent,
+        why.join(", ")
+    )
+}
+
+/// `once`, `twice`, `3 times`.
+fn times(n: usize) -> String {
+    match n {
+        1 => "once".to_owned(),
+        2 => "twice".to_owned(),
+        n => format!("{n} times"),
     }
 }
 
@@ -1326,7 +1655,7 @@ pub(super) fn lockstep(
                     exit = Some(conn.exit_words());
                     alive = false;
                 }
-                Err(Lost::Timeout(_)) => alive = false,
+                Err(Lost::Timeout(_) | Lost::Budget) => alive = false,
                 Ok(_) => {}
             }
             next = Some((name, lost));
@@ -1335,7 +1664,7 @@ pub(super) fn lockstep(
             exit = Some(conn.exit_words());
             alive = false;
         }
-        Err(Lost::Timeout(_)) => alive = false,
+        Err(Lost::Timeout(_) | Lost::Budget) => alive = false,
     }
     let observations = conn
         .take_observations()

@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use super::checks::Kind;
-use super::schema::Verdict;
+use crate::schema::judge::Verdict;
 
 /// How many candidates one failure's shrinking tries at most.
 pub(super) const MAX_ATTEMPTS: usize = 200;
