@@ -41,12 +41,12 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Duration;
 
-use crate::check::bless;
-use crate::check::client::memory;
-use crate::check::diff::IgnoreRules;
-use crate::check::noise;
-use crate::check::replay::{ReplayError, ReplayOptions, ReplayOutcome, replay_on};
+use crate::client::memory;
+use crate::compare::diff::IgnoreRules;
 use crate::laws::{LawId, Profile, Severity};
+use crate::replay::bless;
+use crate::replay::settle as noise;
+use crate::replay::{ReplayError, ReplayOptions, ReplayOutcome, replay_on};
 use crate::report::{Finding, Location};
 use crate::server::Server;
 use crate::transcript::{
@@ -200,7 +200,7 @@ impl Replay {
                 },
                 format!(
                     "the server wrote nothing within {}",
-                    crate::check::duration::format_duration(allowance)
+                    crate::client::duration::format_duration(allowance)
                 ),
             ));
         }

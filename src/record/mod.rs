@@ -9,8 +9,9 @@
 //! is recorded cut. Nothing of the recorder's own ever goes to stdout.
 //!
 //! The session ends when the server does: end of input from the host closes
-//! the server's stdin; SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2
-//! sent to the recorder are passed on to the server process (not its group,
+//! the server's stdin, recorded as an `eof` event; SIGTERM, SIGINT, SIGHUP,
+//! SIGQUIT, SIGUSR1 and SIGUSR2 sent to the recorder are recorded as `signal`
+//! events and passed on to the server process (not its group,
 //! as a host that signals its server signals that one process), except those
 //! the host started the recorder with ignored, which stay ignored; a host that goes away (a broken
 //! pipe on stdout) gets the server's stdin closed. Once the server has
@@ -20,7 +21,6 @@
 //! status: its code, or 128 + N when it died of signal N (the command line
 //! then ends itself by that signal).
 
-pub(crate) mod clock;
 mod line;
 mod output;
 mod pump;
@@ -41,10 +41,10 @@ use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGXFSZ};
 use signal_hook::iterator::Signals;
 
-use self::clock::Utc;
 use self::output::Draft;
 use self::pump::{Recording, ServerStdin, Sink, pump};
 use crate::process::{ServerCommand, SpawnError};
+use crate::transcript::clock::Utc;
 use crate::transcript::{
     Direction, Exit, Header, MIN_SECRET_LEN, RedactError, Redaction, Redactor, TranscriptError,
     TranscriptWriter, secret_names,
@@ -293,14 +293,18 @@ pub fn record(options: &RecordOptions, notes: &mut dyn Write) -> Result<Recorded
     let signal_handle = signals.handle();
     {
         let exited = Arc::clone(&exited);
+        let recording = Arc::clone(&recording);
         thread::spawn(move || {
             for signal in signals.forever() {
                 // The flag is set, under this lock, before the server is
                 // reaped, so its pid cannot have been reused by another
                 // process when the signal is sent.
                 let exited = exited.lock().unwrap_or_else(PoisonError::into_inner);
-                if !*exited && let Some(signal) = Signal::from_named_raw(signal) {
-                    let _ = rustix::process::kill_process(pid, signal);
+                if !*exited && let Some(named) = Signal::from_named_raw(signal) {
+                    // Recorded before it is passed on, so that it comes
+                    // before whatever the server does about it.
+                    recording.signal(signal);
+                    let _ = rustix::process::kill_process(pid, named);
                 }
             }
         });

@@ -10,17 +10,17 @@
 //! two sessions of one host configuration can run at once, and the second
 //! then records beside the first (`NAME-2.jsonl`) and says so.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 
-use rustix::fs::{FlockOperation, flock};
+use rustix::fs::{FileType, FlockOperation, OFlags, flock};
 use tempfile::TempPath;
 
-use super::clock::Utc;
 use super::{DEFAULT_DIR, RecordError};
 use crate::transcript::TranscriptError;
+use crate::transcript::clock::Utc;
 
 /// The transcript of a session that has not started yet: its file is open
 /// and locked, and it is named once the server runs.
@@ -28,9 +28,8 @@ use crate::transcript::TranscriptError;
 pub(crate) struct Draft {
     /// The name the transcript is meant to have.
     path: PathBuf,
-    /// The file under its temporary name; `None` when the transcript is
-    /// written straight to `path` (a pipe or a device given with `--force`).
-    temp: Option<TempPath>,
+    /// The file under its temporary name.
+    temp: TempPath,
     naming: Naming,
 }
 
@@ -84,23 +83,21 @@ impl Draft {
                 source,
             })
         };
+        // A symbolic link that leads nowhere is a name taken all the same.
+        let taken = std::fs::symlink_metadata(&path).is_ok();
         match std::fs::metadata(&path) {
-            Ok(_) if naming == Naming::Given => {
+            _ if taken && naming == Naming::Given => {
                 return Err(RecordError::Exists { path });
             }
-            // A pipe or a device cannot be renamed over, and a user who
-            // names one wants the transcript to stream into it.
+            // A FIFO would make the recorder wait for a reader before the
+            // session starts, past the signals it passes on; a device or a
+            // socket is no transcript either.
             Ok(meta) if naming == Naming::Replace && !meta.is_file() => {
-                let file = OpenOptions::new()
-                    .write(true)
-                    .open(&path)
-                    .map_err(write_error)?;
-                let draft = Draft {
-                    path,
-                    temp: None,
-                    naming,
-                };
-                return Ok((draft, file));
+                let kind = FileType::from_raw_mode(meta.mode());
+                let refused = crate::transcript::output::refuse_unless_regular(kind);
+                return Err(write_error(refused.err().unwrap_or_else(|| {
+                    io::Error::new(io::ErrorKind::InvalidInput, "it is not a regular file")
+                })));
             }
             _ => {}
         }
@@ -123,11 +120,7 @@ impl Draft {
         // its lock; where locks are not supported, recordings cannot see
         // each other and a replaced transcript is replaced.
         let _ = flock(&file, FlockOperation::NonBlockingLockExclusive);
-        let draft = Draft {
-            path,
-            temp: Some(temp),
-            naming,
-        };
+        let draft = Draft { path, temp, naming };
         Ok((draft, file))
     }
 
@@ -139,13 +132,11 @@ impl Draft {
     /// Gives the transcript its name, once the server has started. Notes for
     /// the user (the name, when it was not given) go to `notes`.
     pub(crate) fn publish(self, notes: &mut dyn Write) -> Result<Published, TranscriptError> {
-        let Draft { path, temp, naming } = self;
-        let Some(mut temp) = temp else {
-            return Ok(Published {
-                path,
-                replaced: None,
-            });
-        };
+        let Draft {
+            path,
+            mut temp,
+            naming,
+        } = self;
         let write_error = |path: &Path, source| TranscriptError::Write {
             path: path.to_owned(),
             source,
@@ -170,7 +161,9 @@ impl Draft {
                 })
             }
             Naming::Replace => loop {
-                let old = match File::open(&path) {
+                // Opened without waiting, and only as a regular file: the
+                // name may have come to lead to a FIFO meanwhile.
+                let old = match crate::transcript::output::open_regular(&path, OFlags::RDONLY) {
                     Ok(old) => old,
                     Err(err) if err.kind() == io::ErrorKind::NotFound => {
                         match temp.persist_noclobber(&path) {
@@ -179,6 +172,21 @@ impl Draft {
                                     path,
                                     replaced: None,
                                 });
+                            }
+                            // A symbolic link that leads nowhere: replaced,
+                            // as a link to a finished transcript is.
+                            Err(err)
+                                if err.error.kind() == io::ErrorKind::AlreadyExists
+                                    && std::fs::metadata(&path).is_err()
+                                    && std::fs::symlink_metadata(&path).is_ok() =>
+                            {
+                                return match err.path.persist(&path) {
+                                    Ok(()) => Ok(Published {
+                                        path,
+                                        replaced: None,
+                                    }),
+                                    Err(err) => Err(write_error(&path, err.error)),
+                                };
                             }
                             // Created meanwhile: look at the new one.
                             Err(err) if err.error.kind() == io::ErrorKind::AlreadyExists => {
@@ -637,6 +645,40 @@ mod tests {
         third_file.write_all(b"third\n").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"third\n");
         assert_eq!(names(dir.path()), ["t-2.jsonl", "t.jsonl"]);
+    }
+
+    /// `--force` never opens a FIFO or a device, whose open could wait
+    /// past every signal the recorder passes on; a symbolic link that
+    /// leads nowhere is a name taken without `--force`, and replaced with
+    /// it, as a link to a finished transcript is.
+    // See: #25
+    #[test]
+    fn force_refuses_what_is_no_regular_file_and_replaces_a_dangling_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.jsonl");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let err = Draft::open(Some(&fifo), true, &[]).unwrap_err();
+        assert!(format!("{:?}", err).contains("(a FIFO)"), "{err:?}");
+        let err = Draft::open(Some(Path::new("/dev/null")), true, &[]).unwrap_err();
+        assert!(format!("{:?}", err).contains("character device"), "{err:?}");
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(dir.path().join("missing/t.jsonl"), &link).unwrap();
+        let err = Draft::open(Some(&link), false, &[]).unwrap_err();
+        assert!(matches!(err, RecordError::Exists { .. }), "{err}");
+        let (draft, mut file) = Draft::open(Some(&link), true, &[]).unwrap();
+        file.write_all(b"header\n").unwrap();
+        let published = draft.publish(&mut Vec::new()).unwrap();
+        assert_eq!(published.path, link);
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+        assert_eq!(std::fs::read(&link).unwrap(), b"header\n");
+        assert_eq!(names(dir.path()), ["fifo.jsonl", "link.jsonl"]);
     }
 
     #[test]

@@ -254,6 +254,31 @@ impl Recording {
         }
     }
 
+    /// Records the host's end of input: the line it left open first, as a
+    /// last line without newline. Nothing once the recording is finished.
+    pub(crate) fn end_of_input(&self) {
+        let mut state = lock(&self.state);
+        if let State::Writing(open) = &mut *state {
+            let written = self
+                .end_line(open, Direction::ClientToServer)
+                .and_then(|()| open.writer.end_of_input());
+            if let Err(err) = written {
+                *state = State::Failed(Some(err));
+            }
+        }
+    }
+
+    /// Records a signal the recorder passes on to the server. Nothing once
+    /// the recording is finished.
+    pub(crate) fn signal(&self, signal: i32) {
+        let mut state = lock(&self.state);
+        if let State::Writing(open) = &mut *state
+            && let Err(err) = open.writer.signal(signal)
+        {
+            *state = State::Failed(Some(err));
+        }
+    }
+
     /// Records how the server ended, which finishes the recording: the line
     /// still open on each stream first, as a last line without newline.
     pub(crate) fn exit(&self, exit: Exit) {
@@ -495,13 +520,23 @@ pub(crate) fn pump(
             recording.end(dir);
             loop {
                 match source.read(&mut buf) {
-                    Ok(0) => return,
+                    Ok(0) => {
+                        // The host's input ends after the recorder closed
+                        // the server's stdin (the host stopped reading).
+                        recording.end_of_input();
+                        return;
+                    }
                     Ok(_) => {}
                     Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                     Err(_) => return,
                 }
             }
         }
+    }
+    if dir == Direction::ClientToServer {
+        // The host closed its end: recorded, with the line it left open,
+        // before the server's stdin closes.
+        recording.end_of_input();
     }
     recording.end(dir);
     if let Sink::Server(stdin) = sink {
@@ -794,6 +829,8 @@ mod tests {
             .map(|event| match &event.kind {
                 EventKind::Line { dir, eol, .. } => format!("{} {eol}", dir.as_str()),
                 EventKind::Protocol(revision) => revision.clone(),
+                EventKind::EndOfInput => "eof".to_owned(),
+                EventKind::Signal(signal) => format!("signal {signal}"),
                 EventKind::Exit(_) => "exit".to_owned(),
             })
             .collect();
@@ -801,6 +838,7 @@ mod tests {
             kinds,
             [
                 "c2s true",
+                "eof",
                 "s2c true",
                 "s2c true",
                 "2025-06-18",

@@ -11,10 +11,10 @@ use serde_json::{Map, Value};
 
 use super::capture::{Capture, EndedRun};
 use super::context::Context;
-use super::schema;
 use super::tools::{Run, ToolOutput};
 use super::transport::ServeError;
 use crate::jsonrpc::json_kind;
+use crate::schema::validate as schema;
 
 /// The tool name and arguments of a `tools/call` (MCP-CORE r1 §2¶15).
 #[derive(Deserialize)]

@@ -15,9 +15,10 @@ use super::prompts::{self, GetError};
 use super::resources::{self, ResourceError};
 use super::transport::{ServeError, Transport};
 use super::wire::{Answer, WireId, error_line, method_not_found, refusal_line, result_line};
-use super::{CacheScope, Server, State, ToolOutput, schema, tools};
+use super::{CacheScope, Server, State, ToolOutput, tools};
 use crate::jsonrpc::{ErrorCode, RequestId, json_kind, method};
 use crate::revision::Revision;
+use crate::schema::validate as schema;
 
 /// What every modern result carries besides its own fields: `resultType`,
 /// the cache hints on the cacheable ones, and the server's `_meta` (MCP

@@ -16,7 +16,6 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::context::check_log_level;
-use super::wire::WireId;
 use crate::jsonrpc::{ErrorCode, method};
 use crate::revision::{Revision, meta};
 
@@ -32,7 +31,8 @@ pub(crate) enum Session {
 }
 
 impl Session {
-    /// How an error answer writes an id that could not be read.
+    /// Whether an error answer leaves out an id that could not be read
+    /// (else it writes `"id": null`).
     ///
     /// JSON-RPC 2.0 §5 writes `null`, which no MCP schema accepts; the
     /// schemas of 2025-11-25 on accept an absent id instead, and those
@@ -40,13 +40,12 @@ impl Session {
     /// left out where the revision's schema allows it, and is `null`, as
     /// JSON-RPC asks, where no form validates and before any revision is
     /// known.
-    pub(super) fn unknown_id(self) -> WireId<'static> {
-        let absent = match self {
+    pub(super) fn unknown_id_absent(self) -> bool {
+        match self {
             Session::Undecided => false,
             Session::Legacy(revision) => revision.error_id_may_be_absent(),
             Session::Modern => true,
-        };
-        if absent { WireId::Absent } else { WireId::Null }
+        }
     }
 }
 

@@ -47,7 +47,6 @@ pub(crate) mod era;
 mod methods;
 mod prompts;
 mod resources;
-pub(crate) mod schema;
 mod tools;
 mod transport;
 mod wire;
@@ -63,7 +62,7 @@ use self::era::Session;
 use self::methods::Hooks;
 pub(crate) use self::transport::StdioTransport;
 use self::wire::{Answer, null_id, parse_error};
-use crate::jsonrpc::{Inbound, read_object};
+use crate::jsonrpc::{Inbound, read_object, too_many_values};
 use crate::revision::{Revision, meta};
 
 pub use self::capture::Capture;
@@ -436,6 +435,11 @@ impl Server {
     ) -> Result<Option<Answer<'c>>, ServeError> {
         let line = trim_line(line);
         let Some(inbound) = Inbound::parse(line) else {
+            // A line of more values than are read into memory is answered
+            // before anything builds them (a batch's elements too).
+            if let Some(why) = too_many_values(line) {
+                return Ok(Some(parse_error(None, state.session, why, buf)));
+            }
             if batches
                 && matches!(state.session, Session::Legacy(revision) if revision.batches())
                 && line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
@@ -452,13 +456,27 @@ impl Server {
         };
         let answer = match inbound {
             Inbound::Request { id, method, params } => {
-                Some(self.dispatch(state, id, &method, params, buf, transport, capture)?)
+                // Params of more values than are read into memory are
+                // invalid params, whatever the method: no handler reads them.
+                match params.and_then(|params| too_many_values(params.get().as_bytes())) {
+                    Some(why) => Some(Answer::line(wire::error_line(
+                        wire::WireId::Id(&id),
+                        crate::jsonrpc::ErrorCode::INVALID_PARAMS,
+                        &format!("the params cannot be read: {why}"),
+                        None,
+                        buf,
+                    ))),
+                    None => {
+                        Some(self.dispatch(state, id, &method, params, buf, transport, capture)?)
+                    }
+                }
             }
             // MCP-CORE r1 §1¶09: notifications are absorbed without a reply,
             // whatever their method; a hook may look at them.
             Inbound::Notification { method, params } => {
                 if let Some(hook) = self.hooks.notification(&method) {
                     let params = params
+                        .filter(|params| too_many_values(params.get().as_bytes()).is_none())
                         .and_then(|params| serde_json::from_str(params.get()).ok())
                         .unwrap_or(Value::Null);
                     let _ = panic::catch_unwind(AssertUnwindSafe(|| hook(&params)));

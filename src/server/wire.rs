@@ -92,14 +92,19 @@ impl Answer<'_> {
 
 /// The parse error (-32700) that answers a line that is no frame, with the
 /// id when one could be read, else the id form the session's revision
-/// takes ([`Session::unknown_id`]).
+/// takes ([`Session::unknown_id_absent`]).
 pub(super) fn parse_error(
     id: Option<RequestId>,
     session: Session,
     reason: &str,
     buf: Vec<u8>,
 ) -> Answer<'static> {
-    let id = id.as_ref().map_or(session.unknown_id(), WireId::Id);
+    let unknown = if session.unknown_id_absent() {
+        WireId::Absent
+    } else {
+        WireId::Null
+    };
+    let id = id.as_ref().map_or(unknown, WireId::Id);
     let message = format!("parse error: {reason}");
     Answer::line(error_line(id, ErrorCode::PARSE_ERROR, &message, None, buf))
 }

@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::schema::validate as schema;
 use crate::transcript::{ReplayTransport, Transcript};
 
 /// MCP-CORE r1 §1¶05 and §1¶06: every answer is one compact JSON object on

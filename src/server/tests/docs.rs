@@ -70,7 +70,7 @@ fn every_paragraph_of_the_contract_has_a_test() {
         include_str!("property.rs"),
         include_str!("../tools.rs"),
         include_str!("../transport.rs"),
-        include_str!("../schema.rs"),
+        include_str!("../../schema/validate.rs"),
         include_str!("../../../tests/capture.rs"),
         include_str!("../../../tests/cli/demo_server.rs"),
     ];

@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::schema::validate as schema;
 
 /// `sum {a, b}`: a tool with every optional descriptor field, answering
 /// structured content that satisfies its output schema.
