@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The check step of the mcp-replay action (action.yml): runs
 # `mcp-replay check` with the action's inputs, the human report in the log,
-# the JUnit file and the Markdown summary beside it, and ends with its
+# the JUnit file, the SARIF log and the Markdown summary beside it (the
+# upload of the SARIF log is action.yml's next step), and ends with its
 # exit status (0 all held, 1 findings, 2 unusable input).
 #
 # Reads the MCP_REPLAY_* inputs that action.yml passes, GITHUB_STEP_SUMMARY
@@ -32,6 +33,22 @@ if [ -n "${MCP_REPLAY_JUNIT:-}" ]; then
         echo "junit=$MCP_REPLAY_JUNIT" >>"$GITHUB_OUTPUT"
     fi
 fi
+if [ -n "${MCP_REPLAY_SARIF:-}" ]; then
+    args+=(--sarif "$MCP_REPLAY_SARIF")
+    if [ -n "${GITHUB_OUTPUT:-}" ]; then
+        echo "sarif=$MCP_REPLAY_SARIF" >>"$GITHUB_OUTPUT"
+    fi
+fi
+case "${MCP_REPLAY_UPLOAD_SARIF:-false}" in
+    true)
+        if [ -z "${MCP_REPLAY_SARIF:-}" ]; then
+            echo "::error title=mcp-replay::upload-sarif needs a sarif path"
+            exit 2
+        fi
+        ;;
+    false) ;;
+    *) echo "::error title=mcp-replay::upload-sarif must be true or false"; exit 2 ;;
+esac
 case "${MCP_REPLAY_SUMMARY:-true}" in
     true) [ -z "${GITHUB_STEP_SUMMARY:-}" ] || args+=(--summary "$GITHUB_STEP_SUMMARY") ;;
     false) ;;

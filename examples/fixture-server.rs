@@ -132,6 +132,10 @@ struct Flags {
     /// With `--prompts-resources`: one flaw in what they answer.
     #[arg(long, value_name = "FLAW")]
     content_flaw: Option<ContentFlaw>,
+    /// List every tool without its annotations, as most servers do: none
+    /// says it changes nothing.
+    #[arg(long)]
+    no_annotations: bool,
     /// Serve two tools whose answers change by themselves: `now` (the
     /// current time, as JSON in its text) and `token` (a fresh random token).
     #[arg(long)]
@@ -153,13 +157,199 @@ struct Flags {
     /// handshake.
     #[arg(long)]
     modern_per_request: bool,
+    /// Handle each line this many milliseconds after it arrives (a slow
+    /// handler), and end the process at end of input at once, dropping the
+    /// lines not handled yet, as the Python SDK cancels its work in flight
+    /// when its read loop ends: requests sent right before stdin closes
+    /// are lost, those sent with stdin open are answered.
+    #[arg(long, value_name = "MS")]
+    eof_cancels: Option<u64>,
+    /// Leave every request before `initialize` unanswered, `ping` and
+    /// `server/discover` included, as older Python SDK servers do: a client
+    /// that asks `server/discover` first hears nothing, and falls back to
+    /// `initialize` on the same process.
+    #[arg(long)]
+    deaf_before_initialize: bool,
     /// One way to get the eras, the first message of a process, or a
     /// modern result wrong (implies `--modern`).
     #[arg(long, value_name = "FLAW")]
     era_flaw: Option<EraFlaw>,
+    /// Write [`HOSTILE`] wherever a server's words reach a report: on
+    /// stderr at start, as the name and description of one more tool
+    /// (listed without an inputSchema, which `tools-list-valid` quotes), as
+    /// the message of an error answering `ping`, after every answer of
+    /// `echo`; and a call of the tool `crash` writes it on stderr and exits
+    /// 1 (breaks `ping`, `tools-list-valid` and `transcript-match`, all of
+    /// which quote it).
+    #[arg(long)]
+    hostile: bool,
+    /// The tool `add` declares an `outputSchema` of this kind, one of
+    /// those a lenient validator gets wrong or one per JSON Schema keyword
+    /// (`--output-schema list` names them), and answers structured content
+    /// that meets it; serves 2026-07-28 too (as `--modern`), whose session
+    /// calls `add`.
+    #[arg(long, value_name = "CASE", value_parser = output_schema::parse)]
+    output_schema: Option<&'static output_schema::Case>,
+    /// With `--output-schema`: answer structured content that breaks the
+    /// schema, at the case's keyword.
+    #[arg(long, requires = "output_schema")]
+    output_invalid: bool,
+    /// Exit with status 1 at this request, as older Python SDK servers end
+    /// at a `tools/call` without a name or an unknown method (repeatable).
+    #[arg(long, value_name = "REQUEST")]
+    crash_on: Vec<Fatal>,
+    /// Answer nothing from this request on, as a server whose loop died
+    /// while its process runs on (repeatable).
+    #[arg(long, value_name = "REQUEST")]
+    hang_on: Vec<Fatal>,
+    /// Declare and serve `completions`: `completion/complete` of a prompt's
+    /// argument or a template's variable (with `--prompts-resources`).
+    #[arg(long)]
+    completions: bool,
+    /// With `--completions`: one flaw in what completion answers.
+    #[arg(long, value_name = "FLAW")]
+    completion_flaw: Option<CompletionFlaw>,
+    /// Declare and serve `logging`: `logging/setLevel` on the legacy
+    /// revisions, and log messages before each `tools/call` answer (at
+    /// `info` and `error`, those at or above the level set; on 2026-07-28
+    /// only to a request whose `_meta` asks for a level).
+    #[arg(long)]
+    logging: bool,
+    /// With `--logging`: one flaw in the logging.
+    #[arg(long, value_name = "FLAW")]
+    logging_flaw: Option<LoggingFlaw>,
+    /// Declare `resources.subscribe` and serve `resources/subscribe` and
+    /// `resources/unsubscribe` on the legacy revisions, with an update of
+    /// the resource right after its subscription (with
+    /// `--prompts-resources`).
+    #[arg(long)]
+    subscribe: bool,
+    /// With `--subscribe`: one flaw in the subscriptions.
+    #[arg(long, value_name = "FLAW")]
+    subscribe_flaw: Option<SubscribeFlaw>,
+    /// Give the tools, prompts and resources an icon each.
+    #[arg(long)]
+    icons: bool,
+    /// With `--icons`: one flaw in the icons.
+    #[arg(long, value_name = "FLAW")]
+    icon_flaw: Option<IconFlaw>,
+    /// Report progress on a `tools/call` that carries a progress token, as
+    /// MODE says.
+    #[arg(long, value_name = "MODE")]
+    progress_mode: Option<ProgressMode>,
+    /// Serve the tools without annotations: none says it changes nothing,
+    /// so the probes call none for real unless named with `--tool`.
+    #[arg(long)]
+    unannotated: bool,
+    /// Answer every request, but never exit at end of input (as
+    /// `mcp-server-sqlite` 2025.4.25 does): breaks `eof-exit-zero` alone.
+    #[arg(long)]
+    linger_at_eof: bool,
     /// The tools of `mcp-replay fuzz`'s tests (`--fuzz-tools`, `--fuzz-bug`).
     #[command(flatten)]
     fuzz: fuzz_tools::FuzzFlags,
+    /// What a server that asks too much of its client does
+    /// (`--hostile-schema`, `--flood-listen`, `--huge-state`).
+    #[command(flatten)]
+    excess: excess::ExcessFlags,
+}
+
+/// What `--hostile` writes: escape sequences that clear a terminal, set
+/// its title and ring its bell (ESC, CSI, OSC, BEL, a C1 CSI), a
+/// right-to-left override, zero-width characters, and GitHub Actions
+/// workflow commands, at the start of a line and in the older form
+/// anywhere in one.
+const HOSTILE: &str = "\u{1b}[2J\u{1b}]0;owned\u{7}\u{9b}31m\u{202e}evil\u{200b}\u{2028}::add-mask::hostile ##[error]old form\n::error file=src/lib.rs,line=1::all laws held\r\n  ::stop-commands::hostile";
+/// One way to get completion wrong (`--completion-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CompletionFlaw {
+    /// `completion/complete` is not served, though declared (breaks
+    /// `capabilities-honest`).
+    NotServed,
+    /// 101 values (breaks `schema`: at most 100).
+    TooMany,
+    /// A completion of an unknown prompt answers values, not -32602 (a
+    /// warning of `invalid-params`).
+    UnknownRefResult,
+}
+
+/// One way to get logging wrong (`--logging-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LoggingFlaw {
+    /// `logging/setLevel` is not served, though logging is declared
+    /// (breaks `capabilities-honest`).
+    NoSetLevel,
+    /// A level no revision has is accepted, by `logging/setLevel` and in a
+    /// 2026-07-28 request's `_meta` (a warning of `invalid-params`).
+    AnyLevel,
+    /// Log messages below the level set are sent all the same (a warning
+    /// of `capabilities-honest`).
+    IgnoresLevel,
+    /// On 2026-07-28, log messages go to requests that asked for none
+    /// (breaks `capabilities-honest`).
+    Unasked,
+}
+
+/// One way to get subscriptions wrong (`--subscribe-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SubscribeFlaw {
+    /// `resources/subscribe` is not served, though declared (breaks
+    /// `capabilities-honest`).
+    NotServed,
+    /// The update after a subscription names another resource (a warning
+    /// of `capabilities-honest`).
+    OtherUri,
+}
+
+/// One way to get icons wrong (`--icon-flaw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum IconFlaw {
+    /// An icon's `src` is a relative path, no URI (breaks `schema`).
+    NotAUri,
+    /// An icon's `src` is an `ftp:` URI (a warning of `schema`).
+    OddScheme,
+    /// An icon's `sizes` says `big` (a warning of `schema`).
+    BadSizes,
+}
+
+/// The log levels, from the least severe.
+const LOG_LEVELS: &[&str] = &[
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// How a `tools/call` with a progress token reports progress
+/// (`--progress-mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ProgressMode {
+    /// 1 of 2, then 2 of 2, before the answer.
+    Steady,
+    /// As `steady`, then once more after the answer (breaks
+    /// `request-answered-once`: progress stops once answered).
+    AfterAnswer,
+    /// 2 of 2, then 1 of 2 (breaks `request-answered-once`: progress
+    /// increases).
+    Decreasing,
+    /// Progress for a token no request carried (breaks
+    /// `request-answered-once`).
+    UnknownToken,
+}
+
+/// A request a server ends at, or stops answering at (`--crash-on`,
+/// `--hang-on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Fatal {
+    /// A request for a method the server does not serve (on the legacy
+    /// era; `server/discover` is one for a legacy server).
+    UnknownMethod,
+    /// A `tools/call` without a tool name.
+    NamelessCall,
 }
 
 /// One way to get the eras or the first message of a process wrong
@@ -235,6 +425,10 @@ enum Flaw {
     /// `tools/call` works only after a `tools/list` on the same process
     /// (breaks `discover`: 2026-07-28 is stateless).
     Stateful,
+    /// `tools/list` and `tools/call` are refused until a `server/discover`
+    /// has been answered on the same process (breaks `discover`: 2026-07-28
+    /// is stateless).
+    NeedsDiscover,
     /// With `--modern-only`: `initialize` is refused with a bare -32601
     /// that names no version (breaks `initialize`, which asks a modern-only
     /// server to name the versions it serves).
@@ -275,8 +469,8 @@ enum ListenFlaw {
     /// The stream's notification lacks its subscription id (breaks
     /// `request-answered-once`).
     Untagged,
-    /// A notification of the stream follows its cancellation (breaks
-    /// `request-answered-once`).
+    /// A notification of the stream follows its cancellation, after the
+    /// answer to the next request (breaks `request-answered-once`).
     AfterCancel,
     /// `notifications/tools/list_changed` before each modern `tools/list`
     /// answer, outside any stream (breaks `capabilities-honest`).
@@ -306,6 +500,9 @@ enum InputRequired {
     /// Exits at a `requestState` it never issued (breaks
     /// `request-answered-once`: it trusts what the client sends).
     ForgedExits,
+    /// Every `tools/call`, whatever its arguments and state, is answered
+    /// with an `InputRequiredResult`: no call ever reaches a tool.
+    Always,
 }
 
 /// The `requestState` the fixture issues.
@@ -339,6 +536,21 @@ enum ContentFlaw {
     /// `resources/read` of an unknown URI answers empty `contents` instead
     /// of an error (breaks `invalid-params`).
     UnknownUriResult,
+    /// `prompts/get` of an unknown prompt answers a result, not -32602 (a
+    /// warning of `invalid-params`).
+    UnknownPromptResult,
+    /// `prompts/get` without a required argument answers a result, not
+    /// -32602 (a warning of `invalid-params`).
+    MissingArgumentResult,
+    /// `resources/list` always has a next page (breaks
+    /// `capabilities-honest`: a client cannot list it to its end).
+    EndlessPages,
+    /// On 2026-07-28, the pages after a list's first are `private`, the
+    /// first `public` (breaks `list-cache-hints`).
+    MixedScope,
+    /// On 2026-07-28, `resources/read` carries no cache hints (breaks
+    /// `list-cache-hints`).
+    ReadWithoutHints,
 }
 
 /// One misbehaviour per law id.
@@ -438,6 +650,16 @@ const SDK_REVISIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025
 
 fn main() -> ExitCode {
     let flags = Flags::parse();
+    if let Some(case) = flags.output_schema
+        && case.name == "list"
+    {
+        // The list is this run's whole output, as `--help` is.
+        #[allow(clippy::print_stdout)]
+        for case in output_schema::CASES {
+            println!("{} {}", case.name, case.keyword);
+        }
+        return ExitCode::SUCCESS;
+    }
     if let Err(err) = prepare(&flags) {
         eprintln!("fixture-server: cannot start: {err}");
         return ExitCode::from(1);
@@ -462,12 +684,19 @@ fn main() -> ExitCode {
         batching: false,
         collected: None,
         listening: None,
+        cancelled: None,
+        flood: None,
         out: io::stdout().lock(),
         wrote: false,
         fuzz: fuzz_tools::State::default(),
         era: EraState::default(),
+        hung: false,
+        log_floor: std::cell::Cell::new(None),
     };
-    let served = fixture.serve(BufReader::new(io::stdin().lock()));
+    let served = match fixture.flags.eof_cancels {
+        Some(ms) => fixture.serve_cancelling(Duration::from_millis(ms)),
+        None => fixture.serve(BufReader::new(io::stdin().lock())),
+    };
     // A fixed wait is the point: a server slow to stop.
     std::thread::sleep(Duration::from_millis(fixture.flags.slow_exit));
     match served {
@@ -499,6 +728,9 @@ fn prepare(flags: &Flags) -> io::Result<()> {
                 std::process::exit(code);
             }
         });
+    }
+    if flags.hostile {
+        eprintln!("{HOSTILE}");
     }
     let mut left = flags.stderr_flood;
     let chunk = [b'e'; 64 * 1024];
@@ -618,6 +850,11 @@ struct Fixture {
     collected: Option<Vec<String>>,
     /// The id of the open `subscriptions/listen` stream (`--listen`).
     listening: Option<RequestId>,
+    /// A stream cancelled, whose notification follows the next answer
+    /// (`--listen-flaw after-cancel`).
+    cancelled: Option<RequestId>,
+    /// The thread that floods the open stream (`--flood-listen`).
+    flood: Option<excess::Flood>,
     out: io::StdoutLock<'static>,
     /// Whether a line has been written to stdout yet.
     wrote: bool,
@@ -625,6 +862,11 @@ struct Fixture {
     fuzz: fuzz_tools::State,
     /// What the era modes remember.
     era: EraState,
+    /// Set once a request the server hangs at came (`--hang-on`): nothing
+    /// is answered any more.
+    hung: bool,
+    /// The level `logging/setLevel` set, as an index of [`LOG_LEVELS`].
+    log_floor: std::cell::Cell<Option<usize>>,
 }
 
 impl Fixture {
@@ -655,6 +897,9 @@ impl Fixture {
         if let Some(late) = self.late.take() {
             self.write(&late)?;
         }
+        if let Some(flood) = self.flood.take() {
+            flood.stop();
+        }
         // A stream still open is closed with its result.
         if let Some(stream) = self.listening.take()
             && self.flags.listen_flaw != Some(ListenFlaw::NoClose)
@@ -663,11 +908,62 @@ impl Fixture {
                 json!({"resultType": "complete", "_meta": {SUBSCRIPTION_ID: stream.to_value()}});
             self.write(&Response::ok(stream, result).to_line())?;
         }
+        if self.flags.linger_at_eof {
+            // The misbehaviour: a server that never exits on its own.
+            loop {
+                std::thread::park();
+            }
+        }
         Ok(if self.broken(Break::EofExitZero) {
             3
         } else {
             0
         })
+    }
+
+    /// `--eof-cancels`: a reader thread passes each line on as it arrives,
+    /// and this loop handles it `delay` later; end of input ends the loop at
+    /// once, whatever is still waiting.
+    fn serve_cancelling(&mut self, delay: Duration) -> Result<u8, Stop> {
+        use std::sync::mpsc::{self, RecvTimeoutError};
+        use std::time::Instant;
+        let (lines, read) = mpsc::channel::<Vec<u8>>();
+        std::thread::spawn(move || {
+            let mut input = BufReader::new(io::stdin().lock());
+            loop {
+                let mut line = Vec::new();
+                match input.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) if lines.send(line).is_err() => return,
+                    Ok(_) => {}
+                }
+            }
+        });
+        let mut waiting: std::collections::VecDeque<(Instant, Vec<u8>)> =
+            std::collections::VecDeque::new();
+        loop {
+            let next = match waiting.front() {
+                Some((due, _)) => read.recv_timeout(due.saturating_duration_since(Instant::now())),
+                None => read.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match next {
+                Ok(line) => {
+                    self.spoken_to.store(true, Ordering::SeqCst);
+                    waiting.push_back((Instant::now() + delay, line));
+                }
+                // End of input: what is in flight is dropped.
+                Err(RecvTimeoutError::Disconnected) => return Ok(0),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            while waiting
+                .front()
+                .is_some_and(|(due, _)| *due <= Instant::now())
+            {
+                if let Some((_, line)) = waiting.pop_front() {
+                    self.handle(trim_line(&line), false)?;
+                }
+            }
+        }
     }
 
     /// Handles one line; `more` says whether more input is already buffered
@@ -681,7 +977,7 @@ impl Fixture {
         }
         match Frame::parse(line) {
             // `--fuzz-bug stops-answering`: nothing is answered any more.
-            Frame::Request { .. } if self.fuzz.deaf() => Ok(()),
+            Frame::Request { .. } if self.fuzz.deaf() || self.hung => Ok(()),
             Frame::Notification { method, .. }
                 if first
                     && method == method::CANCELLED
@@ -689,6 +985,12 @@ impl Fixture {
             {
                 eprintln!("fixture-server: expected a request first");
                 Err(Stop::Exit(1))
+            }
+            Frame::Request { id, method, .. }
+                if method == method::PING && self.flags.excess.huge_line.is_some() =>
+            {
+                let mib = self.flags.excess.huge_line.unwrap_or(0);
+                self.write(&excess::huge_line(&id, mib))
             }
             Frame::Request { id, method, params } => {
                 let held = Held {
@@ -786,6 +1088,10 @@ impl Fixture {
             self.wrote = true;
             log_start(&self.flags, "answering")?;
         }
+        // A flooding stream writes from a thread of its own: a line goes
+        // out whole, between two of its lines.
+        let flood = self.flood.as_ref();
+        let _turn = flood.map(excess::Flood::turn);
         self.out.write_all(line.as_bytes())?;
         self.out.write_all(b"\n")?;
         self.out.flush()?;
@@ -824,8 +1130,11 @@ impl Fixture {
             && params.as_ref().and_then(|p| p.get("requestId")) == Some(&stream.to_value())
         {
             self.listening = None;
+            if let Some(flood) = self.flood.take() {
+                flood.stop();
+            }
             if self.flags.listen_flaw == Some(ListenFlaw::AfterCancel) {
-                self.write(&list_changed(Some(&stream)))?;
+                self.cancelled = Some(stream);
             }
             return Ok(());
         }
@@ -852,6 +1161,7 @@ impl Fixture {
     /// Whether the fixture serves 2026-07-28 too.
     fn modern(&self) -> bool {
         self.flags.modern
+            || self.flags.output_schema.is_some()
             || self.flags.modern_only
             || self.flags.modern_flaw.is_some()
             || self.flags.modern_per_request
@@ -862,6 +1172,21 @@ impl Fixture {
 
     fn flawed(&self, flaw: Flaw) -> bool {
         self.flags.modern_flaw == Some(flaw)
+    }
+
+    /// A request the server ends at (`--crash-on`: the process exits with
+    /// status 1) or hangs at (`--hang-on`: returns `true`, and nothing is
+    /// answered from now on).
+    fn fatal(&mut self, at: Fatal) -> bool {
+        if self.flags.crash_on.contains(&at) {
+            eprintln!("fixture-server: crashed at {at:?}");
+            std::process::exit(1);
+        }
+        if self.flags.hang_on.contains(&at) {
+            eprintln!("fixture-server: hung at {at:?}");
+            self.hung = true;
+        }
+        self.hung
     }
 
     fn era_flawed(&self, flaw: EraFlaw) -> bool {
@@ -942,6 +1267,20 @@ impl Fixture {
                 None,
             )));
         }
+        let log_level = meta.and_then(|m| m.get("io.modelcontextprotocol/logLevel"));
+        if self.flags.logging
+            && self.flags.logging_flaw != Some(LoggingFlaw::AnyLevel)
+            && let Some(level) = log_level
+            && !level
+                .as_str()
+                .is_some_and(|level| LOG_LEVELS.contains(&level))
+        {
+            return Some(Err((
+                ErrorCode::INVALID_PARAMS,
+                format!("params._meta `io.modelcontextprotocol/logLevel` {level} is no log level"),
+                None,
+            )));
+        }
         if let Some(version) = version
             && version != "2026-07-28"
         {
@@ -989,12 +1328,22 @@ impl Fixture {
             return Some(outcome.map_err(|(code, message)| (code, message, None)));
         }
         Some(match method {
+            method::TOOLS_LIST | method::TOOLS_CALL
+                if self.flawed(Flaw::NeedsDiscover) && self.discovered == 0 =>
+            {
+                Err((
+                    ErrorCode::INVALID_REQUEST,
+                    "send server/discover first".to_owned(),
+                    None,
+                ))
+            }
             "server/discover" => {
                 let mut capabilities = json!({"tools": tools_capability});
                 if self.flags.prompts_resources {
                     capabilities["prompts"] = json!({});
                     capabilities["resources"] = json!({});
                 }
+                self.family_capabilities(&mut capabilities, true);
                 let mut result = hints(
                     json!({"supportedVersions": versions, "capabilities": capabilities}),
                     true,
@@ -1034,6 +1383,9 @@ impl Fixture {
                 Ok(result)
             }
             method::PING if self.flawed(Flaw::AnswersPing) => Ok(json!({"resultType": "complete"})),
+            method::TOOLS_CALL if self.flags.input_required == Some(InputRequired::Always) => {
+                Ok(json!({"resultType": "input_required", "requestState": FIXTURE_STATE}))
+            }
             method::TOOLS_CALL if self.flawed(Flaw::Stateful) && !self.listed => Err((
                 ErrorCode::INVALID_REQUEST,
                 "call tools/list first".to_owned(),
@@ -1058,6 +1410,12 @@ impl Fixture {
                             "invalid arguments".to_owned(),
                             None,
                         ))
+                    }
+                    Ok(result)
+                        if self.flags.excess.huge_state.is_some()
+                            && result.get("isError") != Some(&Value::Bool(true)) =>
+                    {
+                        Ok(excess::input_required(&self.flags.excess))
                     }
                     Ok(result)
                         if self.flags.input_required.is_some()
@@ -1148,11 +1506,137 @@ impl Fixture {
         }
         let tag = (flaw != Some(ListenFlaw::Untagged)).then_some(&id);
         self.write(&list_changed(tag))?;
+        if self.flags.excess.flood_listen.is_some() {
+            self.flood = Some(excess::Flood::start(list_changed(tag))?);
+        }
         self.listening = Some(id);
         Ok(())
     }
 
+    /// Answers `request`: with the log messages `--logging` sends before a
+    /// `tools/call` answer, the progress `--progress-mode` reports, and the
+    /// resource update `--subscribe` sends after a subscription.
     fn answer(&mut self, request: Held) -> Result<(), Stop> {
+        if self.flood.is_some()
+            && let Some(pace) = self.flags.excess.flood_listen
+            && request.method != method::PING
+        {
+            // A fixed wait is the point: a server that answers slowly
+            // while its stream floods.
+            std::thread::sleep(Duration::from_millis(pace));
+        }
+        if self.flags.logging && request.method == method::TOOLS_CALL {
+            self.log_before(request.params.as_ref())?;
+        }
+        let subscribed = match request.method.as_str() {
+            "resources/subscribe" if self.flags.subscribe && !self.stateless => request
+                .params
+                .as_ref()
+                .and_then(|p| p.get("uri"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            _ => None,
+        };
+        self.answer_with_progress(request)?;
+        if let Some(stream) = self.cancelled.take() {
+            self.write(&list_changed(Some(&stream)))?;
+        }
+        if let Some(uri) = subscribed {
+            let uri = match self.flags.subscribe_flaw {
+                Some(SubscribeFlaw::NotServed) => return Ok(()),
+                Some(SubscribeFlaw::OtherUri) => "fixture://elsewhere".to_owned(),
+                None => uri,
+            };
+            let update = json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/resources/updated",
+                "params": {"uri": uri},
+            });
+            self.write(&update.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// The log messages `--logging` sends before a `tools/call` answer: at
+    /// `info` and `error`, those at or above the level set (legacy), or
+    /// the level the request's `_meta` asks for (2026-07-28, none when it
+    /// asks for none), as `--logging-flaw` says.
+    fn log_before(&mut self, params: Option<&Value>) -> Result<(), Stop> {
+        let flaw = self.flags.logging_flaw;
+        let request_meta = params.and_then(|p| p.get("_meta"));
+        let modern = request_meta
+            .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+            .is_some();
+        let asked = request_meta
+            .and_then(|m| m.get("io.modelcontextprotocol/logLevel"))
+            .and_then(Value::as_str)
+            .and_then(|level| LOG_LEVELS.iter().position(|l| *l == level));
+        for level in ["info", "error"] {
+            let index = LOG_LEVELS.iter().position(|l| *l == level).unwrap_or(0);
+            let send = match modern {
+                true => match asked {
+                    Some(floor) => index >= floor,
+                    None => flaw == Some(LoggingFlaw::Unasked),
+                },
+                false => {
+                    flaw == Some(LoggingFlaw::IgnoresLevel)
+                        || index >= self.log_floor.get().unwrap_or(0)
+                }
+            };
+            if send {
+                let message = json!({
+                    "jsonrpc": "2.0",
+                    "method": "notifications/message",
+                    "params": {"level": level, "logger": "fixture", "data": "calling a tool"},
+                });
+                self.write(&message.to_string())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Answers `request`, with the progress `--progress-mode` reports
+    /// around the answer to a `tools/call` that carries a progress token.
+    fn answer_with_progress(&mut self, request: Held) -> Result<(), Stop> {
+        let token = match (&self.flags.progress_mode, request.method.as_str()) {
+            (Some(_), method::TOOLS_CALL) => request
+                .params
+                .as_ref()
+                .and_then(|p| p.pointer("/_meta/progressToken"))
+                .cloned(),
+            _ => None,
+        };
+        let Some(token) = token else {
+            return self.answer_one(request);
+        };
+        let progress = |token: &Value, progress: u32| {
+            json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/progress",
+                "params": {"progressToken": token, "progress": progress, "total": 2},
+            })
+            .to_string()
+        };
+        let mode = self.flags.progress_mode;
+        let before: &[u32] = match mode {
+            Some(ProgressMode::Decreasing) => &[2, 1],
+            Some(ProgressMode::UnknownToken) => &[],
+            _ => &[1, 2],
+        };
+        for step in before {
+            self.write(&progress(&token, *step))?;
+        }
+        if mode == Some(ProgressMode::UnknownToken) {
+            self.write(&progress(&json!("fixture-no-such-token"), 1))?;
+        }
+        self.answer_one(request)?;
+        if mode == Some(ProgressMode::AfterAnswer) {
+            self.write(&progress(&token, 3))?;
+        }
+        Ok(())
+    }
+
+    fn answer_one(&mut self, request: Held) -> Result<(), Stop> {
         let Held {
             id,
             method,
@@ -1161,6 +1645,12 @@ impl Fixture {
         } = request;
         if first && method == method::PING && self.era_flawed(EraFlaw::FirstPingLegacy) {
             return self.write(&Response::ok(id, json!({})).to_line());
+        }
+        if method == method::TOOLS_CALL
+            && params.as_ref().and_then(|p| p.get("name")).is_none()
+            && self.fatal(Fatal::NamelessCall)
+        {
+            return Ok(());
         }
         if self.flags.listen && self.modern() && method == "subscriptions/listen" {
             return self.listen(id);
@@ -1237,6 +1727,12 @@ impl Fixture {
             .with_data(data);
             return self.write(&response.to_line());
         }
+        if self.flags.deaf_before_initialize
+            && !self.era.initialized
+            && method != method::INITIALIZE
+        {
+            return Ok(());
+        }
         if self.flags.modern_per_request
             && !self.era.initialized
             && method != method::INITIALIZE
@@ -1258,12 +1754,16 @@ impl Fixture {
                 self.batching = self.flags.batches && result["protocolVersion"] == "2025-03-26";
                 Ok(result)
             }
+            method::PING if self.flags.hostile => {
+                Err((ErrorCode::INTERNAL_ERROR, HOSTILE.to_owned()))
+            }
             method::PING if self.broken(Break::Ping) => Ok(json!({"pong": true})),
             method::PING if self.broken(Break::Schema) => Ok(json!({"_meta": 5})),
             method::PING => Ok(json!({})),
             method::TOOLS_LIST => self.tools_list(params.as_ref()),
             method::TOOLS_CALL => self.tools_call(params),
             _ if self.broken(Break::UnknownMethod) => Ok(json!({})),
+            _ if self.fatal(Fatal::UnknownMethod) => return Ok(()),
             other => Err(if self.flags.like == Some(Like::PythonSdkV1) {
                 (
                     ErrorCode::INVALID_PARAMS,
@@ -1334,11 +1834,154 @@ impl Fixture {
             capabilities["prompts"] = json!({});
             capabilities["resources"] = json!({});
         }
+        self.family_capabilities(&mut capabilities, false);
         json!({
             "protocolVersion": version,
             "serverInfo": server_info,
             "capabilities": capabilities,
         })
+    }
+
+    /// The capabilities of `--completions`, `--logging` and `--subscribe`
+    /// (subscriptions on the legacy revisions only).
+    fn family_capabilities(&self, capabilities: &mut Value, modern: bool) {
+        if self.flags.completions {
+            capabilities["completions"] = json!({});
+        }
+        if self.flags.logging {
+            capabilities["logging"] = json!({});
+        }
+        if self.flags.subscribe && !modern && capabilities.get("resources").is_some() {
+            capabilities["resources"]["subscribe"] = json!(true);
+        }
+    }
+
+    /// The icons of what the fixture lists (`--icons`), as `--icon-flaw`
+    /// says.
+    fn icons(&self) -> Value {
+        let (src, sizes) = match self.flags.icon_flaw {
+            Some(IconFlaw::NotAUri) => ("icons/fixture.png", "48x48"),
+            Some(IconFlaw::OddScheme) => ("ftp://example.com/fixture.png", "48x48"),
+            Some(IconFlaw::BadSizes) => ("https://example.com/fixture.png", "big"),
+            None => ("https://example.com/fixture.png", "48x48"),
+        };
+        json!([{"src": src, "mimeType": "image/png", "sizes": [sizes]}])
+    }
+
+    /// `items`, each with the icons of `--icons` when it is given.
+    fn with_icons(&self, mut items: Vec<Value>) -> Vec<Value> {
+        if self.flags.icons {
+            for item in &mut items {
+                item["icons"] = self.icons();
+            }
+        }
+        items
+    }
+
+    /// One page of the list of `items` under `key`, as `--page-size` and
+    /// `--lax-cursor` (and `--content-flaw endless-pages`) say.
+    fn page(
+        &self,
+        key: &str,
+        items: Vec<Value>,
+        params: Option<&Value>,
+    ) -> Result<Value, (ErrorCode, String)> {
+        let items = self.with_icons(items);
+        let cursor = params.and_then(|p| p.get("cursor"));
+        if key == "resources" && self.flags.content_flaw == Some(ContentFlaw::EndlessPages) {
+            let next = cursor
+                .and_then(Value::as_str)
+                .and_then(|c| c.parse::<u64>().ok())
+                .map_or(1, |n| n + 1);
+            return Ok(json!({ key: items, "nextCursor": next.to_string() }));
+        }
+        let Some(page_size) = self.flags.page_size else {
+            return Ok(json!({ key: items }));
+        };
+        let start = match cursor {
+            None => 0,
+            Some(cursor) => match cursor
+                .as_str()
+                .and_then(|c| c.parse::<usize>().ok())
+                .filter(|start| *start < items.len())
+            {
+                Some(start) => start,
+                None if self.flags.lax_cursor => 0,
+                None => {
+                    return Err((
+                        ErrorCode::INVALID_PARAMS,
+                        format!("invalid cursor {cursor}"),
+                    ));
+                }
+            },
+        };
+        let end = (start + page_size.max(1)).min(items.len());
+        let mut page = json!({ key: items[start..end] });
+        if end < items.len() {
+            page["nextCursor"] = json!(end.to_string());
+        }
+        Ok(page)
+    }
+
+    /// `completion/complete` (`--completions`): values for an argument of
+    /// a prompt listed or a variable of the template listed, -32602 for
+    /// anything else, as `--completion-flaw` says.
+    fn complete(&self, params: Option<&Value>) -> Result<Value, (ErrorCode, String)> {
+        let flaw = self.flags.completion_flaw;
+        if flaw == Some(CompletionFlaw::NotServed) {
+            return Err((
+                ErrorCode::METHOD_NOT_FOUND,
+                "method not found: completion/complete".to_owned(),
+            ));
+        }
+        let reference = params.and_then(|p| p.get("ref"));
+        let known = match reference
+            .and_then(|r| r.get("type"))
+            .and_then(Value::as_str)
+        {
+            Some("ref/prompt") => matches!(
+                reference
+                    .and_then(|r| r.get("name"))
+                    .and_then(Value::as_str),
+                Some("greet" | "review")
+            ),
+            Some("ref/resource") => {
+                reference.and_then(|r| r.get("uri")).and_then(Value::as_str)
+                    == Some("fixture://notes/{name}")
+            }
+            _ => false,
+        };
+        if !known && flaw != Some(CompletionFlaw::UnknownRefResult) {
+            return Err((ErrorCode::INVALID_PARAMS, "unknown reference".to_owned()));
+        }
+        let values: Vec<String> = match flaw {
+            Some(CompletionFlaw::TooMany) => (0..101).map(|n| format!("value-{n}")).collect(),
+            _ => vec!["alpha".to_owned(), "beta".to_owned()],
+        };
+        let total = values.len();
+        Ok(json!({"completion": {"values": values, "total": total, "hasMore": false}}))
+    }
+
+    /// `logging/setLevel` (`--logging`, legacy): a level sets the floor of
+    /// the log messages sent from then on; anything else is -32602, as
+    /// `--logging-flaw` says.
+    fn set_level(&self, params: Option<&Value>) -> Result<Value, (ErrorCode, String)> {
+        let flaw = self.flags.logging_flaw;
+        if flaw == Some(LoggingFlaw::NoSetLevel) {
+            return Err((
+                ErrorCode::METHOD_NOT_FOUND,
+                "method not found: logging/setLevel".to_owned(),
+            ));
+        }
+        let level = params.and_then(|p| p.get("level")).and_then(Value::as_str);
+        match level.and_then(|level| LOG_LEVELS.iter().position(|l| *l == level)) {
+            Some(floor) => {
+                self.log_floor.set(Some(floor));
+                Ok(json!({}))
+            }
+            None if flaw == Some(LoggingFlaw::AnyLevel) => Ok(json!({})),
+            None => Err((ErrorCode::INVALID_PARAMS, "unknown log level".to_owned())),
+        }
     }
 
     /// The answer to a prompts or resources request (`--prompts-resources`),
@@ -1350,7 +1993,14 @@ impl Fixture {
         params: Option<&Value>,
         modern: bool,
     ) -> Option<Result<Value, (ErrorCode, String)>> {
-        if !self.flags.prompts_resources {
+        let family = matches!(
+            method,
+            "completion/complete"
+                | "logging/setLevel"
+                | "resources/subscribe"
+                | "resources/unsubscribe"
+        );
+        if !self.flags.prompts_resources && !family {
             return None;
         }
         let flaw = self.flags.content_flaw;
@@ -1361,28 +2011,65 @@ impl Fixture {
             ))
         };
         let uri = "fixture://readme";
+        let known = ["fixture://readme", "fixture://notes"];
+        let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+        let arguments = params.and_then(|p| p.get("arguments"));
         let answer = match method {
-            "prompts/list" => {
-                Ok(json!({"prompts": [{"name": "greet", "description": "A greeting"}]}))
-            }
+            "prompts/list" => self.page(
+                "prompts",
+                vec![
+                    json!({"name": "greet", "description": "A greeting"}),
+                    json!({"name": "review", "description": "A review of some code",
+                        "arguments": [{"name": "code", "description": "The code", "required": true}]}),
+                ],
+                params,
+            ),
             "prompts/get" if flaw == Some(ContentFlaw::NoPromptGet) => not_found(method),
-            "prompts/get" => match params.and_then(|p| p.get("name")).and_then(Value::as_str) {
+            "prompts/get" => match name {
                 Some("greet") => Ok(
                     json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Hello"}}]}),
                 ),
+                Some("review") => match arguments.and_then(|a| a.get("code")) {
+                    Some(Value::String(code)) => Ok(
+                        json!({"messages": [{"role": "user", "content": {"type": "text", "text": format!("Review: {code}")}}]}),
+                    ),
+                    _ if flaw == Some(ContentFlaw::MissingArgumentResult) => Ok(
+                        json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Review: "}}]}),
+                    ),
+                    _ => Err((
+                        ErrorCode::INVALID_PARAMS,
+                        "missing the required argument `code`".to_owned(),
+                    )),
+                },
+                _ if flaw == Some(ContentFlaw::UnknownPromptResult) => Ok(json!({"messages": []})),
                 _ => Err((ErrorCode::INVALID_PARAMS, "unknown prompt".to_owned())),
             },
-            "resources/list" => Ok(json!({"resources": [{"uri": uri, "name": "readme"}]})),
+            "resources/list" => self.page(
+                "resources",
+                vec![
+                    json!({"uri": uri, "name": "readme"}),
+                    json!({"uri": "fixture://notes", "name": "notes"}),
+                ],
+                params,
+            ),
             "resources/templates/list" if flaw == Some(ContentFlaw::NoTemplates) => {
                 not_found(method)
             }
-            "resources/templates/list" => Ok(json!({"resourceTemplates": []})),
+            "resources/templates/list" => self.page(
+                "resourceTemplates",
+                vec![json!({"uriTemplate": "fixture://notes/{name}", "name": "a note"})],
+                params,
+            ),
             "resources/read" => {
                 let asked = params.and_then(|p| p.get("uri")).and_then(Value::as_str);
                 match asked {
-                    Some(asked) if asked == uri && flaw != Some(ContentFlaw::Unreadable) => Ok(
-                        json!({"contents": [{"uri": uri, "mimeType": "text/plain", "text": "read me"}]}),
-                    ),
+                    Some(asked)
+                        if known.contains(&asked) && flaw != Some(ContentFlaw::Unreadable) =>
+                    {
+                        Ok(
+                            json!({"contents": [{"uri": asked, "mimeType": "text/plain", "text": "read me"}]}),
+                        )
+                    }
                     _ if flaw == Some(ContentFlaw::UnknownUriResult) => Ok(json!({"contents": []})),
                     // 2026-07-28 makes an unknown resource -32602; the
                     // legacy revisions suggest -32002.
@@ -1390,6 +2077,14 @@ impl Fixture {
                         Err((ErrorCode::INVALID_PARAMS, "resource not found".to_owned()))
                     }
                     _ => Err((ErrorCode(-32002), "resource not found".to_owned())),
+                }
+            }
+            "completion/complete" if self.flags.completions => self.complete(params),
+            "logging/setLevel" if self.flags.logging && !modern => return Some(self.set_level(params)),
+            "resources/subscribe" | "resources/unsubscribe" if self.flags.subscribe && !modern => {
+                match self.flags.subscribe_flaw {
+                    Some(SubscribeFlaw::NotServed) => not_found(method),
+                    _ => Ok(json!({})),
                 }
             }
             _ => return None,
@@ -1431,9 +2126,23 @@ impl Fixture {
         Some(answer.map(|mut result| {
             if modern {
                 result["resultType"] = json!("complete");
-                if method != "prompts/get" {
+                let cacheable = method.ends_with("/list") || method == "resources/read";
+                if cacheable {
                     result["ttlMs"] = json!(0);
                     result["cacheScope"] = json!("public");
+                }
+                if method == "resources/read"
+                    && flaw == Some(ContentFlaw::ReadWithoutHints)
+                    && let Some(object) = result.as_object_mut()
+                {
+                    object.remove("ttlMs");
+                    object.remove("cacheScope");
+                }
+                // `--content-flaw mixed-scope`: every page after the first
+                // private.
+                let paged = params.and_then(|p| p.get("cursor")).is_some();
+                if paged && cacheable && flaw == Some(ContentFlaw::MixedScope) {
+                    result["cacheScope"] = json!("private");
                 }
             }
             result
@@ -1450,6 +2159,20 @@ impl Fixture {
     }
 
     fn tools(&self) -> Vec<Value> {
+        let mut tools = self.own_tools();
+        tools.extend(excess::tools(&self.flags.excess));
+        tools.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+        if self.flags.no_annotations {
+            for tool in &mut tools {
+                if let Some(tool) = tool.as_object_mut() {
+                    tool.remove("annotations");
+                }
+            }
+        }
+        tools
+    }
+
+    fn own_tools(&self) -> Vec<Value> {
         if self.flags.fuzz.enabled() {
             return fuzz_tools::tools(&self.flags.fuzz);
         }
@@ -1458,17 +2181,21 @@ impl Fixture {
         } else {
             json!({"type": "object", "properties": {}})
         };
+        let mut add = json!({
+            "name": "add",
+            "description": "Adds two numbers.",
+            "annotations": {"readOnlyHint": true},
+            "inputSchema": {
+                "type": "object",
+                "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+                "required": ["a", "b"],
+            },
+        });
+        if let Some(case) = self.flags.output_schema {
+            add["outputSchema"] = case.output_schema();
+        }
         let mut tools = vec![
-            json!({
-                "name": "add",
-                "description": "Adds two numbers.",
-                "annotations": {"readOnlyHint": true},
-                "inputSchema": {
-                    "type": "object",
-                    "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
-                    "required": ["a", "b"],
-                },
-            }),
+            add,
             json!({
                 "name": "echo",
                 "description": "Answers its text.",
@@ -1481,12 +2208,23 @@ impl Fixture {
             }),
             json!({"name": "fail", "description": "Always fails.", "inputSchema": fail_schema}),
         ];
+        if self.flags.hostile {
+            tools.push(json!({"name": HOSTILE, "description": HOSTILE}));
+        }
         if self.flags.volatile {
             let none = json!({"type": "object", "properties": {}});
             tools.push(
                 json!({"name": "now", "description": "The current time.", "inputSchema": none}),
             );
             tools.push(json!({"name": "token", "description": "A fresh random token.", "inputSchema": none}));
+        }
+        let mut tools = self.with_icons(tools);
+        if self.flags.unannotated {
+            for tool in &mut tools {
+                if let Some(tool) = tool.as_object_mut() {
+                    tool.remove("annotations");
+                }
+            }
         }
         tools
     }
@@ -1545,6 +2283,9 @@ impl Fixture {
             Some(Value::Object(arguments)) => arguments,
             Some(_) => return Err((bad_params, "arguments must be an object".to_owned())),
         };
+        if let Some(refusal) = excess::call(&self.flags.excess, &name) {
+            return Ok(tool_result(&refusal, true));
+        }
         if self.flags.fuzz.enabled() {
             let token = params
                 .get("_meta")
@@ -1562,6 +2303,9 @@ impl Fixture {
             "echo" => match arguments.get("text") {
                 Some(Value::String(text)) => {
                     let mut answer = format!("{text}{}", self.flags.echo_suffix);
+                    if self.flags.hostile {
+                        answer.push_str(HOSTILE);
+                    }
                     answer.extend(std::iter::repeat_n('.', self.flags.pad));
                     Ok(tool_result(&answer, false))
                 }
@@ -1576,11 +2320,21 @@ impl Fixture {
                     .unwrap_or_else(|| {
                         json!(a.as_f64().unwrap_or(f64::NAN) + b.as_f64().unwrap_or(f64::NAN))
                     });
+                    if let Some(case) = self.flags.output_schema {
+                        let structured = case.structured_content(self.flags.output_invalid);
+                        let mut result = tool_result(&structured.to_string(), false);
+                        result["structuredContent"] = structured;
+                        return Ok(result);
+                    }
                     Ok(tool_result(&sum.to_string(), false))
                 }
                 _ => invalid("add: `a` and `b` must be numbers".to_owned()),
             },
             "fail" => Ok(tool_result("fail: this tool always fails", true)),
+            "crash" if self.flags.hostile => {
+                eprintln!("fixture-server: crashing\n{HOSTILE}");
+                std::process::exit(1);
+            }
             "now" if self.flags.volatile => {
                 let now = json!({"datetime": utc_now(), "timezone": "UTC"});
                 Ok(tool_result(&now.to_string(), false))
@@ -2190,5 +2944,655 @@ mod fuzz_tools {
         }
         tools.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
         tools
+    }
+}
+
+/// What a server that asks too much of its client does, for the tests of
+/// the bounds `mcp-replay` keeps (docs/limits.md): tools whose inputSchema
+/// asks for more than any bounded generator makes, a `subscriptions/listen`
+/// stream that floods while answers come slowly, and `requestState`s of
+/// many mebibytes asked for again and again.
+mod excess {
+    use std::io::Write as _;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use clap::ValueEnum;
+    use serde_json::{Value, json};
+
+    /// The flags of what asks too much.
+    #[derive(Debug, Clone, clap::Args)]
+    pub(super) struct ExcessFlags {
+        /// Serve one more tool, `hostile_<KIND>` with the kind's dashes as
+        /// underscores, annotated as one that changes nothing, whose
+        /// inputSchema asks for what no bounded generator makes
+        /// (repeatable); every call of it is answered with an `isError`
+        /// result.
+        #[arg(long = "hostile-schema", value_name = "KIND")]
+        pub schemas: Vec<Schema>,
+        /// With `--listen`: once a stream is open, write its notification
+        /// (padded to 4 KiB) again and again, as fast as the client reads,
+        /// until the stream is cancelled or input ends; and answer every
+        /// request but `ping` only after MS meanwhile.
+        #[arg(long, value_name = "MS")]
+        pub flood_listen: Option<u64>,
+        /// With a 2026-07-28 mode: answer every `tools/call` that would
+        /// succeed with an `InputRequiredResult` whose `requestState` is a
+        /// fresh one of this many MiB, whatever state the call brings.
+        #[arg(long, value_name = "MIB")]
+        pub huge_state: Option<usize>,
+        /// Answer every `ping` with a result holding one array of this
+        /// many MiB of zeros (`[0,0,…]`): far more JSON values in one line
+        /// than a reader keeps in memory as one message.
+        #[arg(long, value_name = "MIB")]
+        pub huge_line: Option<usize>,
+    }
+
+    /// The answer to `ping` id `id` of `--huge-line`: `mib` MiB of zeros in
+    /// one array, built as text (never as values).
+    pub(super) fn huge_line(id: &mcp_replay::RequestId, mib: usize) -> String {
+        let mut line = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{{\"padding\":[0",
+            id.to_value()
+        );
+        line.reserve(mib << 20);
+        while line.len() < mib << 20 {
+            line.push_str(",0");
+        }
+        line.push_str("]}}");
+        line
+    }
+
+    /// An inputSchema no bounded generator meets.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+    pub(super) enum Schema {
+        /// A string of at least 10^9 characters.
+        MinLength,
+        /// An array of at least 10^9 items, each an array of at least 10^6
+        /// arrays of at least 10^6 long strings.
+        MinItems,
+        /// An object of at least 10^9 members.
+        MinProperties,
+        /// A number past 1e300 that is a multiple of 1e-300.
+        MultipleOf,
+        /// An array of 100 arrays of 100 arrays, and so on without end
+        /// (a reference to itself).
+        Nesting,
+        /// A string matching `^a{1000000000}$`.
+        Repetition,
+        /// A string matching `^((a{1000}){1000}){1000}$`, and one
+        /// matching an optional character repeated 2^32 - 1 times.
+        NestedRepetition,
+        /// A member whose schema is an `anyOf` of two references to
+        /// itself, and an `allOf` of two more.
+        References,
+        /// 20,000 required members, each a string of at least 10,000
+        /// characters.
+        Wide,
+    }
+
+    impl Schema {
+        /// The tool's name.
+        fn tool(self) -> String {
+            let kind = self
+                .to_possible_value()
+                .map(|value| value.get_name().replace('-', "_"))
+                .unwrap_or_default();
+            format!("hostile_{kind}")
+        }
+
+        /// The tool's inputSchema.
+        fn input_schema(self) -> Value {
+            let one = |name: &str, schema: Value| json!({"type": "object", "properties": {name: schema}, "required": [name]});
+            match self {
+                Schema::MinLength => one(
+                    "text",
+                    json!({"type": "string", "minLength": 1_000_000_000}),
+                ),
+                Schema::MinItems => one(
+                    "list",
+                    json!({"type": "array", "minItems": 1_000_000_000, "items": {
+                        "type": "array", "minItems": 1_000_000, "items": {
+                            "type": "array", "minItems": 1_000_000, "uniqueItems": true, "items": {
+                                "type": "string", "minLength": 100_000
+                            }
+                        }
+                    }}),
+                ),
+                Schema::MinProperties => one(
+                    "map",
+                    json!({"type": "object", "minProperties": 1_000_000_000, "additionalProperties": {"type": "string", "minLength": 1_000_000}}),
+                ),
+                Schema::MultipleOf => one(
+                    "n",
+                    json!({"type": "number", "multipleOf": 1e-300, "minimum": 1e300}),
+                ),
+                Schema::Nesting => {
+                    let mut schema = one("tree", json!({"$ref": "#/$defs/node"}));
+                    schema["$defs"] = json!({"node": {"type": "array", "minItems": 100, "maxItems": 100, "items": {"$ref": "#/$defs/node"}}});
+                    schema
+                }
+                Schema::Repetition => one(
+                    "text",
+                    json!({"type": "string", "pattern": "^a{1000000000}$"}),
+                ),
+                Schema::NestedRepetition => json!({
+                    "type": "object",
+                    "properties": {
+                        "text": {"type": "string", "pattern": "^((a{1000}){1000}){1000}$"},
+                        "empty": {"type": "string", "pattern": "^(x?){4294967295}b$"}
+                    },
+                    "required": ["text", "empty"]
+                }),
+                Schema::References => {
+                    let mut schema = one("node", json!({"$ref": "#/$defs/node"}));
+                    schema["$defs"] = json!({"node": {
+                        "anyOf": [{"$ref": "#/$defs/node"}, {"$ref": "#/$defs/node"}],
+                        "allOf": [{"$ref": "#/$defs/node"}, {"$ref": "#/$defs/node"}]
+                    }});
+                    schema
+                }
+                Schema::Wide => {
+                    let names: Vec<String> = (0..20_000).map(|n| format!("m{n:05}")).collect();
+                    let properties: serde_json::Map<String, Value> = names
+                        .iter()
+                        .map(|name| (name.clone(), json!({"type": "string", "minLength": 10_000})))
+                        .collect();
+                    json!({"type": "object", "properties": properties, "required": names})
+                }
+            }
+        }
+    }
+
+    /// The hostile tools' descriptors.
+    pub(super) fn tools(flags: &ExcessFlags) -> Vec<Value> {
+        flags
+            .schemas
+            .iter()
+            .map(|schema| {
+                json!({
+                    "name": schema.tool(),
+                    "description": "Asks for more than any client should make.",
+                    "annotations": {"readOnlyHint": true},
+                    "inputSchema": schema.input_schema(),
+                })
+            })
+            .collect()
+    }
+
+    /// The refusal of a call of a hostile tool; `None` for another tool.
+    pub(super) fn call(flags: &ExcessFlags, name: &str) -> Option<String> {
+        flags
+            .schemas
+            .iter()
+            .any(|schema| schema.tool() == name)
+            .then(|| format!("{name}: arguments refused"))
+    }
+
+    /// An `InputRequiredResult` with a fresh `requestState` of
+    /// `--huge-state` MiB.
+    pub(super) fn input_required(flags: &ExcessFlags) -> Value {
+        use std::sync::atomic::AtomicUsize;
+        static ISSUED: AtomicUsize = AtomicUsize::new(0);
+        let n = ISSUED.fetch_add(1, Ordering::SeqCst);
+        let mut state = format!("state-{n}-");
+        state.extend(std::iter::repeat_n(
+            's',
+            flags.huge_state.unwrap_or(0) << 20,
+        ));
+        json!({"resultType": "input_required", "requestState": state})
+    }
+
+    /// A thread writing one stream notification again and again.
+    pub(super) struct Flood {
+        stop: Arc<AtomicBool>,
+        lock: Arc<Mutex<()>>,
+        /// Another writer waits for the lock: the flood lets it go first.
+        wanted: Arc<AtomicBool>,
+    }
+
+    impl Flood {
+        /// Starts writing `line` (padded) to stdout, each time whole.
+        pub(super) fn start(line: String) -> std::io::Result<Flood> {
+            use std::os::fd::AsFd as _;
+            let mut out = std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned()?);
+            let mut notification: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            notification["params"]["_meta"]["fixture/padding"] = json!("p".repeat(4096));
+            let mut bytes = notification.to_string().into_bytes();
+            bytes.push(b'\n');
+            let stop = Arc::new(AtomicBool::new(false));
+            let lock = Arc::new(Mutex::new(()));
+            let wanted = Arc::new(AtomicBool::new(false));
+            let (stopped, turn, waiting) =
+                (Arc::clone(&stop), Arc::clone(&lock), Arc::clone(&wanted));
+            std::thread::spawn(move || {
+                loop {
+                    while waiting.load(Ordering::SeqCst) {
+                        std::thread::yield_now();
+                    }
+                    let Ok(_turn) = turn.lock() else { return };
+                    if stopped.load(Ordering::SeqCst) || out.write_all(&bytes).is_err() {
+                        return;
+                    }
+                }
+            });
+            Ok(Flood { stop, lock, wanted })
+        }
+
+        /// The turn of another writer, so that lines never mix: the flood
+        /// writes no line until it is dropped.
+        pub(super) fn turn(&self) -> std::sync::MutexGuard<'_, ()> {
+            self.wanted.store(true, Ordering::SeqCst);
+            let turn = self
+                .lock
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            self.wanted.store(false, Ordering::SeqCst);
+            turn
+        }
+
+        /// Ends the flood: no line of it starts after this returns.
+        pub(super) fn stop(self) {
+            let _turn = self.turn();
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// The `outputSchema` cases of `--output-schema`: the kinds a lenient
+/// validator refused valid answers to, and one case per keyword the judge
+/// of JSON Schema decides, each with structured content that meets it and
+/// (but for the annotations) content that breaks it at that keyword.
+mod output_schema {
+    use serde_json::{Value, json};
+
+    /// One kind of `outputSchema`: the schema of the member `v`, a value
+    /// that meets it and one that breaks it, as JSON text.
+    #[derive(Debug)]
+    pub(super) struct Case {
+        /// The name `--output-schema` takes.
+        pub name: &'static str,
+        /// The keyword the invalid value breaks (`-` for none).
+        pub keyword: &'static str,
+        schema: &'static str,
+        valid: &'static str,
+        invalid: &'static str,
+    }
+
+    /// The definitions every case's schema may refer to.
+    const DEFS: &str = r##"{"count": {"type": "integer"}, "node": {"$anchor": "node", "type": "object", "properties": {"value": {"type": "integer"}, "next": {"$ref": "#/$defs/node"}}, "required": ["value"]}}"##;
+
+    macro_rules! case {
+        ($name:literal, $keyword:literal, $schema:literal, $valid:literal, $invalid:literal) => {
+            Case {
+                name: $name,
+                keyword: $keyword,
+                schema: $schema,
+                valid: $valid,
+                invalid: $invalid,
+            }
+        };
+    }
+
+    /// Every case, the hard kinds first.
+    pub(super) const CASES: &[Case] = &[
+        // The kinds a lenient validator refused valid answers to.
+        case!(
+            "closed-tuple",
+            "items",
+            r#"{"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}], "items": false}"#,
+            r#"["a", 1]"#,
+            r#"["a", 1, 2]"#
+        ),
+        case!(
+            "pattern-properties",
+            "additionalProperties",
+            r#"{"type": "object", "properties": {"name": {"type": "string"}}, "patternProperties": {"^x-": {"type": "integer"}}, "additionalProperties": false}"#,
+            r#"{"name": "n", "x-a": 1, "x-b": 2}"#,
+            r#"{"name": "n", "y": 1}"#
+        ),
+        case!("float-enum", "enum", r#"{"enum": [1, 2]}"#, "1.0", "3"),
+        case!(
+            "ref-siblings",
+            "maximum",
+            r##"{"$ref": "#/$defs/count", "maximum": 10}"##,
+            "5.0",
+            "11"
+        ),
+        case!(
+            "unevaluated-if",
+            "unevaluatedProperties",
+            r#"{"type": "object", "properties": {"kind": {"enum": ["a", "b"]}}, "if": {"properties": {"kind": {"const": "a"}}}, "then": {"properties": {"a": {"type": "integer"}}}, "unevaluatedProperties": false}"#,
+            r#"{"kind": "a", "a": 1}"#,
+            r#"{"kind": "b", "a": 1}"#
+        ),
+        case!(
+            "big-integer",
+            "maximum",
+            r#"{"type": "integer", "maximum": 9007199254740993}"#,
+            "9007199254740993",
+            "9007199254740994"
+        ),
+        case!(
+            "code-points",
+            "maxLength",
+            r#"{"type": "string", "maxLength": 2}"#,
+            r#""\ud83d\ude00\ud83d\ude00""#,
+            r#""\ud83d\ude00\ud83d\ude00\ud83d\ude00""#
+        ),
+        case!(
+            "format-annotation",
+            "-",
+            r#"{"type": "string", "format": "email"}"#,
+            r#""not an address""#,
+            r#""not an address""#
+        ),
+        case!(
+            "unknown-keyword",
+            "-",
+            r#"{"type": "string", "nullable": true, "x-order": 1}"#,
+            r#""s""#,
+            r#""s""#
+        ),
+        // Values the judge cannot decide: neither a finding nor a pass.
+        case!(
+            "undecided-fraction",
+            "-",
+            r#"{"multipleOf": 0.1}"#,
+            "0.3",
+            "0.3"
+        ),
+        case!(
+            "undecided-pattern",
+            "-",
+            r#"{"type": "string", "pattern": "^(?=a)a"}"#,
+            r#""ab""#,
+            r#""ab""#
+        ),
+        case!(
+            "recursive",
+            "type",
+            r##"{"$ref": "#/$defs/node"}"##,
+            r#"{"value": 1, "next": {"value": 2, "next": {"value": 3}}}"#,
+            r#"{"value": 1, "next": {"value": 2, "next": {"value": "3"}}}"#
+        ),
+        // One case per keyword the judge decides.
+        case!(
+            "type",
+            "type",
+            r#"{"type": ["string", "null"]}"#,
+            "null",
+            "1"
+        ),
+        case!(
+            "enum",
+            "enum",
+            r#"{"enum": ["fast", {"a": [1]}]}"#,
+            r#"{"a": [1.0]}"#,
+            r#""slow""#
+        ),
+        case!(
+            "const",
+            "const",
+            r#"{"const": {"a": [1, 2]}}"#,
+            r#"{"a": [1.0, 2]}"#,
+            r#"{"a": [2, 1]}"#
+        ),
+        case!(
+            "multipleOf",
+            "multipleOf",
+            r#"{"multipleOf": 0.5}"#,
+            "2.5",
+            "2.25"
+        ),
+        case!("maximum", "maximum", r#"{"maximum": 2}"#, "2.0", "2.5"),
+        case!(
+            "exclusiveMaximum",
+            "exclusiveMaximum",
+            r#"{"exclusiveMaximum": 2}"#,
+            "1.5",
+            "2"
+        ),
+        case!("minimum", "minimum", r#"{"minimum": -1}"#, "-1", "-1.5"),
+        case!(
+            "exclusiveMinimum",
+            "exclusiveMinimum",
+            r#"{"exclusiveMinimum": 0}"#,
+            "0.5",
+            "0"
+        ),
+        case!(
+            "maxLength",
+            "maxLength",
+            r#"{"maxLength": 3}"#,
+            r#""abc""#,
+            r#""abcd""#
+        ),
+        case!(
+            "minLength",
+            "minLength",
+            r#"{"minLength": 1}"#,
+            r#""a""#,
+            r#""""#
+        ),
+        case!(
+            "pattern",
+            "pattern",
+            r#"{"pattern": "^[a-z]+-[0-9]{2}$"}"#,
+            r#""ab-12""#,
+            r#""ab-1""#
+        ),
+        case!(
+            "maxItems",
+            "maxItems",
+            r#"{"maxItems": 1}"#,
+            "[1]",
+            "[1, 2]"
+        ),
+        case!("minItems", "minItems", r#"{"minItems": 1}"#, "[1]", "[]"),
+        case!(
+            "uniqueItems",
+            "uniqueItems",
+            r#"{"uniqueItems": true}"#,
+            r#"[1, "1", [1]]"#,
+            "[1, 1.0]"
+        ),
+        case!(
+            "prefixItems",
+            "prefixItems",
+            r#"{"prefixItems": [{"type": "string"}]}"#,
+            r#"["a", 1]"#,
+            "[1]"
+        ),
+        case!(
+            "items",
+            "items",
+            r#"{"items": {"type": "integer"}}"#,
+            "[1, 2.0]",
+            "[1, 2.5]"
+        ),
+        case!(
+            "contains",
+            "contains",
+            r#"{"contains": {"type": "string"}}"#,
+            r#"[1, "a"]"#,
+            "[1, 2]"
+        ),
+        case!(
+            "minContains",
+            "contains",
+            r#"{"contains": {"type": "string"}, "minContains": 2}"#,
+            r#"["a", "b"]"#,
+            r#"["a", 1]"#
+        ),
+        case!(
+            "maxContains",
+            "contains",
+            r#"{"contains": {"type": "string"}, "maxContains": 1}"#,
+            r#"["a", 1]"#,
+            r#"["a", "b"]"#
+        ),
+        case!(
+            "unevaluatedItems",
+            "unevaluatedItems",
+            r#"{"prefixItems": [true], "unevaluatedItems": {"type": "string"}}"#,
+            r#"[1, "a"]"#,
+            "[1, 2]"
+        ),
+        case!(
+            "maxProperties",
+            "maxProperties",
+            r#"{"maxProperties": 1}"#,
+            r#"{"a": 1}"#,
+            r#"{"a": 1, "b": 2}"#
+        ),
+        case!(
+            "minProperties",
+            "minProperties",
+            r#"{"minProperties": 1}"#,
+            r#"{"a": 1}"#,
+            "{}"
+        ),
+        case!(
+            "required",
+            "required",
+            r#"{"required": ["a"]}"#,
+            r#"{"a": 1}"#,
+            r#"{"b": 1}"#
+        ),
+        case!(
+            "dependentRequired",
+            "dependentRequired",
+            r#"{"dependentRequired": {"card": ["billing"]}}"#,
+            r#"{"card": 1, "billing": 2}"#,
+            r#"{"card": 1}"#
+        ),
+        case!(
+            "properties",
+            "properties",
+            r#"{"properties": {"a": {"type": "string"}}}"#,
+            r#"{"a": "s", "b": 1}"#,
+            r#"{"a": 1}"#
+        ),
+        case!(
+            "patternProperties",
+            "patternProperties",
+            r#"{"patternProperties": {"^n-": {"type": "number"}}}"#,
+            r#"{"n-a": 1, "s": "x"}"#,
+            r#"{"n-a": "1"}"#
+        ),
+        case!(
+            "additionalProperties",
+            "additionalProperties",
+            r#"{"properties": {"a": true}, "additionalProperties": {"type": "boolean"}}"#,
+            r#"{"a": 1, "b": true}"#,
+            r#"{"a": 1, "b": 1}"#
+        ),
+        case!(
+            "propertyNames",
+            "propertyNames",
+            r#"{"propertyNames": {"pattern": "^[a-z]+$"}}"#,
+            r#"{"ab": 1}"#,
+            r#"{"Ab": 1}"#
+        ),
+        case!(
+            "dependentSchemas",
+            "dependentSchemas",
+            r#"{"dependentSchemas": {"card": {"required": ["billing"]}}}"#,
+            r#"{"billing": 1}"#,
+            r#"{"card": 1}"#
+        ),
+        case!(
+            "unevaluatedProperties",
+            "unevaluatedProperties",
+            r#"{"allOf": [{"properties": {"a": true}}], "unevaluatedProperties": false}"#,
+            r#"{"a": 1}"#,
+            r#"{"a": 1, "b": 2}"#
+        ),
+        case!(
+            "allOf",
+            "allOf",
+            r#"{"allOf": [{"type": "number"}, {"minimum": 0}]}"#,
+            "1",
+            "-1"
+        ),
+        case!(
+            "anyOf",
+            "anyOf",
+            r#"{"anyOf": [{"type": "string"}, {"minimum": 0}]}"#,
+            r#""s""#,
+            "-1"
+        ),
+        case!(
+            "oneOf",
+            "oneOf",
+            r#"{"oneOf": [{"type": "number"}, {"minimum": 0}]}"#,
+            "-1",
+            "1"
+        ),
+        case!("not", "not", r#"{"not": {"type": "null"}}"#, "0", "null"),
+        case!(
+            "if-then-else",
+            "if",
+            r#"{"if": {"type": "string"}, "then": {"minLength": 2}, "else": {"minimum": 0}}"#,
+            r#""ab""#,
+            "-1"
+        ),
+        case!(
+            "false",
+            "false",
+            r#"{"properties": {"a": false}}"#,
+            r#"{"b": 1}"#,
+            r#"{"a": 1}"#
+        ),
+        case!("$ref", "$ref", r##"{"$ref": "#/$defs/count"}"##, "3", "3.5"),
+        case!(
+            "$anchor",
+            "$ref",
+            r##"{"$ref": "#node"}"##,
+            r#"{"value": 1}"#,
+            r#"{"next": {"value": 1}}"#
+        ),
+        case!(
+            "$dynamicRef",
+            "$dynamicRef",
+            r##"{"$dynamicRef": "#node"}"##,
+            r#"{"value": 1}"#,
+            r#"{"value": "1"}"#
+        ),
+    ];
+
+    /// The case `text` names (`list` prints the names).
+    pub(super) fn parse(text: &str) -> Result<&'static Case, String> {
+        const LIST: Case = case!("list", "-", "{}", "null", "null");
+        if text == "list" {
+            return Ok(&LIST);
+        }
+        CASES.iter().find(|case| case.name == text).ok_or_else(|| {
+            format!("no output schema case `{text}`: `--output-schema list` names them")
+        })
+    }
+
+    fn read(text: &str) -> Value {
+        serde_json::from_str(text).expect("the cases are JSON")
+    }
+
+    impl Case {
+        /// The tool's `outputSchema`: an object whose `v` has the case's
+        /// schema, with the definitions cases refer to.
+        pub(super) fn output_schema(&self) -> Value {
+            json!({
+                "type": "object",
+                "properties": {"v": read(self.schema)},
+                "required": ["v"],
+                "$defs": read(DEFS),
+            })
+        }
+
+        /// The structured content the tool answers: valid, or not.
+        pub(super) fn structured_content(&self, invalid: bool) -> Value {
+            let v = if invalid { self.invalid } else { self.valid };
+            json!({"v": read(v)})
+        }
     }
 }

@@ -146,6 +146,25 @@ def markdown(summary, servers):
     return "\n".join(text) + "\n"
 
 
+def findings_table(summary, servers):
+    """Every finding of each server under `--profile spec`, in the first
+    run: the table docs/real-servers.md argues, one row per law and server,
+    with one message of each."""
+    text = ["| server | law | severity | what the server did (first message) |", "|---|---|---|---|"]
+    for server in servers:
+        seen = {}
+        for finding in summary["servers"][server]["profiles"]["spec"]["findings"]:
+            seen.setdefault((finding["law"], finding["severity"]), finding["message"])
+        if not seen:
+            text.append(f"| {server} | - | - | no finding |")
+        for (law, severity), message in sorted(seen.items()):
+            message = message.replace("|", "\\|").replace("\n", " ")
+            if len(message) > 220:
+                message = message[:217] + "..."
+            text.append(f"| {server} | `{law}` | {severity} | {message} |")
+    return "\n".join(text) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--expected", required=True)
@@ -161,7 +180,7 @@ def main():
     summary = {"servers": {}}
 
     print()
-    print(f"{'server':<12} {'profile':<7} {'exit':<4} {'laws with findings':<58} {'replay':<8} {'stable':<7} verdict")
+    print(f"{'server':<20} {'profile':<7} {'exit':<4} {'laws with findings':<58} {'replay':<8} {'stable':<7} verdict")
     for server in servers:
         entry = summary["servers"].setdefault(server, {"transcripts": {}, "profiles": {}})
         for profile in PROFILES:
@@ -191,7 +210,7 @@ def main():
                 for law in sorted({law for v in seen for law in v[1].split(",") if law})
             )
             word = "ok" if matches else ("FLAKY" if not stable else "UNEXPECTED")
-            print(f"{server:<12} {profile:<7} {code:<4} {shown or '-':<58} {replay:<8} {'yes' if stable else 'NO':<7} {word}")
+            print(f"{server:<20} {profile:<7} {code:<4} {shown or '-':<58} {replay:<8} {'yes' if stable else 'NO':<7} {word}")
             if not stable:
                 for verdict_seen in distinct:
                     runs = [i + 1 for i, v in enumerate(seen) if v == verdict_seen]
@@ -227,6 +246,7 @@ def main():
 
     (results / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     (results / "tables.md").write_text(markdown(summary, servers))
+    (results / "findings.md").write_text(findings_table(summary, servers))
     print()
     print("all verdicts as expected and stable; the recorder changed no answer" if ok else "FAILED: see above")
     return 0 if ok else 1

@@ -6,11 +6,21 @@
 # Usage: scripts/interop.sh [SCRATCH_DIR]
 #
 # Everything is installed into SCRATCH_DIR (a fresh temporary directory by
-# default; pass one to reuse its installs), from the registries only:
-#   servers  @modelcontextprotocol/server-everything, -filesystem, -memory (npm),
-#            mcp-server-time, mcp-server-git (PyPI, on the Python SDK 2.x),
-#            a small FastMCP server on the Python SDK 1.x (written here),
-#            a small rmcp server (written here, built from crates.io)
+# default; pass one to reuse its installs), from the registries only, each
+# PyPI server into a virtual environment of its own:
+#   servers  npm: @modelcontextprotocol/server-everything, -filesystem,
+#            -memory, -sequential-thinking (TypeScript SDK 1.x), -github
+#            (an older TypeScript SDK 1.x), mcp-hello-world, @eslint/mcp,
+#            @upstash/context7-mcp; a small server on the TypeScript SDK 2.x
+#            (@modelcontextprotocol/server) and one on the TypeScript
+#            FastMCP framework (npm's fastmcp), written here;
+#            PyPI: mcp-server-time, -git, -fetch, duckduckgo-mcp-server
+#            (Python SDK 2.x), mcp-server-calculator, mcp-shell-server,
+#            mcp-server-bmi-calculator (Python SDK 1.x), mcp-server-sqlite (on
+#            an older Python SDK 1.x); small servers on FastMCP in both its
+#            packages (mcp.server.fastmcp of the Python SDK 1.x, and the
+#            standalone fastmcp 2.x and 4.x), written here;
+#            crates.io: a small rmcp server, written here
 #   hosts    the Python SDK client 1.x and 2.x, the TypeScript SDK client
 # The suite
 #   1. records one session per server and host (initialize, ping, the lists the
@@ -32,7 +42,10 @@
 #
 # Settings: RUNS=N (default 10); RMCP=0 leaves the rmcp server out (its first
 # build compiles tokio and serde: about two minutes on two cores, and it needs
-# crates.io); ONLY="time git" checks only those servers.
+# crates.io); ONLY="time git" checks only those servers, and ONLY=python the
+# Python servers (`RUNS=5 ONLY=python`: the same verdicts in every run);
+# FUZZ=0 leaves the fuzz phase out (it fuzzes the first six servers and
+# rmcp, whose tools docs/real-servers.md argues).
 #
 # CI does not run this suite (.ci/run leaves it out): it needs npm, PyPI and
 # crates.io, a run takes ten minutes or more, and while the servers and SDKs
@@ -56,13 +69,32 @@ npm_servers=(
     @modelcontextprotocol/server-everything@2026.8.31
     @modelcontextprotocol/server-filesystem@2026.8.31
     @modelcontextprotocol/server-memory@2026.8.31
+    @modelcontextprotocol/server-sequential-thinking@2026.8.31
+    @modelcontextprotocol/server-github@2025.4.8
+    mcp-hello-world@1.1.2
+    @eslint/mcp@0.3.13
+    @upstash/context7-mcp@4.1.1
 )
 ts_sdk=1.32.2
+ts_sdk_v2=2.4.0
+ts_fastmcp=4.20.16
 python_sdk_v2=2.3.0
 python_sdk_v1=1.30.0
 mcp_server_time=2026.10.19
 mcp_server_git=2026.10.19
 rmcp_version=3.11.0
+# Each PyPI server in a virtual environment of its own: its name, then what
+# pip installs (the SDK pinned where the server leaves it open).
+py_servers=(
+    "fetch mcp-server-fetch==2026.10.24 mcp==$python_sdk_v2"
+    "ddg duckduckgo-mcp-server==0.7.0 mcp==$python_sdk_v2"
+    "bmi mcp-server-bmi-calculator==0.2.2 mcp==$python_sdk_v1"
+    "calc mcp-server-calculator==0.2.1 mcp==$python_sdk_v1"
+    "shell mcp-shell-server==1.1.14 mcp==$python_sdk_v1"
+    "sqlite mcp-server-sqlite==2025.4.25 mcp==1.9.4 pydantic==2.10.6"
+    "fastmcp2 fastmcp==2.12.5 pydantic==2.11.9"
+    "fastmcp4 fastmcp==4.1.6"
+)
 
 log() { echo "==> $*" >&2; }
 started=$(date +%s)
@@ -88,6 +120,76 @@ pip_install() {
 }
 pip_install py2 "mcp==$python_sdk_v2" "mcp-server-time==$mcp_server_time" "mcp-server-git==$mcp_server_git"
 pip_install py1 "mcp==$python_sdk_v1"
+for entry in "${py_servers[@]}"; do
+    read -r -a words <<<"$entry"
+    pip_install "py-${words[0]}" "${words[@]:1}"
+done
+
+# The servers written here on the TypeScript SDK 2.x and on npm's FastMCP,
+# in a package of their own (beside the SDK 1.x they would share its zod).
+mkdir -p "$scratch/npm2"
+(
+    cd "$scratch/npm2"
+    [ -f package.json ] || npm init -y >/dev/null
+    npm install --silent --no-audit --no-fund "@modelcontextprotocol/server@$ts_sdk_v2" "fastmcp@$ts_fastmcp" zod
+)
+cat >"$scratch/npm2/ts-sdk-v2-server.mjs" <<'EOF'
+import { McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { z } from "zod";
+
+serveStdio(() => {
+    const server = new McpServer({ name: "interop-ts-sdk-v2", version: "1.0.0" });
+    server.registerTool(
+        "add",
+        {
+            description: "Add two integers.",
+            inputSchema: z.object({ a: z.number().int(), b: z.number().int() }),
+            annotations: { readOnlyHint: true },
+        },
+        async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+    );
+    return server;
+});
+EOF
+cat >"$scratch/npm2/fastmcp-ts-server.mjs" <<'EOF'
+import { FastMCP } from "fastmcp";
+import { z } from "zod";
+
+const server = new FastMCP({ name: "interop-fastmcp-ts", version: "1.0.0" });
+server.addTool({
+    name: "add",
+    description: "Add two integers.",
+    parameters: z.object({ a: z.number().int(), b: z.number().int() }),
+    annotations: { readOnlyHint: true },
+    execute: async ({ a, b }) => String(a + b),
+});
+server.start({ transportType: "stdio" });
+EOF
+
+# The server written here on the standalone FastMCP (2.x and 4.x): the same
+# two tools as the Python SDK 1.x's FastMCP server below.
+cat >"$scratch/fastmcp_standalone_server.py" <<'EOF'
+from fastmcp import FastMCP
+
+server = FastMCP("interop-fastmcp-standalone")
+
+
+@server.tool()
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+@server.tool()
+def greet(name: str) -> str:
+    """Greet someone by name."""
+    return f"Hello, {name}!"
+
+
+if __name__ == "__main__":
+    server.run()
+EOF
 
 # The FastMCP server on the Python SDK 1.x: two tools, a resource, a prompt.
 cat >"$scratch/fastmcp_v1_server.py" <<'EOF'
@@ -261,13 +363,53 @@ plan[fastmcp-v1]='[
  {"method":"tools/call","params":{"name":"greet","arguments":{"name":"interop"}}},
  {"method":"resources/read","params":{"uri":"config://app"}},
  {"method":"prompts/get","params":{"name":"review","arguments":{"code":"print(1)"}}}]'
-servers=(everything filesystem memory time git fastmcp-v1)
+server_cmd[sequential-thinking]="node $npm_bin/server-sequential-thinking/dist/index.js"
+plan[sequential-thinking]='[]'
+server_cmd[github]="node $npm_bin/server-github/dist/index.js"
+plan[github]='[]'
+server_cmd[hello-world]="node $scratch/npm/node_modules/mcp-hello-world/build/stdio.js"
+plan[hello-world]='[]'
+server_cmd[eslint]="node $scratch/npm/node_modules/@eslint/mcp/src/mcp-cli.js"
+plan[eslint]='[]'
+server_cmd[context7]="node $scratch/npm/node_modules/@upstash/context7-mcp/dist/index.js"
+plan[context7]='[]'
+server_cmd[ts-sdk-v2]="node $scratch/npm2/ts-sdk-v2-server.mjs"
+plan[ts-sdk-v2]='[{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40}}}]'
+server_cmd[fastmcp-ts]="node $scratch/npm2/fastmcp-ts-server.mjs"
+plan[fastmcp-ts]='[{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40}}}]'
+server_cmd[fetch]="$scratch/py-fetch/bin/python -m mcp_server_fetch"
+plan[fetch]='[]'
+server_cmd[ddg]="$scratch/py-ddg/bin/duckduckgo-mcp-server"
+plan[ddg]='[]'
+server_cmd[bmi]="$scratch/py-bmi/bin/mcp-server-bmi-calculator"
+plan[bmi]='[]'
+server_cmd[calc]="$scratch/py-calc/bin/python -m mcp_server_calculator"
+plan[calc]='[{"method":"tools/call","params":{"name":"calculate","arguments":{"expression":"2 + 40"}}}]'
+server_cmd[shell]="env ALLOW_COMMANDS=echo $scratch/py-shell/bin/mcp-shell-server"
+plan[shell]='[]'
+server_cmd[sqlite]="$scratch/py-sqlite/bin/mcp-server-sqlite --db-path $scratch/sqlite.db"
+plan[sqlite]='[]'
+server_cmd[fastmcp2]="$scratch/py-fastmcp2/bin/python $scratch/fastmcp_standalone_server.py"
+plan[fastmcp2]='[{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40}}}]'
+server_cmd[fastmcp4]="$scratch/py-fastmcp4/bin/python $scratch/fastmcp_standalone_server.py"
+plan[fastmcp4]='[{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40}}}]'
+servers=(everything filesystem memory time git fastmcp-v1 sequential-thinking github hello-world eslint
+    context7 ts-sdk-v2 fastmcp-ts fetch ddg bmi calc shell sqlite fastmcp2 fastmcp4)
+# The servers fuzz runs against: those whose tools docs/real-servers.md
+# argues (scripts/fuzz-expected.txt holds their verdicts).
+fuzzed=" everything filesystem memory time git fastmcp-v1 rmcp "
 if [ "$with_rmcp" = 1 ]; then
     server_cmd[rmcp]="$scratch/rmcp/target/release/rmcp-sum"
     plan[rmcp]='[{"method":"tools/call","params":{"name":"sum","arguments":{"a":2,"b":40}}}]'
     servers+=(rmcp)
 fi
-[ -z "${ONLY:-}" ] || read -r -a servers <<<"$ONLY"
+# The Python servers, each run with the same verdicts (RUNS=5 ONLY=python).
+python_servers="time git fetch ddg bmi calc shell sqlite fastmcp-v1 fastmcp2 fastmcp4"
+case "${ONLY:-}" in
+    "") ;;
+    python) read -r -a servers <<<"$python_servers" ;;
+    *) read -r -a servers <<<"$ONLY" ;;
+esac
 
 declare -A host_cmd
 host_cmd[python-sdk-v1]="$scratch/py1/bin/python $root/scripts/real-clients/python-sdk-session.py"
@@ -374,7 +516,11 @@ fuzz_args[rmcp]="--tool sum"
 fuzz_status=0
 if [ "${FUZZ:-1}" = 1 ]; then
     log "fuzzing each server's tools (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    fuzz_run=()
     for server in "${servers[@]}"; do
+        [[ "$fuzzed" == *" $server "* ]] && fuzz_run+=("$server")
+    done
+    for server in "${fuzz_run[@]}"; do
         for profile in core spec; do
             status=0
             # shellcheck disable=SC2086 # the commands and flags are word lists
@@ -386,7 +532,7 @@ if [ "${FUZZ:-1}" = 1 ]; then
         done
     done
     cmp -s "$memory" "$memory.orig" || { echo "the memory server changed $memory on fuzzed read-only calls" >&2; exit 2; }
-    python3 - scripts/fuzz-expected.txt "$results" "${servers[*]}" <<'EOF' || fuzz_status=1
+    python3 - scripts/fuzz-expected.txt "$results" "${fuzz_run[*]}" <<'EOF' || fuzz_status=1
 import json, sys
 expected_file, results, servers = sys.argv[1], sys.argv[2], sys.argv[3].split()
 expected = {}

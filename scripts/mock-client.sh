@@ -19,6 +19,15 @@
 # --record, server-everything is installed from npm and all three files are
 # made anew first.
 #
+# Then the same clients are hosts under test: each runs
+# scripts/real-clients/{typescript,python}-sdk-host.* (declaring roots,
+# sampling and elicitation, cancelling a slow call; the Python client in
+# both eras) against `mcp-replay mock exercise`, which judges the host
+# against the host laws, and must end with the mock's report saying exit
+# status 0. With --record, those sessions are recorded anew, through
+# `mcp-replay record`, into tests/data/hosts/, where the test suite holds
+# them to the host laws.
+#
 # The test itself needs `@modelcontextprotocol/sdk` from npm and `mcp` from
 # PyPI (installed into SCRATCH_DIR, a fresh temporary directory by default;
 # pass one to reuse its installs) and the release build. It exits 1 when an
@@ -65,7 +74,7 @@ if ! { [ -x "$scratch/venv/bin/python" ] || python3 -m venv "$scratch/venv"; } \
     exit 2
 fi
 # Node resolves the SDK from the directory of the importing file.
-cp scripts/real-clients/typescript-sdk-session.mjs "$scratch/npm/"
+cp scripts/real-clients/typescript-sdk-session.mjs scripts/real-clients/typescript-sdk-host.mjs "$scratch/npm/"
 declare -A session label=([typescript]=TypeScript [python]=Python)
 session[typescript]="node $scratch/npm/typescript-sdk-session.mjs"
 session[python]="$scratch/venv/bin/python $root/scripts/real-clients/python-sdk-session.py"
@@ -110,6 +119,47 @@ for i in range(steps):
         print(f"mock-client: FAIL: the {client} client, answer {i + 1}:", file=sys.stderr)
         print("  recorded: " + json.dumps(e, sort_keys=True)[:400], file=sys.stderr)
         print("  mock:     " + json.dumps(g, sort_keys=True)[:400], file=sys.stderr)
+sys.exit(1)
+PY
+done
+
+# The clients as hosts under test: `mcp-replay mock exercise` judges each,
+# and its report must say exit status 0.
+declare -A host=(
+    [typescript]="node $scratch/npm/typescript-sdk-host.mjs"
+    [python]="$scratch/venv/bin/python $root/scripts/real-clients/python-sdk-host.py auto"
+    [python-legacy]="$scratch/venv/bin/python $root/scripts/real-clients/python-sdk-host.py legacy"
+)
+for client in typescript python python-legacy; do
+    report="$scratch/$client-host.jsonl"
+    if [ "$record" = 1 ]; then
+        log "recording the $client SDK client as a host into tests/data/hosts/"
+        mkdir -p tests/data/hosts
+        # shellcheck disable=SC2086 # the host command is words
+        env -i HOME="$HOME" PATH="$(dirname "$mcp_replay"):$PATH" ${host[$client]} \
+            mcp-replay record --force -o "tests/data/hosts/${client%-legacy}-sdk${client#"${client%-legacy}"}-exercise.jsonl" \
+            -- mcp-replay mock exercise 2>"$scratch/$client-host.stderr" \
+            || { cat "$scratch/$client-host.stderr" >&2; echo "mock-client: recording the $client host failed" >&2; exit 2; }
+    fi
+    log "the $client SDK client as a host against mcp-replay mock exercise"
+    # shellcheck disable=SC2086 # the host command is words
+    ${host[$client]} "$mcp_replay" mock --report "$report" exercise 2>"$scratch/$client-host.stderr" \
+        || { cat "$scratch/$client-host.stderr" >&2; echo "mock-client: the $client host session failed" >&2; exit 2; }
+    python3 - "$client" "$report" <<'PY' || { cat "$scratch/$client-host.stderr" >&2; status=1; }
+import json
+import sys
+
+client, path = sys.argv[1:3]
+lines = [json.loads(line) for line in open(path)]
+host = next(line for line in lines if line["type"] == "host")
+summary = lines[-1]
+if summary["exit"] == 0 and host["status"] in ("pass", "warn"):
+    held = sum(1 for line in lines if line["type"] == "law" and line["status"] == "pass")
+    print(f"mock-client: PASS: the {client} host ({host['host']}) kept the host laws: {held} held, the others not exercised")
+    sys.exit(0)
+for line in lines:
+    if line["type"] == "finding":
+        print(f"mock-client: FAIL: the {client} host: {line['law']}: {line['message']}", file=sys.stderr)
 sys.exit(1)
 PY
 done

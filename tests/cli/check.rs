@@ -98,6 +98,7 @@ pub fn record(path: &Path, args: &[&str], groups: &[Vec<String>]) {
         }
     }
     server.close_stdin();
+    writer.end_of_input().unwrap();
     while let Recv::Output(Output::Line { bytes, eol, .. }) = server.recv(soon()) {
         log(&mut writer, &bytes, eol);
     }
@@ -158,7 +159,7 @@ fn a_session_replays_green_against_the_server_it_was_recorded_from() {
     assert!(stdout.contains("\n  PASS 19 other laws held\n"), "{stdout}");
     assert!(
         stdout.contains(
-            "Summary: 1 transcript (1 passed), 21 laws of 1 server (19 held, 2 skipped) under profile core, in "
+            "Summary: 1 transcript (1 passed), 21 laws of 1 server (19 held, 2 skipped), 12 host laws of 1 host (5 held, 7 skipped) under profile core, in "
         ),
         "{stdout}"
     );
@@ -616,7 +617,7 @@ fn a_malformed_transcript_is_named_and_the_others_still_run() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("Summary: 1 transcript (1 passed), 1 not checked under profile core, in "),
+        stdout.contains("Summary: 1 transcript (1 passed), 12 host laws of 1 host (5 held, 7 skipped), 1 not checked under profile core, in "),
         "{stdout}"
     );
     assert!(
@@ -692,10 +693,15 @@ fn parallel_jobs_report_what_one_job_reports() {
     assert_eq!(one.0, Some(0));
     assert_eq!(one, many);
     assert_eq!(transcript_paths(&one.1).len(), 6);
-    assert_eq!(
-        one.1.iter().filter(|line| line["type"] == "law").count(),
-        21
-    );
+    let laws = |side: &str| {
+        one.1
+            .iter()
+            .filter(|line| line["type"] == "law" && line["side"] == side)
+            .count()
+    };
+    assert_eq!(laws("server"), 21);
+    // Each transcript's host, judged.
+    assert_eq!(laws("host"), 6 * 12);
 }
 
 #[test]
@@ -718,13 +724,14 @@ fn probe_runs_are_dealt_round_robin_across_partitions() {
     for index in 1..=2 {
         let (code, lines) = json_report(dir.path(), &["--partition", &format!("{index}/2")]);
         assert_eq!(code, Some(0));
+        let server_laws = |line: &&Value| line["type"] == "law" && line["side"] == "server";
         let commands: BTreeSet<String> = lines
             .iter()
-            .filter(|line| line["type"] == "law")
+            .filter(server_laws)
             .map(|line| line["command"].as_str().unwrap().to_owned())
             .collect();
         assert_eq!(commands.len(), 1, "share {index}: {commands:?}");
-        let laws = lines.iter().filter(|line| line["type"] == "law").count();
+        let laws = lines.iter().filter(server_laws).count();
         assert_eq!(laws, 21);
         probed.extend(commands);
     }
@@ -757,11 +764,14 @@ fn a_baseline_passes_known_findings_fails_new_ones_and_stale_entries() {
         &[],
         &[
             vec![initialize(1)],
-            vec![request(
-                json!(2),
-                "tools/call",
-                json!({"name": "echo", "arguments": {"text": "new"}}),
-            )],
+            vec![
+                notification("notifications/initialized"),
+                request(
+                    json!(2),
+                    "tools/call",
+                    json!({"name": "echo", "arguments": {"text": "new"}}),
+                ),
+            ],
         ],
     );
     let new = stdout_with_code(&mut replay(dir.path(), &with_baseline, CHANGED), 1);
@@ -812,9 +822,58 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
         .collect();
     assert_eq!(
         types,
-        ["finding", "law", "summary", "transcript"]
-            .into_iter()
-            .collect()
+        [
+            "finding",
+            "host",
+            "law",
+            "requirement",
+            "summary",
+            "transcript"
+        ]
+        .into_iter()
+        .collect()
+    );
+    // Every law and finding says the side it judges.
+    for line in lines.iter().filter(|line| line["type"] != "summary") {
+        match line["type"].as_str().unwrap() {
+            "law" | "finding" => {
+                assert!(line["side"] == "server" || line["side"] == "host", "{line}")
+            }
+            _ => {}
+        }
+    }
+    let host = lines.iter().find(|line| line["type"] == "host").unwrap();
+    assert_eq!(host["source"], "transcripts/session.jsonl");
+    assert_eq!(host["host"], "tests 0");
+    assert_eq!(host["status"], "pass");
+    // One line per requirement of the registry, each with an outcome; a
+    // held one was observed, and one not observed says why.
+    let requirements: Vec<&Value> = lines
+        .iter()
+        .filter(|line| line["type"] == "requirement")
+        .collect();
+    assert!(!requirements.is_empty());
+    for line in &requirements {
+        for field in ["id", "side", "level", "command", "status"] {
+            assert!(line[field].is_string(), "{field}: {line}");
+        }
+        let status = line["status"].as_str().unwrap();
+        assert_eq!(
+            line["reason"].is_string(),
+            status == "not-observed" || status == "not-applicable",
+            "{line}"
+        );
+    }
+    assert!(
+        requirements
+            .iter()
+            .any(|line| line["id"] == "srv-response-same-id" && line["status"] == "held"),
+        "{requirements:?}"
+    );
+    let summary = lines.last().unwrap();
+    assert_eq!(
+        summary["requirements"]["total"].as_u64(),
+        Some(requirements.len() as u64)
     );
     let findings: Vec<&Value> = lines
         .iter()
@@ -858,10 +917,27 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
 
     let xml = std::fs::read_to_string(dir.path().join("report.xml")).unwrap();
     assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "));
-    assert_eq!(xml.matches("<testsuite ").count(), 2, "{xml}");
-    // Two failed test cases: the changed exchange and the broken law.
+    // The transcript, the laws, the requirements and the host's laws.
+    assert_eq!(xml.matches("<testsuite ").count(), 4, "{xml}");
+    // Failed test cases: the changed exchange, the broken law, and each
+    // requirement the findings break; one test case per requirement, and
+    // per host law.
+    let failed_requirements = requirements
+        .iter()
+        .filter(|line| line["status"] == "failed")
+        .count();
+    let tests = 27 + 12 + requirements.len();
+    let failures = 2 + failed_requirements;
     assert!(
-        xml.contains("<testsuites name=\"mcp-replay\" tests=\"27\" failures=\"2\" "),
+        xml.contains(&format!(
+            "<testsuites name=\"mcp-replay\" tests=\"{tests}\" failures=\"{failures}\" "
+        )),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(
+            "<testsuite name=\"host laws: tests 0 (transcripts/session.jsonl)\" tests=\"12\""
+        ),
         "{xml}"
     );
     if let Ok(python) = which("python3") {
@@ -879,8 +955,12 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
             "{}",
             String::from_utf8_lossy(&parsed.stderr)
         );
-        // Six exchanges and twenty-one laws.
-        assert_eq!(String::from_utf8_lossy(&parsed.stdout).trim(), "27");
+        // Six exchanges, twenty-one laws, twelve host laws and the
+        // requirements.
+        assert_eq!(
+            String::from_utf8_lossy(&parsed.stdout).trim(),
+            tests.to_string()
+        );
     }
 }
 
@@ -949,6 +1029,42 @@ fn probes_alone_gate_a_server_with_nothing_recorded_and_warnings_pass_unless_den
     probed(&[], &sdk, 1, "\n  FAIL unknown-tool\n");
 }
 
+/// A green run says what it did not observe, and `--deny-unobserved`
+/// makes that a failure: the same clean server passes without it and fails
+/// with it, in every format.
+/// See: #26
+#[test]
+fn requirements_not_observed_are_counted_and_fail_only_when_denied() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let mut cmd = check(dir.path());
+        cmd.args(["--no-replay"])
+            .args(args)
+            .args(["--", fixture_server()]);
+        status_and_stdout(&mut cmd)
+    };
+    let (code, stdout) = run(&[]);
+    assert_eq!(code, Some(0), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|line| line.starts_with("Requirements: "))
+        .unwrap_or_else(|| panic!("no count line: {stdout}"));
+    assert!(line.contains(" not observed"), "{line}");
+    assert!(!line.contains("--deny-unobserved"), "{line}");
+    let (code, stdout) = run(&["--deny-unobserved"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("(--deny-unobserved: not observed fails the run)"),
+        "{stdout}"
+    );
+    let (code, stdout) = run(&["--deny-unobserved", "--format", "json"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    let lines = json_lines(stdout.as_bytes());
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["exit"], 1);
+    assert!(summary["requirements"]["not_observed"].as_u64().unwrap() > 0);
+}
+
 #[test]
 fn a_server_command_alone_replays_transcripts_when_they_exist_unless_no_replay() {
     let (dir, _) = recorded(&[]);
@@ -1014,7 +1130,7 @@ fn a_directory_config_waives_and_ignores() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "mcp-replay.json:1:1: `mask`: mask `(` is no regular expression",
+            "mcp-replay.json:1:11: `mask`: mask `(` is no regular expression",
         ));
     std::fs::write(&config, r#"{"waive": ["no-such-law"]}"#).unwrap();
     replay(dir.path(), &[], CHANGED)
@@ -1308,7 +1424,10 @@ fn signalled_check(
 fn volatile_session() -> Vec<Vec<String>> {
     vec![
         vec![initialize(1)],
-        vec![request(json!(2), "tools/call", json!({"name": "now"}))],
+        vec![
+            notification("notifications/initialized"),
+            request(json!(2), "tools/call", json!({"name": "now"})),
+        ],
         vec![request(json!(3), "tools/call", json!({"name": "token"}))],
         vec![request(
             json!(4),
@@ -1347,8 +1466,8 @@ fn values_that_change_by_themselves_are_noise_not_regressions() {
     assert_eq!(
         notes,
         [
-            "`tools/call` id=2 (line 4): `/result/content/0/text/datetime` is noise (a date and time on both sides): not compared; `--bless` pins it with the ignore rule `/result/content/0/text/datetime`",
-            "`tools/call` id=3 (line 6): `/result/content/0/text` is noise (two live runs answered it differently): not compared; `--bless` pins it with the ignore rule `/result/content/0/text`",
+            "`tools/call` id=2 (line 5): `/result/content/0/text/datetime` is noise (a date and time on both sides): not compared; `--bless` pins it with the ignore rule `/result/content/0/text/datetime`",
+            "`tools/call` id=3 (line 7): `/result/content/0/text` is noise (two live runs answered it differently): not compared; `--bless` pins it with the ignore rule `/result/content/0/text`",
         ],
         "{lines:#?}"
     );
@@ -1380,7 +1499,7 @@ fn noise_hides_no_regression_and_fails_on_request() {
     let failures: Vec<&str> = stdout.lines().filter(|l| l.contains("error[")).collect();
     assert_eq!(failures.len(), 1, "{stdout}");
     assert!(
-        failures[0].contains("`tools/call` id=4 (line 8)"),
+        failures[0].contains("`tools/call` id=4 (line 9)"),
         "{stdout}"
     );
     let stdout = stdout_with_code(
@@ -1524,7 +1643,7 @@ fn a_terminated_check_reports_what_finished_and_what_did_not_run() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("Summary: 1 transcript (1 passed), 1 not run under profile core, in "),
+        stdout.contains("Summary: 1 transcript (1 passed), 12 host laws of 1 host (5 held, 7 skipped), 1 not run under profile core, in "),
         "{stdout}"
     );
     assert!(stdout.contains("Interrupted by SIGTERM"), "{stdout}");
@@ -1825,4 +1944,49 @@ fn a_check_cancelled_as_ci_cancels_it_writes_its_report_before_the_kill() {
     assert!(stdout.contains("Interrupted by SIGTERM"), "{stdout}");
     whole_junit(&dir.path().join("j.xml"));
     assert_no_process_with(&marker);
+}
+
+/// A transcript that sends no request (its header alone, or notifications
+/// alone) asks nothing of a server, so its replay passes against any
+/// command, even `false`: it is reported as input that checks nothing (an
+/// `ERROR` naming the file, exit 2), never as a pass, probes or not.
+// See: #25
+#[test]
+fn a_transcript_that_sends_no_request_is_not_a_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = json!({"format": "mcp-replay-transcript", "version": 1,
+        "tool": "mcp-replay 0.1.0", "created": "2026-12-01T00:00:00Z", "command": ["false"]});
+    let initialized = json!({"t": 0.0, "dir": "c2s",
+        "msg": {"jsonrpc": "2.0", "method": "notifications/initialized"}});
+    let log = json!({"t": 0.1, "dir": "s2c", "msg": {"jsonrpc": "2.0",
+        "method": "notifications/message", "params": {"level": "info", "data": "hi"}}});
+    std::fs::write(dir.path().join("empty.jsonl"), format!("{header}\n")).unwrap();
+    std::fs::write(
+        dir.path().join("quiet.jsonl"),
+        format!("{header}\n{initialized}\n{log}\n"),
+    )
+    .unwrap();
+    for name in ["empty.jsonl", "quiet.jsonl"] {
+        for server in ["false", "true"] {
+            let output = check(dir.path())
+                .args(["--no-probes", name, "--", server])
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert_eq!(output.status.code(), Some(2), "{name} {server}: {stdout}");
+            assert!(
+                stdout.contains(&format!(
+                    "ERROR {name}: the transcript records no request (only a header, or only notifications), so replaying it checks nothing"
+                )),
+                "{name} {server}: {stdout}"
+            );
+            // No pass for the transcript (its host, judged from what it
+            // holds, is reported apart).
+            assert!(
+                !stdout.contains(&format!("PASS {name}")),
+                "{name} {server}: {stdout}"
+            );
+            assert!(stdout.contains("1 not checked"), "{stdout}");
+        }
+    }
 }

@@ -177,7 +177,7 @@ fn a_crash_on_non_ascii_text_is_caught_shrunk_and_kept() {
     );
     // Shrunk to one non-ASCII character.
     let dir = tempfile::tempdir().unwrap();
-    let (found, _) = caught(dir.path(), "crash", &["--tool", "search"]);
+    let (found, transcripts) = caught(dir.path(), "crash", &["--tool", "search"]);
     let query = found[0]["fuzz"]["arguments"]["query"].as_str().unwrap();
     assert_eq!(query.chars().count(), 1, "{found:#?}");
     assert!(!query.is_ascii());
@@ -188,6 +188,21 @@ fn a_crash_on_non_ascii_text_is_caught_shrunk_and_kept() {
             .contains("exited with status 101"),
         "{found:#?}"
     );
+    // The transcript says what the server really did: it answered nothing
+    // and exited, quoting its stderr. See: #25
+    let header = transcript_header(&transcripts[0]);
+    assert_eq!(header["fuzz"]["tool"], "search", "{header}");
+    assert_eq!(header["fuzz"]["failure"], "crash", "{header}");
+    assert!(header["fuzz"]["answered"].is_null(), "{header}");
+    let said = header["fuzz"]["said"].as_str().unwrap();
+    assert!(said.contains("exited with status 101"), "{said}");
+    assert!(said.contains("stderr ends: "), "{said}");
+}
+
+/// The header of the transcript at `path`, parsed.
+fn transcript_header(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str(text.lines().next().unwrap()).unwrap()
 }
 
 #[test]
@@ -231,7 +246,13 @@ fn structured_content_that_breaks_the_output_schema_is_caught() {
 #[test]
 fn invalid_arguments_answered_as_a_success_are_caught() {
     let dir = tempfile::tempdir().unwrap();
-    let (found, _) = caught(dir.path(), "accepts-invalid", &[]);
+    let (found, transcripts) = caught(dir.path(), "accepts-invalid", &[]);
+    // The transcript's server side is the lawful answer; its header keeps
+    // the one the server gave, a success. See: #25
+    let header = transcript_header(&transcripts[0]);
+    let answered = &header["fuzz"]["answered"];
+    assert!(answered["result"].is_object(), "{header}");
+    assert_ne!(answered["result"]["isError"], true, "{header}");
     // The limit below its minimum and above its maximum: the shrunk
     // arguments still break the same keyword.
     let keywords: Vec<&str> = found
@@ -760,4 +781,103 @@ fn the_worked_example_of_the_docs_is_what_fuzz_prints() {
         let expected = timings.replace_all(&expected.1, "[T]").into_owned();
         assert_eq!(actual, expected, "`{}`", command.1.trim());
     }
+}
+
+// See: #26
+#[test]
+fn a_run_that_can_call_no_tool_exits_2_naming_the_flags_that_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = fuzz(dir.path(), &["--cases", "5"], &["--no-annotations"]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("nothing was fuzzed")
+            && stdout.contains("--tool NAME")
+            && stdout.contains("--all-tools"),
+        "{stdout}"
+    );
+    let allowed = fuzz(
+        dir.path(),
+        &["--cases", "5", "--allow-empty"],
+        &["--no-annotations"],
+    );
+    assert_eq!(allowed.status.code(), Some(0), "{}", text(&allowed.stdout));
+}
+
+// See: #25
+#[test]
+fn a_run_none_of_whose_calls_reached_a_tool_does_not_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = ["--modern", "--input-required", "always"];
+    let output = fuzz(
+        dir.path(),
+        &["--seed", "3", "--cases", "10", "--format", "json"],
+        &server,
+    );
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}");
+    let lines = json_lines(&output.stdout);
+    for tool in ["add", "echo"] {
+        let record = lines
+            .iter()
+            .find(|line| line["type"] == "tool" && line["tool"] == tool)
+            .unwrap_or_else(|| panic!("no record of {tool}: {stdout}"));
+        assert_eq!(record["status"], "skip", "{record}");
+        assert_eq!(record["reached"], 0, "{record}");
+        assert!(
+            record["note"]
+                .as_str()
+                .is_some_and(|note| note.starts_with("none of its 10 calls reached the tool")),
+            "{record}"
+        );
+    }
+    assert!(
+        lines
+            .iter()
+            .filter(|line| line["type"] == "law")
+            .all(|line| line["status"] == "skip"),
+        "{stdout}"
+    );
+    let allowed = fuzz(dir.path(), &["--cases", "10", "--allow-empty"], &server);
+    assert_eq!(allowed.status.code(), Some(0), "{}", text(&allowed.stdout));
+}
+
+/// A run against a server that hangs on one input: its output, and how
+/// long it took.
+fn hang_run(dir: &Path, args: &[&str]) -> (Output, Duration) {
+    let mut all = vec!["--seed", "11", "--tool", "convert", "--timeout", "2s"];
+    all.extend(args);
+    let started = Instant::now();
+    let output = fuzz(dir, &all, &["--fuzz-bug", "hang"]);
+    (output, started.elapsed())
+}
+
+// See: #26
+#[test]
+fn the_budget_bounds_the_whole_run_shrinking_and_confirmation_included() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, took) = hang_run(dir.path(), &["--budget", "3s"]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("error[request-answered-once]"), "{stdout}");
+    // Three seconds, and the killing and reaping of what runs then.
+    assert!(took < Duration::from_millis(4500), "{took:?}: {stdout}");
+}
+
+// See: #26
+#[test]
+fn a_tool_that_hangs_on_one_input_costs_two_call_deadlines() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, took) = hang_run(dir.path(), &["--format", "json"]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    let lines = json_lines(&output.stdout);
+    let found = findings(&lines);
+    assert_eq!(found.len(), 1, "{stdout}");
+    assert_eq!(found[0]["law"], "request-answered-once", "{stdout}");
+    assert!(found[0]["fuzz"]["transcript"].is_string(), "{stdout}");
+    // The call that hangs, then the same call alone on a fresh process,
+    // whose session is the transcript: two deadlines of 2 s, and the
+    // other calls.
+    assert!(took < Duration::from_secs(8), "{took:?}: {stdout}");
 }

@@ -3,6 +3,7 @@
 //! Every read ends, within its limits, and leaves the other inputs checked.
 
 use std::os::unix::fs::MetadataExt as _;
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -99,6 +100,95 @@ fn a_fifo_named_as_the_baseline_is_reported_within_its_deadline() {
         ),
         "{stderr}"
     );
+}
+
+/// `--summary`, `--junit` and `--sarif` naming a FIFO are refused at once, with or
+/// without a reader, where the open of the summary used to wait for one
+/// past SIGTERM (the run handles it to stop its servers); the report is
+/// still printed, and the run exits 2.
+// See: #25
+#[test]
+fn a_report_file_that_is_a_fifo_is_refused_at_once() {
+    let (dir, _) = recorded();
+    mkfifo(&dir.path().join("summary.md"));
+    let output = replay(dir.path(), &["--summary", "summary.md", "transcripts"], &[]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot write the Markdown summary `summary.md`")
+            && stderr.contains("it is not a regular file (a FIFO)"),
+        "{stderr}"
+    );
+    assert!(text(&output.stdout).contains("PASS transcripts/session.jsonl"));
+    // A reader holds the FIFO open: the open would not wait, and the FIFO
+    // is refused all the same.
+    mkfifo(&dir.path().join("junit.xml"));
+    let reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(dir.path().join("junit.xml"))
+        .unwrap();
+    let output = replay(dir.path(), &["--junit", "junit.xml", "transcripts"], &[]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot write the JUnit report `junit.xml`")
+            && stderr.contains("it is not a regular file (a FIFO)"),
+        "{stderr}"
+    );
+    drop(reader);
+    mkfifo(&dir.path().join("report.sarif"));
+    let output = replay(dir.path(), &["--sarif", "report.sarif", "transcripts"], &[]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("it is not a regular file (a FIFO)"),
+        "{stderr}"
+    );
+}
+
+/// A transcript header's `redact.patterns` of a few hundred bytes used to
+/// compile to 256 MB before the replay began: a pattern that compiles past
+/// its limit, or a list past its budget, is an error at the header's line
+/// naming the pattern and the limit, and the transcript is not replayed.
+// See: #25
+#[test]
+fn redaction_patterns_that_compile_to_megabytes_are_refused_at_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = |name: &str, patterns: Vec<String>| {
+        let header = serde_json::json!({"format": "mcp-replay-transcript", "version": 1,
+            "tool": "mcp-replay 0.1.0", "created": "2026-12-01T00:00:00Z",
+            "command": ["true"], "redact": {"env": [], "patterns": patterns}});
+        let ping = serde_json::json!({"t": 0.0, "dir": "c2s",
+            "msg": {"jsonrpc": "2.0", "id": 1, "method": "ping"}});
+        std::fs::write(dir.path().join(name), format!("{header}\n{ping}\n")).unwrap();
+    };
+    transcript("one.jsonl", vec![r"\w{100}".to_owned()]);
+    transcript(
+        "many.jsonl",
+        (0..40).map(|n| format!(r"\w{{20}}{n}")).collect(),
+    );
+    for (name, why) in [
+        (
+            "one.jsonl",
+            "invalid redaction pattern `\\w{100}`: it compiles to more than 2 MiB, the most mcp-replay compiles one pattern to (docs/limits.md)",
+        ),
+        (
+            "many.jsonl",
+            "it compiles to more than 16 MiB, the most mcp-replay compiles the patterns of one list to (docs/limits.md)",
+        ),
+    ] {
+        let output = check(dir.path(), &[name, "--", "true"], Duration::from_secs(60));
+        let stdout = text(&output.stdout);
+        assert_eq!(output.status.code(), Some(2), "{stdout}");
+        assert!(
+            stdout.contains(&format!(
+                "ERROR {name}:1: the header's redaction is unusable: "
+            )),
+            "{stdout}"
+        );
+        assert!(stdout.contains(why), "{stdout}");
+    }
 }
 
 #[test]

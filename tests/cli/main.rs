@@ -1,9 +1,14 @@
 //! The command-line tests: one integration binary, one module per area.
 
 mod check;
+mod coverage;
 mod demo_server;
+mod escaping;
+mod families;
 mod fixture;
 mod fuzz;
+mod host;
+mod hostile;
 mod laws;
 mod limits;
 mod mock;
@@ -12,6 +17,7 @@ mod notes_example;
 mod output;
 mod record;
 mod serve;
+mod structured;
 mod transcript;
 mod untrusted;
 mod util;

@@ -166,6 +166,45 @@ fn a_failure_under_the_specification_brings_no_spec_hint() {
     assert!(!stdout.contains("hint:"), "{stdout}");
 }
 
+/// On a server that breaks the specification and the core profile's own
+/// rules too, the run still says which failures are core's own, in the
+/// human report, in Markdown and on each JSON finding.
+/// See: #25
+#[test]
+fn a_server_failing_both_kinds_of_rule_is_told_which_are_core_s_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = dir.path().join("summary.md");
+    let server = ["--like", "python-sdk", "--break", "ping"];
+    let (code, stdout) = probe_fixture(&["--summary", summary.to_str().unwrap()], &server);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(!stdout.contains(CORE_RULES_ONLY), "{stdout}");
+    let hint = stdout
+        .lines()
+        .find(|line| line.starts_with("hint: the failures of "))
+        .unwrap_or_else(|| panic!("no hint:\n{stdout}"));
+    assert!(hint.contains("`unknown-tool`"), "{hint}");
+    assert!(!hint.contains("`ping`"), "{hint}");
+    let markdown = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        markdown.contains("the core profile's own rules"),
+        "{markdown}"
+    );
+    let (_, json) = probe_fixture(&["--format", "json"], &server);
+    let own: Vec<(String, bool)> = json
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|line| line["type"] == "finding")
+        .map(|line| {
+            (
+                line["law"].as_str().unwrap().to_owned(),
+                line["core_own"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert!(own.contains(&("ping".to_owned(), false)), "{own:?}");
+    assert!(own.contains(&("unknown-tool".to_owned(), true)), "{own:?}");
+}
+
 /// `check --help` names the default profile, and which fits a server not
 /// built on the library.
 #[test]
@@ -185,4 +224,78 @@ fn check_help_names_the_default_profile() {
     assert!(profile.contains("[default: core"), "{profile}");
     assert!(profile.contains("`spec`"), "{profile}");
     assert!(profile.contains("official SDK"), "{profile}");
+}
+
+/// `--sarif` writes a SARIF 2.1.0 log of a failing run: each finding a
+/// result at its transcript's file and line, its rule among the driver's,
+/// and the log valid against the SARIF 2.1.0 schema where the schema is at
+/// hand (`MCP_REPLAY_SARIF_SCHEMA=FILE`; CI sets it, and
+/// `MCP_REPLAY_REQUIRE_SCHEMAS=1` makes its absence a failure).
+/// See: #26
+#[test]
+fn the_sarif_log_of_a_failing_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let sarif = dir.path().join("report.sarif");
+    run(&["--sarif", sarif.to_str().unwrap()]);
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    let results = run["results"].as_array().unwrap();
+    let mismatch = results
+        .iter()
+        .find(|result| result["ruleId"] == "transcript-match")
+        .unwrap_or_else(|| panic!("no transcript-match result: {results:#?}"));
+    let location = &mismatch["locations"][0]["physicalLocation"];
+    assert_eq!(
+        location["artifactLocation"]["uri"],
+        "transcripts/fail.jsonl"
+    );
+    assert_eq!(location["region"]["startLine"], 8);
+    assert_eq!(mismatch["level"], "error");
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    for result in results {
+        let at = result["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[at]["id"], result["ruleId"], "{result}");
+    }
+    assert!(
+        run["properties"]["requirements"]
+            .as_array()
+            .is_some_and(|outcomes| !outcomes.is_empty())
+    );
+    match std::env::var_os("MCP_REPLAY_SARIF_SCHEMA").filter(|path| !path.is_empty()) {
+        Some(path) => {
+            let mut schema: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            // The published 2.1.0-rtm.5 schema's `language` patterns have
+            // a stray `]` that a strict validator refuses to compile; the
+            // log sets no `language`, so those patterns are left out.
+            for definition in ["run", "toolComponent"] {
+                if let Some(language) = schema
+                    .pointer_mut(&format!("/definitions/{definition}/properties/language"))
+                    .and_then(serde_json::Value::as_object_mut)
+                {
+                    language.remove("pattern");
+                }
+            }
+            let validator = jsonschema::validator_for(&schema).unwrap();
+            let errors: Vec<String> = validator
+                .iter_errors(&log)
+                .map(|error| format!("{} at {}", error, error.instance_path()))
+                .collect();
+            assert!(errors.is_empty(), "{errors:#?}");
+        }
+        None => {
+            let required = std::env::var_os("MCP_REPLAY_REQUIRE_SCHEMAS").is_some_and(|v| v == "1");
+            assert!(
+                !required,
+                "MCP_REPLAY_SARIF_SCHEMA names no SARIF 2.1.0 schema, and MCP_REPLAY_REQUIRE_SCHEMAS=1 requires it"
+            );
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: the SARIF log was not validated: set MCP_REPLAY_SARIF_SCHEMA to the SARIF 2.1.0 schema (sarif-schema-2.1.0.json)"
+            );
+        }
+    }
 }

@@ -234,7 +234,74 @@ fn terminating_signals_are_forwarded() {
             vec![b"ready".to_vec(), format!("signal {number}").into_bytes()]
         );
         assert_eq!(transcript.exit(), Some(Exit::Code(0)));
+        // The signal is an event, before what the server did about it.
+        // See: #27
+        assert_eq!(
+            endings(&transcript),
+            ["s2c", &format!("signal {number}"), "s2c", "exit"]
+        );
     }
+}
+
+/// The events of a transcript that say how the session went, in order:
+/// `c2s`/`s2c` for lines, `eof`, `signal N`, `exit`.
+fn endings(transcript: &Transcript) -> Vec<String> {
+    transcript
+        .events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            EventKind::Line { dir, .. } if *dir != Direction::Stderr => {
+                Some(dir.as_str().to_owned())
+            }
+            EventKind::EndOfInput => Some("eof".to_owned()),
+            EventKind::Signal(signal) => Some(format!("signal {signal}")),
+            EventKind::Exit(_) => Some("exit".to_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The host's end of input is recorded when it happens, with the line it
+/// left open before it; then the server's exit.
+// See: #27
+#[test]
+fn the_hosts_end_of_input_is_recorded_before_the_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let (status, _, _, path) = record_with_input(dir.path(), &[], &python(ECHO, &[]), b"one\ntwo");
+    assert_eq!(status, 0);
+    let transcript = Transcript::read(&path).unwrap();
+    // The server's lines interleave as the pipes carried them; the host's
+    // come first, then its end of input, and the exit last.
+    let host: Vec<String> = endings(&transcript)
+        .into_iter()
+        .filter(|kind| kind != "s2c")
+        .collect();
+    assert_eq!(host, ["c2s", "c2s", "eof", "exit"]);
+    let at = |kind: &EventKind| {
+        transcript
+            .events
+            .iter()
+            .find(|event| &event.kind == kind)
+            .unwrap()
+            .t
+    };
+    assert!(at(&EventKind::EndOfInput) <= at(&EventKind::Exit(Exit::Code(0))));
+}
+
+/// A host that kills the recorder with SIGKILL, without closing its
+/// input, leaves a transcript with neither `eof` nor `exit`: what the
+/// recording lacks says how the session ended.
+// See: #27
+#[test]
+fn a_recorder_killed_by_sigkill_records_no_end_of_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::record(dir.path(), &["-o", "t.jsonl"], &python(SIGNALLED, &[]), &[]);
+    assert_eq!(host.line(), b"ready\n");
+    host.signal(Signal::KILL);
+    host.wait();
+    let transcript = Transcript::read(dir.path().join("t.jsonl")).unwrap();
+    assert!(transcript.records_host_ending());
+    assert_eq!(endings(&transcript), ["s2c"]);
 }
 
 /// Says which of SIGHUP, SIGINT and SIGTERM it started with ignored, then
@@ -450,10 +517,11 @@ fn secrets_in_the_server_command_are_redacted_and_restored_on_replay() {
     );
 
     // The replay starts the server with the value back in its place, once
-    // the run names the variable: the transcript's list fills nothing.
+    // the run names the variable: the transcript's list fills nothing. (The
+    // host here is a bare ping, which the host laws fail: waived.)
     let replay = |fill: &[&str]| {
         cargo_bin_cmd!("mcp-replay")
-            .args(["check", "--no-probes"])
+            .args(["check", "--no-probes", "--waive", "host-first-message"])
             .args(fill)
             .arg("t.jsonl")
             .current_dir(dir.path())
@@ -646,6 +714,42 @@ fn existing_transcript_is_refused_without_force() {
         .map(|entry| entry.unwrap().file_name())
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
+}
+
+/// `-o` naming a FIFO with `--force` is refused at once, before the
+/// server starts, where the open used to wait for a reader; a symbolic
+/// link that leads nowhere is replaced at once, where the recorder used to
+/// spin on it past SIGTERM.
+// See: #25
+#[test]
+fn force_neither_waits_on_a_fifo_nor_spins_on_a_dangling_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("t.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let (status, stdout, stderr, _) =
+        record_with_input(dir.path(), &["--force"], &sh("touch started"), b"");
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("cannot write transcript") && stderr.contains("(a FIFO)"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("started").exists(),
+        "the server was started"
+    );
+    std::fs::remove_file(&fifo).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("gone/t.jsonl"), &fifo).unwrap();
+    let (status, _, stderr, path) =
+        record_with_input(dir.path(), &["--force"], &sh("touch started"), b"");
+    assert_eq!(status, 0, "{stderr}");
+    assert!(dir.path().join("started").exists());
+    assert!(std::fs::symlink_metadata(&path).unwrap().is_file());
+    assert_eq!(Transcript::read(&path).unwrap().exit(), Some(Exit::Code(0)));
 }
 
 #[test]
@@ -996,7 +1100,7 @@ fn the_header_names_the_command_cwd_and_environment_names_only() {
     assert!(header.env.iter().any(|name| name == "SOME_SETTING"));
     assert!(header.env.is_sorted());
     assert_eq!(header.ignore, ["/result/serverInfo/version"]);
-    assert_eq!(header.version, 1);
+    assert_eq!(header.version, 2);
     assert!(header.tool.starts_with("mcp-replay "));
     assert!(header.created.ends_with('Z') && header.created.len() == 20);
 }

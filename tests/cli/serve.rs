@@ -723,6 +723,68 @@ fn serve_answers_while_a_check_runs() {
     );
 }
 
+/// A 2025-03-26 batch that holds a `check` call runs off the read loop,
+/// as a single call does: `ping` is answered while it runs, and the batch
+/// is answered as one array once its members are.
+// See: #25
+#[test]
+fn a_batch_of_check_calls_runs_off_the_loop() {
+    let marker = format!("serve-batch-{}", std::process::id());
+    let mut host = serve(&[]);
+    let initialize = request(
+        json!(1),
+        "initialize",
+        json!({"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}),
+    );
+    host.send(format!("{initialize}\n").as_bytes());
+    assert_eq!(answer(&mut host)["result"]["protocolVersion"], "2025-03-26");
+    let hanging = request(
+        json!(2),
+        "tools/call",
+        json!({"name": "check", "arguments": {
+            "command": ["sh", "-c", "sleep 600; :", &marker],
+            "no_replay": true,
+            "startup_timeout": "600s",
+            "timeout": "600s"
+        }}),
+    );
+    let ping = request(json!(3), "ping", json!(null));
+    host.send(format!("[{hanging},{ping}]\n").as_bytes());
+    let deadline = std::time::Instant::now() + STEP;
+    while crate::util::processes_with(&marker).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no checked server started"
+        );
+        std::thread::yield_now();
+    }
+    host.send(format!("{}\n", request(json!(4), "ping", json!(null))).as_bytes());
+    let (pong, took) = prompt_answer(&mut host);
+    assert_eq!(pong["id"], 4, "{pong}");
+    assert!(took < PROMPT, "the ping waited {took:?}");
+    // A batch whose check ends is answered as one array, in order.
+    let quick = request(
+        json!(5),
+        "tools/call",
+        json!({"name": "check", "arguments": {"command": [fixture_server()], "no_replay": true}}),
+    );
+    let ping = request(json!(6), "ping", json!(null));
+    host.send(format!("[{quick},{ping}]\n").as_bytes());
+    let answers = answer(&mut host);
+    let answers = answers.as_array().unwrap_or_else(|| panic!("{answers}"));
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert_eq!(answers[0]["id"], 5, "{answers:?}");
+    assert_eq!(answers[0]["result"]["isError"], false, "{answers:?}");
+    assert_eq!(answers[1]["id"], 6, "{answers:?}");
+    host.close_stdin();
+    assert_eq!(host.wait().code(), Some(0), "{}", host.stderr());
+    let took = gone_after(&marker);
+    assert!(
+        took < PROMPT,
+        "the checked server outlived serve by {took:?}"
+    );
+}
+
 #[test]
 fn a_cancelled_check_stops_its_servers_and_is_not_answered() {
     let marker = format!("serve-cancelled-{}", std::process::id());

@@ -103,6 +103,11 @@ fn validate(root: &Value, schema: &Value, value: &Value, at: &str, errors: &mut 
                     errors.push(format!("{at}: below {arg}"));
                 }
             }
+            "maximum" => {
+                if value.as_f64().is_some_and(|n| n > arg.as_f64().unwrap()) {
+                    errors.push(format!("{at}: above {arg}"));
+                }
+            }
             "pattern" => {
                 let re = regex::Regex::new(arg.as_str().unwrap()).unwrap();
                 if value.as_str().is_some_and(|s| !re.is_match(s)) {
@@ -200,6 +205,7 @@ sys.exit(3)
         "\"eol\":false",
         "\"dir\":\"stderr\"",
         "\"protocol\":\"2024-11-05\"",
+        "\"eof\":\"c2s\"",
         "\"exit\":{\"code\":3}",
     ] {
         assert!(text.contains(needle), "no {needle} in {text}");
@@ -232,8 +238,9 @@ fn the_schema_rejects_what_the_format_forbids() {
     };
     let header = r#"{"format":"mcp-replay-transcript","version":1,"tool":"mcp-replay 0.1.0","created":"2026-11-29T00:00:00Z","command":["server"]}"#;
     assert!(check("header", header).is_empty());
+    assert!(check("header", &header.replace("\"version\":1", "\"version\":2")).is_empty());
     for bad in [
-        header.replace("\"version\":1", "\"version\":2"),
+        header.replace("\"version\":1", "\"version\":3"),
         header.replace("[\"server\"]", "\"server --stdio\""),
         header.replace("[\"server\"]", "[]"),
         header.replace("2026-11-29T00:00:00Z", "yesterday"),
@@ -242,6 +249,8 @@ fn the_schema_rejects_what_the_format_forbids() {
         assert!(!check("header", &bad).is_empty(), "accepted {bad}");
     }
     assert!(check("event", r#"{"t":0.1,"dir":"c2s","msg":{"a":1}}"#).is_empty());
+    assert!(check("event", r#"{"t":0.1,"eof":"c2s"}"#).is_empty());
+    assert!(check("event", r#"{"t":0.1,"signal":15}"#).is_empty());
     for bad in [
         r#"{"t":0.1,"dir":"up","msg":{}}"#,
         r#"{"t":0.1,"dir":"c2s","msg":{},"text":"x"}"#,
@@ -249,6 +258,9 @@ fn the_schema_rejects_what_the_format_forbids() {
         r#"{"t":0.1,"dir":"c2s","bytes":"not base64!"}"#,
         r#"{"t":-1,"protocol":"2024-11-05"}"#,
         r#"{"t":0.1,"exit":{"code":0,"signal":9}}"#,
+        r#"{"t":0.1,"eof":"s2c"}"#,
+        r#"{"t":0.1,"signal":0}"#,
+        r#"{"t":0.1,"signal":15,"eof":"c2s"}"#,
         r#"{"t":0.1}"#,
     ] {
         assert!(!check("event", bad).is_empty(), "accepted {bad}");

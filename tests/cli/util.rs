@@ -330,32 +330,50 @@ pub fn assert_gone(pid: i32) {
 /// builds it rather than test a server the sources no longer describe.
 pub fn fixture_server() -> &'static str {
     static PATH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    PATH.get_or_init(|| {
-        let exe = std::env::current_exe().expect("the test binary has a path");
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("the test binary is in target/<profile>/deps/");
-        let path = profile_dir.join("examples/fixture-server");
-        let build = "`cargo build --example fixture-server` (with the profile and target of this test run) builds it; `cargo test` builds it with the other examples";
-        let built = std::fs::metadata(&path)
-            .and_then(|meta| meta.modified())
-            .unwrap_or_else(|err| panic!("{}: {err}: {build}", path.display()));
-        // The dep-info file cargo writes beside the example lists every
-        // file it was built from, as `target: dep dep...`.
-        let deps = std::fs::read_to_string(path.with_extension("d")).unwrap_or_default();
-        for dep in deps.lines().filter_map(|line| line.split_once(": ")).flat_map(|(_, deps)| dep_paths(deps)) {
-            let changed = std::fs::metadata(&dep).and_then(|meta| meta.modified());
-            if let Ok(changed) = changed {
-                assert!(
-                    changed <= built,
-                    "{} is older than {dep}, which it was built from: {build}",
-                    path.display()
-                );
-            }
+    PATH.get_or_init(|| example("fixture-server"))
+}
+
+/// The fixture host binary: the example `fixture-host`, found and held to
+/// its sources as [`fixture_server`] is.
+pub fn fixture_host() -> &'static str {
+    static PATH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| example("fixture-host"))
+}
+
+/// The path of the example `name`, built no earlier than its sources.
+fn example(name: &str) -> String {
+    let exe = std::env::current_exe().expect("the test binary has a path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("the test binary is in target/<profile>/deps/");
+    let path = profile_dir.join(format!("examples/{name}"));
+    let build = format!(
+        "`cargo build --example {name}` (with the profile and target of this test run) builds it; `cargo test` builds it with the other examples"
+    );
+    let built = std::fs::metadata(&path)
+        .and_then(|meta| meta.modified())
+        .unwrap_or_else(|err| panic!("{}: {err}: {build}", path.display()));
+    // The dep-info file cargo writes beside the example lists every
+    // file it was built from, as `target: dep dep...`.
+    let deps = std::fs::read_to_string(path.with_extension("d")).unwrap_or_default();
+    for dep in deps
+        .lines()
+        .filter_map(|line| line.split_once(": "))
+        .flat_map(|(_, deps)| dep_paths(deps))
+    {
+        let changed = std::fs::metadata(&dep).and_then(|meta| meta.modified());
+        if let Ok(changed) = changed {
+            assert!(
+                changed <= built,
+                "{} is older than {dep}, which it was built from: {build}",
+                path.display()
+            );
         }
-        path.to_str().expect("the target directory's path is UTF-8").to_owned()
-    })
+    }
+    path.to_str()
+        .expect("the target directory's path is UTF-8")
+        .to_owned()
 }
 
 /// The paths of a dep-info line's right-hand side: separated by spaces,
@@ -426,6 +444,18 @@ pub fn initialize(id: i64) -> String {
             "clientInfo": {"name": "tests", "version": "0"},
         }),
     )
+}
+
+/// `--waive ID` for every host law: for the replays of hand-written
+/// transcripts whose host is a bare script (a lone `ping`, a null id), in
+/// tests about something else; the host laws have tests of their own
+/// (`host.rs`).
+pub fn waive_host_laws() -> Vec<String> {
+    mcp_replay::laws::CATALOG
+        .iter()
+        .filter(|law| law.side() == mcp_replay::laws::Side::Host)
+        .flat_map(|law| ["--waive".to_owned(), law.id.as_str().to_owned()])
+        .collect()
 }
 
 /// Lines joined with newlines, each terminated.
