@@ -95,6 +95,10 @@ pub(super) struct Failure {
     pub detail: String,
     /// What happened, in words.
     pub message: String,
+    /// The requirement of the registry it shows broken, where that is
+    /// known (a result that breaks the tool's `outputSchema`:
+    /// `srv-tools-output-schema`).
+    pub requirement: Option<&'static str>,
 }
 
 /// Everything one call brought, read in lockstep (alone) or from a
@@ -112,7 +116,7 @@ pub(super) struct Observed {
     pub noise: Vec<String>,
     /// The client's observations about the call (`schema`,
     /// `request-answered-once`), in words.
-    pub observations: Vec<(LawId, String)>,
+    pub observations: Vec<(LawId, String, Option<&'static str>)>,
 }
 
 /// How a check is graded in this run.
@@ -132,12 +136,16 @@ pub(super) fn classify(
     rules: &Rules,
 ) -> (Vec<Failure>, bool) {
     let mut failures = Vec::new();
-    let mut fail = |kind: Kind, detail: String, message: String| {
+    let mut failures_of = |kind: Kind, detail: String, message: String, requirement| {
         failures.push(Failure {
             kind,
             detail,
             message,
+            requirement,
         });
+    };
+    let mut fail = |kind: Kind, detail: String, message: String| {
+        failures_of(kind, detail, message, None);
     };
     let mut valid_is_error = false;
     match &observed.answer {
@@ -246,10 +254,17 @@ pub(super) fn classify(
             ),
         );
     }
-    for (law, message) in &observed.observations {
+    for (law, message, requirement) in &observed.observations {
         match law {
-            LawId::Schema => fail(Kind::Schema, String::new(), message.clone()),
-            LawId::RequestAnsweredOnce => fail(Kind::AnsweredTwice, String::new(), message.clone()),
+            LawId::Schema => {
+                failures_of(Kind::Schema, String::new(), message.clone(), *requirement)
+            }
+            LawId::RequestAnsweredOnce => failures_of(
+                Kind::AnsweredTwice,
+                String::new(),
+                message.clone(),
+                *requirement,
+            ),
             _ => {}
         }
     }

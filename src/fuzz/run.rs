@@ -771,15 +771,23 @@ impl<'a> Runner<'a> {
         observations: Vec<Observation>,
         id: &RequestId,
         flight: &[InFlight],
-    ) -> Vec<(LawId, String)> {
+    ) -> Vec<(LawId, String, Option<&'static str>)> {
         let mut own = Vec::new();
         let mut rest = Vec::new();
         for observation in observations {
             match &observation.request {
-                Some(request) if request == id => own.push((observation.law, observation.message)),
+                Some(request) if request == id => own.push((
+                    observation.law,
+                    observation.message,
+                    observation.requirement,
+                )),
                 Some(request) if flight.iter().any(|call| call.id == *request) => {
                     // Made before its answer was taken: the call's own.
-                    own.push((observation.law, observation.message));
+                    own.push((
+                        observation.law,
+                        observation.message,
+                        observation.requirement,
+                    ));
                 }
                 _ => rest.push(observation),
             }
@@ -1431,6 +1439,10 @@ impl<'a> Runner<'a> {
             )
             .with_era(Some(self.era))
             .with_fuzz(case);
+            let finding = match found.failure.requirement {
+                Some(id) => finding.with_requirement(id),
+                None => finding,
+            };
             let finding = match &found.transcript {
                 Some(path) => finding.with_hint(format!(
                     "`mcp-replay check {}` replays it; keep it next to your transcripts, and fix the server rather than bless it",
@@ -1670,7 +1682,13 @@ pub(super) fn lockstep(
         .take_observations()
         .into_iter()
         .filter(|observation| observation.request.as_ref() == Some(&id))
-        .map(|observation| (observation.law, observation.message))
+        .map(|observation| {
+            (
+                observation.law,
+                observation.message,
+                observation.requirement,
+            )
+        })
         .collect();
     (
         Observed {

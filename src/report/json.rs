@@ -56,6 +56,10 @@ enum Line<'a> {
         /// A rule of the `core` profile's own, which the MCP specification
         /// does not ask.
         core_own: bool,
+        /// The requirement of the registry the finding shows broken, where
+        /// the step that made it knows which.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        requirement: Option<&'static str>,
         /// Probe findings only: the era the session spoke.
         #[serde(skip_serializing_if = "Option::is_none")]
         era: Option<&'static str>,
@@ -458,6 +462,7 @@ fn finding(graded: &Graded) -> Line<'_> {
         diff: finding.diff.as_deref(),
         hint: finding.hint.as_deref(),
         core_own: finding.is_core_own(),
+        requirement: finding.requirement,
         era: finding.era.map(crate::revision::Era::as_str),
         fuzz: finding.fuzz.as_deref().map(|case| FuzzCaseLine {
             tool: &case.tool,

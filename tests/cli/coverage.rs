@@ -84,7 +84,7 @@ fn a_server_that_crashes_on_a_probe_is_started_again_and_the_rest_go_on() {
                 // A legacy server has no modern laws, and under spec the
                 // revision it answers has some rules not yet.
                 let era_or_revision = reason.starts_with("the server speaks no 2026-07-28")
-                    || reason.contains("negotiated revision");
+                    || reason.contains("the probe asked revision");
                 // Only era detection may have seen the crash.
                 let not_for_the_crash =
                     !says_it_ended(reason) || reason.contains("server/discover");

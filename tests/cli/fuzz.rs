@@ -241,6 +241,27 @@ fn a_protocol_error_for_valid_arguments_is_caught() {
 #[test]
 fn structured_content_that_breaks_the_output_schema_is_caught() {
     bug_is_caught("output-schema", &[], "schema", "convert", "schema");
+    // The finding names the requirement it shows broken, and the run
+    // grades that requirement failed.
+    let dir = tempfile::tempdir().unwrap();
+    let output = fuzz(
+        dir.path(),
+        &["--seed", "11", "--format", "json"],
+        &["--fuzz-bug", "output-schema"],
+    );
+    let lines = json_lines(&output.stdout);
+    let found = findings(&lines);
+    assert!(
+        found
+            .iter()
+            .all(|finding| finding["requirement"] == "srv-tools-output-schema"),
+        "{found:#?}"
+    );
+    let requirement = lines
+        .iter()
+        .find(|line| line["type"] == "requirement" && line["id"] == "srv-tools-output-schema")
+        .expect("a requirement record for srv-tools-output-schema");
+    assert_eq!(requirement["status"], "failed", "{requirement:#}");
 }
 
 #[test]

@@ -38,7 +38,7 @@ fn assert_only(report: &ProbeReport, profile: Profile, expected: &[(LawId, Sever
                     outcome.law,
                     LawId::ToolErrorIsResult | LawId::ToolsListSorted
                 )
-                && reason.contains("negotiated revision");
+                && reason.contains("the probe asked revision");
             assert!(
                 negotiated || reason.starts_with(MODERN_ONLY),
                 "{profile:?}: {} skipped: {reason}",

@@ -115,6 +115,7 @@ pub(super) fn discover(s: &mut Session<'_>, facts: &mut Facts<'_>) {
     s.speak_statelessly();
     discover_result(s, &step, &result);
     facts.init = Some(Init {
+        asked: MODERN.as_str().to_owned(),
         revision: MODERN.as_str().to_owned(),
         capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
         opening: LawId::Discover,

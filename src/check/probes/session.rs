@@ -208,6 +208,8 @@ pub(super) struct Batched {
 /// `initialize`, or for a stateless session of `server/discover`.
 #[derive(Debug, Clone)]
 pub(super) struct Init {
+    /// The revision the probe asked for.
+    pub asked: String,
     /// The revision it answered.
     pub revision: String,
     /// Its capabilities (`Value::Null` when absent).
@@ -219,8 +221,9 @@ pub(super) struct Init {
 
 impl Init {
     /// What an `initialize` result says.
-    fn of_initialize(result: &Value) -> Init {
+    fn of_initialize(asked: &str, result: &Value) -> Init {
         Init {
+            asked: asked.to_owned(),
             revision: result
                 .get("protocolVersion")
                 .and_then(Value::as_str)
@@ -228,6 +231,21 @@ impl Init {
                 .to_owned(),
             capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
             opening: LawId::Initialize,
+        }
+    }
+
+    /// What was asked and what came back, for a skip's reason: `the probe
+    /// asked revision "2024-11-05" and the server answered it`, or `… and
+    /// the server answered "2025-03-26"`.
+    pub fn negotiation(&self) -> String {
+        let answered = crate::jsonrpc::wire::quoted(self.revision.as_bytes());
+        if self.asked == self.revision {
+            format!("the probe asked revision {answered} and the server answered it")
+        } else {
+            format!(
+                "the probe asked revision {} and the server answered {answered}",
+                crate::jsonrpc::wire::quoted(self.asked.as_bytes())
+            )
         }
     }
 
@@ -854,7 +872,10 @@ impl<'a> Session<'a> {
         self.client.expect_strays(false);
         let strays = self.strays.take().unwrap_or_default();
         let answer = answer?;
-        let init = answer.as_ref().ok().map(Init::of_initialize);
+        let init = answer
+            .as_ref()
+            .ok()
+            .map(|result| Init::of_initialize(revision, result));
         self.opened_by(&answer);
         Some((answer, init, strays))
     }
@@ -1093,7 +1114,10 @@ impl<'a> Session<'a> {
         let id = self.number_id();
         let wait = self.first_wait();
         let answer = self.call_within(law, id, method::INITIALIZE, Some(params), wait)?;
-        let init = answer.as_ref().ok().map(Init::of_initialize);
+        let init = answer
+            .as_ref()
+            .ok()
+            .map(|result| Init::of_initialize(revision, result));
         self.opened_by(&answer);
         Some((answer, init))
     }

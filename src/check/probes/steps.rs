@@ -115,8 +115,8 @@ pub(super) fn tool_list(s: &mut Session<'_>, init: &Init) -> Result<Listing, Str
         s.ledger.skip(
             law,
             format!(
-                "the server negotiated revision {}; the spec asks a stable tool order from {since} on",
-                crate::jsonrpc::wire::quoted(init.revision.as_bytes())
+                "{}; the spec asks a stable tool order from {since} on",
+                init.negotiation()
             ),
         );
         return Ok(listing);
@@ -988,8 +988,8 @@ pub(super) fn tool_errors_since(
         s.ledger.skip(
             law,
             format!(
-                "the server negotiated revision {}; the spec makes invalid arguments an isError result from {since} on",
-                crate::jsonrpc::wire::quoted(init.revision.as_bytes())
+                "{}; the spec makes invalid arguments an isError result from {since} on",
+                init.negotiation()
             ),
         );
         return;
