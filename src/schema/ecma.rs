@@ -208,14 +208,14 @@ impl<'a> Patterns<'a> {
             Ok(found) => match found {
                 Match::Unsure(why) => Match::Unsure(format!(
                     "whether {} matches the pattern {} depends on the engine: {why}",
-                    super::judge::short_str(text),
-                    super::judge::short_str(pattern)
+                    super::text::short_str(text),
+                    super::text::short_str(pattern)
                 )),
                 decided => decided,
             },
             Err(why) => Match::Unsure(format!(
                 "the pattern {} is not judged: {why}",
-                super::judge::short_str(pattern)
+                super::text::short_str(pattern)
             )),
         }
     }

@@ -26,21 +26,16 @@ use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{Map, Number, Value, json};
 
+pub(crate) use super::bounds::{LONG_ARRAY, LONG_TEXT};
 use super::judge::{self as schema, Schema, Verdict, escape_token, format_values};
 use super::pattern;
 use super::rng::Rng;
-
-/// The length of the long text a case sends: 10,000 characters.
-pub(crate) const LONG_TEXT: usize = 10_000;
 
 /// No case's arguments are longer than this, as JSON.
 const MAX_ARGUMENTS: usize = 64 * 1024;
 
 /// How deep generation descends into nested schemas.
 const MAX_DEPTH: usize = 6;
-
-/// How many items a long array has: the most an array drawn has.
-pub(crate) const LONG_ARRAY: usize = 100;
 
 /// The most one value drawn for a case weighs (see [`weigh`]): about the
 /// memory it takes.

@@ -12,6 +12,8 @@
 //! - `validate.rs` (every build): the judge with what it cannot decide
 //!   ignored, each violation by its JSON Pointer: it never rejects a value
 //!   JSON Schema 2020-12 accepts;
+//! - `text.rs` (every build) and `bounds.rs` (`cli`): values shortened for
+//!   messages, and the longest text and array generation draws;
 //! - `generate.rs`, `pattern.rs` and `rng.rs` (`cli`): a tool's cases drawn
 //!   from its `inputSchema`, boundaries first, each labelled by the judge;
 //!   strings for a `pattern`; SplitMix64.
@@ -19,6 +21,8 @@
 //! The room leans on the frames' `json_kind` alone; `model/`, `server/`,
 //! the client, the checker, `mock` and `fuzz` stand on it.
 
+#[cfg(feature = "cli")]
+mod bounds;
 mod ecma;
 #[cfg(feature = "cli")]
 pub(crate) mod generate;
@@ -27,6 +31,7 @@ pub(crate) mod judge;
 mod pattern;
 #[cfg(feature = "cli")]
 pub(crate) mod rng;
+mod text;
 pub(crate) mod validate;
 
 /// The simplest arguments `input_schema` accepts, as fuzz draws them

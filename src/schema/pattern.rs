@@ -21,7 +21,7 @@ const MAX_EXTRA_REPEATS: u32 = 6;
 /// The most characters a string built from a pattern has: the long text
 /// fuzz sends (a pattern whose smallest match is longer is not generated
 /// for).
-pub(crate) const MAX_MATCH: usize = super::generate::LONG_TEXT;
+pub(crate) const MAX_MATCH: usize = super::bounds::LONG_TEXT;
 
 /// The most steps (parts of the parse visited) one build takes.
 pub(crate) const MAX_STEPS: usize = 100_000;

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::keywords::whole;
 use super::run::ANNOTATIONS;
 use super::{MAX_DEPTH, NUMBER_FORMATS, Schema, escape_token, format_values, is_integer, quoted};
-use crate::schema::generate::{LONG_ARRAY, LONG_TEXT};
+use crate::schema::bounds::{LONG_ARRAY, LONG_TEXT};
 
 /// The most features [`not_generated_for`] lists; the rest are counted.
 const MAX_FEATURES: usize = 32;

@@ -53,6 +53,7 @@ use std::fmt;
 use serde_json::Value;
 
 use super::ecma::Patterns;
+pub(crate) use super::text::{short, short_str};
 use outcome::{Outcome, Status};
 use run::Run;
 
@@ -508,16 +509,6 @@ fn describe_types(names: &[&str]) -> String {
     words.join(" or ")
 }
 
-/// A value as short JSON text, for messages.
-pub(crate) fn short(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() <= 60 {
-        return text;
-    }
-    let start: String = text.chars().take(57).collect();
-    format!("{start}…")
-}
-
 /// A pattern quoted for messages, shortened.
 #[cfg(feature = "cli")]
 pub(crate) fn quoted(pattern: &str) -> String {
@@ -525,11 +516,6 @@ pub(crate) fn quoted(pattern: &str) -> String {
         None => format!("{pattern:?}"),
         Some((cut, _)) => format!("{:?}…", &pattern[..cut]),
     }
-}
-
-/// A string as short JSON text, for messages.
-pub(crate) fn short_str(text: &str) -> String {
-    short(&Value::String(text.chars().take(64).collect()))
 }
 
 /// A name (a property, a keyword) as short text, for messages.
