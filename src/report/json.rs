@@ -62,6 +62,15 @@ enum Line<'a> {
         /// Fuzz findings only: the call that makes it.
         #[serde(skip_serializing_if = "Option::is_none")]
         fuzz: Option<FuzzCaseLine<'a>>,
+        /// The other laws the finding's cause breaks, folded into it.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        also: Vec<AlsoLine<'a>>,
+        /// How many times the finding was made, when more than once.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        occurrences: Option<usize>,
+        /// Where it was made again, when it was.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        repeated_at: Vec<Where<'a>>,
     },
     Fuzz {
         command: &'a str,
@@ -164,6 +173,15 @@ struct FuzzCaseLine<'a> {
     count: usize,
     transcript: Option<String>,
     notes: &'a [String],
+}
+
+/// A law a finding's cause breaks too.
+#[derive(Serialize)]
+struct AlsoLine<'a> {
+    law: &'a str,
+    severity: &'a str,
+    disposition: &'a str,
+    message: &'a str,
 }
 
 #[derive(Serialize)]
@@ -437,15 +455,19 @@ struct RequirementCounts {
     not_applicable: usize,
 }
 
-fn finding(graded: &Graded) -> Line<'_> {
-    let finding = &graded.finding;
-    let location = match &finding.location {
+fn place(location: &Location) -> Where<'_> {
+    match location {
         Location::Transcript { path, line } => Where::Transcript {
             path: path.display().to_string(),
             line: *line,
         },
         Location::Probe { command, step } => Where::Probe { command, step },
-    };
+    }
+}
+
+fn finding(graded: &Graded) -> Line<'_> {
+    let finding = &graded.finding;
+    let location = place(&finding.location);
     Line::Finding {
         law: finding.law.as_str(),
         side: finding.law.side().as_str(),
@@ -472,6 +494,18 @@ fn finding(graded: &Graded) -> Line<'_> {
                 .map(|path| path.display().to_string()),
             notes: &case.notes,
         }),
+        also: finding
+            .also
+            .iter()
+            .map(|also| AlsoLine {
+                law: also.law.as_str(),
+                severity: also.severity.as_str(),
+                disposition: also.disposition.as_str(),
+                message: &also.message,
+            })
+            .collect(),
+        occurrences: (finding.occurrences() > 1).then(|| finding.occurrences()),
+        repeated_at: finding.repeats.iter().map(place).collect(),
     }
 }
 
