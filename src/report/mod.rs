@@ -184,6 +184,12 @@ impl Finding {
         self.law.side() == crate::laws::Side::Server
             && self.profile == Profile::Core
             && (self.core_only || crate::laws::law(self.law).spec != Some(Severity::Error))
+            // What its cause breaks besides must be core's own too.
+            && self.also.iter().all(|also| {
+                also.disposition != Disposition::Fails
+                    || also.law.side() == crate::laws::Side::Server
+                        && crate::laws::law(also.law).spec != Some(Severity::Error)
+            })
     }
 
     /// The same finding, marked as a rule of the `core` profile alone
