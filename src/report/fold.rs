@@ -27,7 +27,8 @@ enum Join {
 ///    location, in the same era) where a finding of another law was made
 ///    folds into that one: the step's law is the one the answer was asked
 ///    for;
-/// 3. a finding made again (the same law, message, severity and era) at
+/// 3. a finding made again (the same law, message but for the request id
+///    it names, severity and era) at
 ///    another place, or the same as one folded into another finding,
 ///    folds into the first as a repeat.
 ///
@@ -76,7 +77,7 @@ pub(crate) fn fold(findings: Vec<Graded>) -> Vec<Graded> {
     // 3. Repeats.
     let same = |a: &Graded, b: &Graded| {
         a.finding.law == b.finding.law
-            && a.finding.message == b.finding.message
+            && without_ids(&a.finding.message) == without_ids(&b.finding.message)
             && a.finding.severity == b.finding.severity
             && a.finding.era == b.finding.era
     };
@@ -123,6 +124,28 @@ pub(crate) fn fold(findings: Vec<Graded>) -> Vec<Graded> {
     kept.into_iter().flatten().collect()
 }
 
+/// `message` with the request ids it names (` id=7`, ` id="7"`) left
+/// out: the same answer to another request of the same method is the same
+/// finding made again.
+fn without_ids(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find(" id=") {
+        out.push_str(&rest[..at + 4]);
+        out.push('…');
+        let after = &rest[at + 4..];
+        let end = match after.strip_prefix('"') {
+            Some(quoted) => quoted.find('"').map_or(after.len(), |close| close + 2),
+            None => after
+                .find(|c: char| !c.is_ascii_digit() && c != '-')
+                .unwrap_or(after.len()),
+        };
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Folds `child` into `into`: as a repeat (`repeat`), or as a law its
 /// cause breaks too.
 fn absorb(into: &mut Graded, child: Graded, repeat: bool) {
@@ -151,4 +174,138 @@ fn absorb(into: &mut Graded, child: Graded, repeat: bool) {
         }
     }
     into.finding.repeats.extend(child.repeats);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::laws::{Profile, Severity};
+    use crate::report::{
+        Disposition, Finding, LawOutcome, LawStatus, Location, ProbeResult, Status,
+    };
+
+    fn at(step: &str, law: LawId, message: &str, disposition: Disposition) -> Graded {
+        let location = Location::Probe {
+            command: "server".to_owned(),
+            step: step.to_owned(),
+        };
+        Graded::new(
+            Finding::new(law, Profile::Core, location, message),
+            disposition,
+        )
+    }
+
+    #[test]
+    fn request_ids_are_left_out_of_what_makes_a_repeat() {
+        assert_eq!(
+            without_ids("the answer to `ping` id=12 breaks it"),
+            "the answer to `ping` id=… breaks it"
+        );
+        assert_eq!(
+            without_ids("id \"x\" with id=\"a b\": no"),
+            "id \"x\" with id=…: no"
+        );
+        assert_eq!(without_ids("no ids"), "no ids");
+    }
+
+    /// The witness laws fold into the step's own law, whichever came first,
+    /// and a folded warning keeps its own disposition for its law.
+    #[test]
+    fn a_schema_finding_folds_into_the_law_of_its_step() {
+        let folded = fold(vec![
+            at("initialize", LawId::Schema, "schema", Disposition::Warns),
+            at(
+                "initialize",
+                LawId::Initialize,
+                "no version",
+                Disposition::Fails,
+            ),
+            at("ping", LawId::Schema, "other", Disposition::Fails),
+        ]);
+        assert_eq!(folded.len(), 2, "{folded:#?}");
+        assert_eq!(folded[0].finding.law, LawId::Initialize);
+        assert_eq!(folded[0].finding.also_laws(), [LawId::Schema]);
+        assert_eq!(folded[0].finding.also[0].disposition, Disposition::Warns);
+        assert_eq!(folded[1].finding.law, LawId::Schema);
+        assert!(folded[1].finding.also.is_empty());
+    }
+
+    /// A named cause folds under its first finding; the merged finding
+    /// takes the highest severity and the worst disposition, and each law
+    /// keeps its own status.
+    #[test]
+    fn one_named_cause_is_one_finding_as_bad_as_the_worst_it_folds() {
+        let first = at(
+            "ping first",
+            LawId::Discover,
+            "depends",
+            Disposition::Waived,
+        )
+        .finding
+        .with_cause("the answer")
+        .with_severity(Severity::Warning);
+        let removed = at(
+            "ping first",
+            LawId::UnknownMethod,
+            "removed",
+            Disposition::Fails,
+        )
+        .finding
+        .with_cause("the answer");
+        let folded = fold(vec![
+            Graded::new(first, Disposition::Waived),
+            Graded::new(removed, Disposition::Fails),
+        ]);
+        assert_eq!(folded.len(), 1);
+        assert_eq!(folded[0].finding.law, LawId::Discover);
+        assert_eq!(folded[0].finding.severity, Severity::Error);
+        assert_eq!(folded[0].disposition, Disposition::Fails);
+        let probe = ProbeResult {
+            command: "server".to_owned(),
+            outcomes: vec![LawOutcome::new(LawId::UnknownMethod, LawStatus::Failed)],
+            findings: folded,
+            elapsed: std::time::Duration::ZERO,
+            coverage: crate::report::Coverage::default(),
+        };
+        assert_eq!(probe.status(&probe.outcomes[0]), Status::Fail);
+        assert_eq!(probe.folded_into(LawId::UnknownMethod).count(), 1);
+    }
+
+    /// The same finding in three sessions is one, seen three times, and a
+    /// repeat of what another finding folded joins that finding.
+    #[test]
+    fn repeats_are_one_finding_with_where_they_were_seen() {
+        let folded = fold(vec![
+            at(
+                "a: start",
+                LawId::QuietBeforeServing,
+                "banner",
+                Disposition::Fails,
+            ),
+            at(
+                "a: start",
+                LawId::StdoutIsProtocol,
+                "line",
+                Disposition::Fails,
+            ),
+            at(
+                "b: ping",
+                LawId::StdoutIsProtocol,
+                "line",
+                Disposition::Fails,
+            ),
+            at(
+                "c: ping",
+                LawId::StdoutIsProtocol,
+                "line",
+                Disposition::Fails,
+            ),
+            at("d: ping", LawId::Ping, "pong", Disposition::Warns),
+        ]);
+        assert_eq!(folded.len(), 2, "{folded:#?}");
+        assert_eq!(folded[0].finding.occurrences(), 3);
+        assert_eq!(folded[0].finding.also_laws(), [LawId::StdoutIsProtocol]);
+        assert_eq!(folded[1].finding.law, LawId::Ping);
+        assert_eq!(folded[1].finding.occurrences(), 1);
+    }
 }
