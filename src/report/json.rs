@@ -61,7 +61,7 @@ enum Line<'a> {
         era: Option<&'static str>,
         /// Fuzz findings only: the call that makes it.
         #[serde(skip_serializing_if = "Option::is_none")]
-        fuzz: Option<FuzzCaseLine<'a>>,
+        fuzz: Option<Box<FuzzCaseLine<'a>>>,
         /// The other laws the finding's cause breaks, folded into it.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         also: Vec<AlsoLine<'a>>,
@@ -481,18 +481,20 @@ fn finding(graded: &Graded) -> Line<'_> {
         hint: finding.hint.as_deref(),
         core_own: finding.is_core_own(),
         era: finding.era.map(crate::revision::Era::as_str),
-        fuzz: finding.fuzz.as_deref().map(|case| FuzzCaseLine {
-            tool: &case.tool,
-            arguments: case.arguments.as_ref(),
-            label: &case.label,
-            what: &case.what,
-            shrunk_from: case.shrunk_from.as_ref(),
-            count: case.count,
-            transcript: case
-                .transcript
-                .as_ref()
-                .map(|path| path.display().to_string()),
-            notes: &case.notes,
+        fuzz: finding.fuzz.as_deref().map(|case| {
+            Box::new(FuzzCaseLine {
+                tool: &case.tool,
+                arguments: case.arguments.as_ref(),
+                label: &case.label,
+                what: &case.what,
+                shrunk_from: case.shrunk_from.as_ref(),
+                count: case.count,
+                transcript: case
+                    .transcript
+                    .as_ref()
+                    .map(|path| path.display().to_string()),
+                notes: &case.notes,
+            })
         }),
         also: finding
             .also
