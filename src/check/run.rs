@@ -512,7 +512,10 @@ pub fn run(
         }
     }
     report.interrupted = interrupted;
+    // Requirements are graded on every finding, before one cause's are
+    // folded into one.
     report.grade_requirements();
+    report.fold_causes();
     report.deny_unobserved = options.deny_unobserved;
     report.elapsed = started.elapsed();
     Ok(report)

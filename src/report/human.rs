@@ -200,6 +200,9 @@ fn render_probe(
         for graded in probe.findings_of(outcome.law) {
             render_finding(out, palette, graded)?;
         }
+        for graded in probe.folded_into(outcome.law) {
+            render_folded(out, graded)?;
+        }
         for note in &outcome.notes {
             writeln!(out, "{:STATUS_WIDTH$} note: {note}", "")?;
         }
@@ -254,6 +257,9 @@ fn render_host(
                 status_line(out, palette, status, &rest)?;
                 for graded in host.findings_of(outcome.law) {
                     render_finding(out, palette, graded)?;
+                }
+                for graded in host.folded_into(outcome.law) {
+                    render_folded(out, graded)?;
                 }
             }
         }
@@ -329,6 +335,20 @@ fn render_finding(out: &mut dyn Write, palette: &Palette, graded: &Graded) -> io
         "{indent} {label} {place}: {}",
         outside(&finding.message)
     )?;
+    let also = finding.also_laws();
+    if !also.is_empty() {
+        let names: Vec<&str> = also.iter().map(|law| law.as_str()).collect();
+        writeln!(out, "{indent} also breaks: {}", names.join(", "))?;
+    }
+    if !finding.repeats.is_empty() {
+        let places: Vec<String> = finding.repeats.iter().map(repeat_place).collect();
+        writeln!(
+            out,
+            "{indent} seen {} times: also at {}",
+            finding.occurrences(),
+            places.join(", ")
+        )?;
+    }
     if finding.law != LawId::TranscriptMatch {
         writeln!(out, "{indent} cites: {}", outside(&finding.cites))?;
     }
@@ -345,6 +365,31 @@ fn render_finding(out: &mut dyn Write, palette: &Palette, graded: &Graded) -> io
         writeln!(out, "{} {}", palette.emphasis("hint:"), outside(hint))?;
     }
     Ok(())
+}
+
+/// Where a finding was made again, in words.
+fn repeat_place(location: &Location) -> String {
+    match location {
+        Location::Transcript { .. } => outside(&location.describe()).into_owned(),
+        Location::Probe { step, .. } => format!("step `{}`", outside(step)),
+    }
+}
+
+/// The line under a law broken by the cause of another law's finding,
+/// which names it ([`crate::report::Finding::also`]).
+fn render_folded(out: &mut dyn Write, graded: &Graded) -> io::Result<()> {
+    let finding = &graded.finding;
+    let indent = " ".repeat(STATUS_WIDTH);
+    let place = match &finding.location {
+        Location::Transcript { .. } => outside(&finding.location.describe()).into_owned(),
+        Location::Probe { step, .. } => format!("step `{}`", outside(step)),
+    };
+    writeln!(
+        out,
+        "{indent} one cause: see {}[{}] at {place}",
+        graded.disposition.as_str(),
+        finding.law
+    )
 }
 
 /// What the report says when only rules of the `core` profile failed

@@ -65,7 +65,16 @@ enum Line<'a> {
         era: Option<&'static str>,
         /// Fuzz findings only: the call that makes it.
         #[serde(skip_serializing_if = "Option::is_none")]
-        fuzz: Option<FuzzCaseLine<'a>>,
+        fuzz: Option<Box<FuzzCaseLine<'a>>>,
+        /// The other laws the finding's cause breaks, folded into it.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        also: Vec<AlsoLine<'a>>,
+        /// How many times the finding was made, when more than once.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        occurrences: Option<usize>,
+        /// Where it was made again, when it was.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        repeated_at: Vec<Where<'a>>,
     },
     Fuzz {
         command: &'a str,
@@ -168,6 +177,15 @@ struct FuzzCaseLine<'a> {
     count: usize,
     transcript: Option<String>,
     notes: &'a [String],
+}
+
+/// A law a finding's cause breaks too.
+#[derive(Serialize)]
+struct AlsoLine<'a> {
+    law: &'a str,
+    severity: &'a str,
+    disposition: &'a str,
+    message: &'a str,
 }
 
 #[derive(Serialize)]
@@ -441,15 +459,19 @@ struct RequirementCounts {
     not_applicable: usize,
 }
 
-fn finding(graded: &Graded) -> Line<'_> {
-    let finding = &graded.finding;
-    let location = match &finding.location {
+fn place(location: &Location) -> Where<'_> {
+    match location {
         Location::Transcript { path, line } => Where::Transcript {
             path: path.display().to_string(),
             line: *line,
         },
         Location::Probe { command, step } => Where::Probe { command, step },
-    };
+    }
+}
+
+fn finding(graded: &Graded) -> Line<'_> {
+    let finding = &graded.finding;
+    let location = place(&finding.location);
     Line::Finding {
         law: finding.law.as_str(),
         side: finding.law.side().as_str(),
@@ -464,19 +486,33 @@ fn finding(graded: &Graded) -> Line<'_> {
         core_own: finding.is_core_own(),
         requirement: finding.requirement,
         era: finding.era.map(crate::revision::Era::as_str),
-        fuzz: finding.fuzz.as_deref().map(|case| FuzzCaseLine {
-            tool: &case.tool,
-            arguments: case.arguments.as_ref(),
-            label: &case.label,
-            what: &case.what,
-            shrunk_from: case.shrunk_from.as_ref(),
-            count: case.count,
-            transcript: case
-                .transcript
-                .as_ref()
-                .map(|path| path.display().to_string()),
-            notes: &case.notes,
+        fuzz: finding.fuzz.as_deref().map(|case| {
+            Box::new(FuzzCaseLine {
+                tool: &case.tool,
+                arguments: case.arguments.as_ref(),
+                label: &case.label,
+                what: &case.what,
+                shrunk_from: case.shrunk_from.as_ref(),
+                count: case.count,
+                transcript: case
+                    .transcript
+                    .as_ref()
+                    .map(|path| path.display().to_string()),
+                notes: &case.notes,
+            })
         }),
+        also: finding
+            .also
+            .iter()
+            .map(|also| AlsoLine {
+                law: also.law.as_str(),
+                severity: also.severity.as_str(),
+                disposition: also.disposition.as_str(),
+                message: &also.message,
+            })
+            .collect(),
+        occurrences: (finding.occurrences() > 1).then(|| finding.occurrences()),
+        repeated_at: finding.repeats.iter().map(place).collect(),
     }
 }
 

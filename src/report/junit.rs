@@ -53,6 +53,27 @@ impl Case {
         }
     }
 
+    /// A law the cause of `graded` (another law's finding) breaks too:
+    /// its own words, failing or not as it was graded.
+    fn add_folded(&mut self, law: crate::laws::LawId, graded: &Graded) {
+        for also in graded.finding.also.iter().filter(|also| also.law == law) {
+            let text = format!(
+                "{}[{}] {}: {}\none cause: reported as {}[{}]\n",
+                also.disposition.as_str(),
+                law,
+                graded.finding.location.describe(),
+                also.message,
+                graded.disposition.as_str(),
+                graded.finding.law
+            );
+            if also.disposition == Disposition::Fails {
+                self.failures.push(text);
+            } else {
+                self.output.push(text);
+            }
+        }
+    }
+
     fn add(&mut self, graded: &Graded) {
         let text = finding_text(graded);
         if graded.disposition == Disposition::Fails {
@@ -73,6 +94,19 @@ fn finding_text(graded: &Graded) -> String {
         finding.message,
         finding.cites
     );
+    let also = finding.also_laws();
+    if !also.is_empty() {
+        let names: Vec<&str> = also.iter().map(|law| law.as_str()).collect();
+        text.push_str(&format!("also breaks: {}\n", names.join(", ")));
+    }
+    if !finding.repeats.is_empty() {
+        let places: Vec<String> = finding.repeats.iter().map(Location::describe).collect();
+        text.push_str(&format!(
+            "seen {} times: also at {}\n",
+            finding.occurrences(),
+            places.join("; ")
+        ));
+    }
     if let Some(case) = &finding.fuzz {
         text.push_str(&format!(
             "arguments: {} ({})\n",
@@ -173,13 +207,19 @@ fn to_xml(report: &Report) -> String {
                 match (&outcome.status, probe.status(outcome)) {
                     (LawStatus::Skipped(reason), _) => case.skipped = Some(reason.clone()),
                     (LawStatus::Waived, _) => case.skipped = Some("waived".to_owned()),
-                    (_, Status::Fail) if probe.findings_of(outcome.law).next().is_none() => {
+                    (_, Status::Fail)
+                        if probe.findings_of(outcome.law).next().is_none()
+                            && probe.folded_into(outcome.law).next().is_none() =>
+                    {
                         case.failures.push(format!("{} failed", outcome.law));
                     }
                     _ => {}
                 }
                 for graded in probe.findings_of(outcome.law) {
                     case.add(graded);
+                }
+                for graded in probe.folded_into(outcome.law) {
+                    case.add_folded(outcome.law, graded);
                 }
                 for note in &outcome.notes {
                     case.output.push(format!("note: {note}\n"));
@@ -275,6 +315,9 @@ fn to_xml(report: &Report) -> String {
                 }
                 for graded in host.findings_of(outcome.law) {
                     case.add(graded);
+                }
+                for graded in host.folded_into(outcome.law) {
+                    case.add_folded(outcome.law, graded);
                 }
                 case
             })

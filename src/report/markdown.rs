@@ -97,6 +97,7 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     if n > 0 {
                         words.push(format!("{n} finding{}", plural(n)));
                     }
+                    words.extend(one_cause(probe.folded_into(outcome.law)));
                     if !outcome.notes.is_empty() {
                         words.push(not_judged(outcome.notes.len()));
                     }
@@ -201,12 +202,14 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     continue;
                 }
                 let n = host.findings_of(outcome.law).count();
+                let mut words = vec![format!("{n} finding{}", plural(n))];
+                words.extend(one_cause(host.folded_into(outcome.law)));
                 row(
                     out,
                     status,
                     &code(outcome.law.as_str()),
                     &code(&host.source),
-                    &format!("{n} finding{}", plural(n)),
+                    &words.join(", "),
                 )?;
             }
         }
@@ -338,6 +341,16 @@ fn mark(status: Status) -> &'static str {
     }
 }
 
+/// For a law broken by the cause of other laws' findings: `one cause
+/// with `law``, once per law.
+fn one_cause<'a>(folded: impl Iterator<Item = &'a Graded>) -> Option<String> {
+    let mut laws: Vec<String> = folded
+        .map(|graded| code(graded.finding.law.as_str()))
+        .collect();
+    laws.dedup();
+    (!laws.is_empty()).then(|| format!("one cause with {}", laws.join(", ")))
+}
+
 fn render_finding(out: &mut dyn Write, command: &str, graded: &Graded) -> io::Result<()> {
     let finding = &graded.finding;
     let place = match &finding.location {
@@ -352,6 +365,29 @@ fn render_finding(out: &mut dyn Write, command: &str, graded: &Graded) -> io::Re
         text(&finding.message)
     )?;
     writeln!(out)?;
+    let also = finding.also_laws();
+    if !also.is_empty() {
+        let names: Vec<String> = also.iter().map(|law| code(law.as_str())).collect();
+        writeln!(out, "also breaks: {}", names.join(", "))?;
+        writeln!(out)?;
+    }
+    if !finding.repeats.is_empty() {
+        let places: Vec<String> = finding
+            .repeats
+            .iter()
+            .map(|location| match location {
+                Location::Transcript { .. } => code(&location.describe()),
+                Location::Probe { step, .. } => format!("step {}", code(step)),
+            })
+            .collect();
+        writeln!(
+            out,
+            "seen {} times: also at {}",
+            finding.occurrences(),
+            places.join(", ")
+        )?;
+        writeln!(out)?;
+    }
     if finding.law != LawId::TranscriptMatch {
         writeln!(out, "cites: {}", text(&finding.cites))?;
         writeln!(out)?;

@@ -8,6 +8,7 @@
 
 mod color;
 pub mod escape;
+mod fold;
 pub mod human;
 pub mod json;
 pub mod junit;
@@ -80,6 +81,33 @@ pub struct Finding {
     /// requirement that applies to the run (its revisions, the peer's
     /// capabilities) is meant.
     pub requirement: Option<&'static str>,
+    /// What made the finding, as its producer names it (the answer a
+    /// step judged): findings of one subject with the same cause are
+    /// reported as one ([`Report::fold_causes`]); `None` when the
+    /// producer names none.
+    pub cause: Option<String>,
+    /// The other laws the finding's cause breaks, folded into it: one
+    /// cause, one finding.
+    pub also: Vec<Also>,
+    /// The other places the same finding was made (the same law and
+    /// message: a banner every session meets), folded into it; the
+    /// finding was seen `1 + repeats.len()` times.
+    pub repeats: Vec<Location>,
+}
+
+/// A law the cause of a finding breaks besides the finding's own, with
+/// what its own finding said.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Also {
+    /// The law.
+    pub law: LawId,
+    /// Its severity in the run's profile.
+    pub severity: Severity,
+    /// What it means for the run, as graded before it was folded.
+    pub disposition: Disposition,
+    /// What its finding said.
+    pub message: String,
 }
 
 impl Finding {
@@ -106,7 +134,34 @@ impl Finding {
             fuzz: None,
             core_only: false,
             requirement: None,
+            cause: None,
+            also: Vec::new(),
+            repeats: Vec::new(),
         }
+    }
+
+    /// The same finding, made by `cause` ([`Finding::cause`]).
+    pub fn with_cause(mut self, cause: impl Into<String>) -> Finding {
+        self.cause = Some(cause.into());
+        self
+    }
+
+    /// The laws the finding breaks besides its own, each once, in the
+    /// order they were folded into it.
+    pub fn also_laws(&self) -> Vec<LawId> {
+        let mut laws: Vec<LawId> = Vec::new();
+        for also in &self.also {
+            if also.law != self.law && !laws.contains(&also.law) {
+                laws.push(also.law);
+            }
+        }
+        laws
+    }
+
+    /// How many times the finding was made: once, and once more for each
+    /// of its [`Finding::repeats`].
+    pub fn occurrences(&self) -> usize {
+        1 + self.repeats.len()
     }
 
     /// The same finding, naming the requirement of the registry it shows
@@ -129,6 +184,12 @@ impl Finding {
         self.law.side() == crate::laws::Side::Server
             && self.profile == Profile::Core
             && (self.core_only || crate::laws::law(self.law).spec != Some(Severity::Error))
+            // What its cause breaks besides must be core's own too.
+            && self.also.iter().all(|also| {
+                also.disposition != Disposition::Fails
+                    || also.law.side() == crate::laws::Side::Server
+                        && crate::laws::law(also.law).spec != Some(Severity::Error)
+            })
     }
 
     /// The same finding, marked as a rule of the `core` profile alone
@@ -415,9 +476,34 @@ impl Status {
 
     /// The status of something with these findings: the worst of them.
     fn of<'a>(findings: impl IntoIterator<Item = &'a Graded>) -> Status {
+        Status::of_dispositions(findings.into_iter().map(|graded| graded.disposition))
+    }
+
+    /// The status of `law` among `findings`: the worst of its findings',
+    /// its own and those folded into others (of `era`, when given).
+    fn of_law(findings: &[Graded], law: LawId, era: Option<crate::revision::Era>) -> Status {
+        Status::of_dispositions(
+            findings
+                .iter()
+                .filter(|graded| era.is_none() || graded.finding.era == era)
+                .flat_map(|graded| {
+                    let own = (graded.finding.law == law).then_some(graded.disposition);
+                    let folded = graded
+                        .finding
+                        .also
+                        .iter()
+                        .filter(move |also| also.law == law)
+                        .map(|also| also.disposition);
+                    own.into_iter().chain(folded)
+                }),
+        )
+    }
+
+    /// The worst of these dispositions, as a status.
+    fn of_dispositions(dispositions: impl IntoIterator<Item = Disposition>) -> Status {
         let mut status = Status::Pass;
-        for graded in findings {
-            let this = match graded.disposition {
+        for disposition in dispositions {
+            let this = match disposition {
                 Disposition::Fails => return Status::Fail,
                 Disposition::Warns => Status::Warn,
                 Disposition::Known => Status::Known,
@@ -513,13 +599,21 @@ impl ProbeResult {
         self.findings.iter().filter(move |g| g.finding.law == law)
     }
 
+    /// The findings of other laws that name `law` among those their cause
+    /// breaks too ([`Finding::also`]).
+    pub fn folded_into(&self, law: LawId) -> impl Iterator<Item = &Graded> {
+        self.findings
+            .iter()
+            .filter(move |g| g.finding.law != law && g.finding.also.iter().any(|a| a.law == law))
+    }
+
     /// The status of `outcome`, one of this result's outcomes.
     pub fn status(&self, outcome: &LawOutcome) -> Status {
         match &outcome.status {
             LawStatus::Held => Status::Pass,
             LawStatus::Skipped(_) => Status::Skip,
             LawStatus::Waived => Status::Waived,
-            LawStatus::Failed => match Status::of(self.findings_of(outcome.law)) {
+            LawStatus::Failed => match Status::of_law(&self.findings, outcome.law, None) {
                 // Failed with no finding left to say why: still a failure.
                 Status::Pass => Status::Fail,
                 status => status,
@@ -539,10 +633,7 @@ impl ProbeResult {
             LawStatus::Held => Status::Pass,
             LawStatus::Skipped(_) => Status::Skip,
             LawStatus::Waived => Status::Waived,
-            LawStatus::Failed => match Status::of(
-                self.findings_of(outcome.law)
-                    .filter(|graded| graded.finding.era == Some(era)),
-            ) {
+            LawStatus::Failed => match Status::of_law(&self.findings, outcome.law, Some(era)) {
                 Status::Pass => Status::Fail,
                 status => status,
             },
@@ -630,13 +721,21 @@ impl HostResult {
         self.findings.iter().filter(move |g| g.finding.law == law)
     }
 
+    /// The findings of other laws that name `law` among those their cause
+    /// breaks too ([`Finding::also`]).
+    pub fn folded_into(&self, law: LawId) -> impl Iterator<Item = &Graded> {
+        self.findings
+            .iter()
+            .filter(move |g| g.finding.law != law && g.finding.also.iter().any(|a| a.law == law))
+    }
+
     /// The status of `outcome`, one of this result's outcomes.
     pub fn status(&self, outcome: &LawOutcome) -> Status {
         match &outcome.status {
             LawStatus::Held => Status::Pass,
             LawStatus::Skipped(_) => Status::Skip,
             LawStatus::Waived => Status::Waived,
-            LawStatus::Failed => match Status::of(self.findings_of(outcome.law)) {
+            LawStatus::Failed => match Status::of_law(&self.findings, outcome.law, None) {
                 Status::Pass => Status::Fail,
                 status => status,
             },
@@ -943,6 +1042,7 @@ impl Report {
                 probe.status(outcome) == Status::Fail
                     && !probe
                         .findings_of(outcome.law)
+                        .chain(probe.folded_into(outcome.law))
                         .any(|graded| graded.disposition == Disposition::Fails)
             })
         }) || self.fuzz.iter().any(|run| {
@@ -1004,6 +1104,27 @@ impl Report {
     /// `--deny-unobserved`, when some requirement was not observed.
     pub fn unobserved_fails(&self) -> bool {
         self.deny_unobserved && self.requirement_tally().not_observed > 0
+    }
+
+    /// Reports each cause once ([`fold::fold`]): in each transcript, probe
+    /// run and host, the findings one answer or line makes under several
+    /// laws become one finding, under the law of the step that met it,
+    /// naming the others ([`Finding::also`]); the same finding made again
+    /// elsewhere becomes one, with where it was seen
+    /// ([`Finding::repeats`]). The merged finding keeps the highest
+    /// severity and the worst disposition of what it folds, and each law
+    /// keeps its status: the exit status is what it was. Run it after the
+    /// findings are graded and the requirements with them.
+    pub fn fold_causes(&mut self) {
+        for transcript in &mut self.transcripts {
+            transcript.findings = fold::fold(std::mem::take(&mut transcript.findings));
+        }
+        for probe in &mut self.probes {
+            probe.findings = fold::fold(std::mem::take(&mut probe.findings));
+        }
+        for host in &mut self.hosts {
+            host.findings = fold::fold(std::mem::take(&mut host.findings));
+        }
     }
 
     /// Gives every requirement of the registry an outcome for each server
@@ -1201,6 +1322,14 @@ impl FuzzResult {
     /// The findings about `law`.
     pub fn findings_of(&self, law: LawId) -> impl Iterator<Item = &Graded> {
         self.findings.iter().filter(move |g| g.finding.law == law)
+    }
+
+    /// The findings of other laws that name `law` among those their cause
+    /// breaks too ([`Finding::also`]).
+    pub fn folded_into(&self, law: LawId) -> impl Iterator<Item = &Graded> {
+        self.findings
+            .iter()
+            .filter(move |g| g.finding.law != law && g.finding.also.iter().any(|a| a.law == law))
     }
 
     /// The findings made calling `tool`.

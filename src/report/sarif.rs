@@ -176,6 +176,14 @@ fn result(
         _ => "warning",
     };
     let mut text = format!("[{}] {}", finding.law, finding.message);
+    let also = finding.also_laws();
+    if !also.is_empty() {
+        let names: Vec<&str> = also.iter().map(|law| law.as_str()).collect();
+        text.push_str(&format!("\nalso breaks: {}", names.join(", ")));
+    }
+    if !finding.repeats.is_empty() {
+        text.push_str(&format!("\nseen {} times", finding.occurrences()));
+    }
     if let Some(hint) = &finding.hint {
         text.push_str(&format!("\nhint: {hint}"));
     }
@@ -205,6 +213,12 @@ fn result(
             "cites": finding.cites,
         },
     });
+    if !also.is_empty() {
+        res["properties"]["also"] = json!(also.iter().map(|law| law.as_str()).collect::<Vec<_>>());
+    }
+    if !finding.repeats.is_empty() {
+        res["properties"]["occurrences"] = json!(finding.occurrences());
+    }
     if let Some(at) = index.get(&rule) {
         res["ruleIndex"] = json!(at);
     }

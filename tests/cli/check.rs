@@ -347,20 +347,22 @@ fn a_banner_fails_stdout_is_protocol_in_replay_and_probes_alike() {
         .find(|line| line["type"] == "law" && line["law"] == "stdout-is-protocol")
         .unwrap();
     assert_eq!(law["status"], "fail");
-    let findings: Vec<&Value> = lines
-        .iter()
-        .filter(|line| line["type"] == "finding" && line["law"] == "stdout-is-protocol")
-        .collect();
-    assert!(
-        findings
-            .iter()
-            .all(|finding| finding["severity"] == "error"),
-        "{findings:?}"
-    );
-    let kinds: BTreeSet<&str> = findings
-        .iter()
-        .map(|finding| finding["location"]["kind"].as_str().unwrap())
-        .collect();
+    // The banner's finding, or the finding its line is one cause with (the
+    // quiet start's, in the probes), with the severity of the law's own.
+    let mut kinds = BTreeSet::new();
+    for finding in lines.iter().filter(|line| line["type"] == "finding") {
+        let own = (finding["law"] == "stdout-is-protocol").then_some(&finding["severity"]);
+        let folded = finding["also"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|also| also["law"] == "stdout-is-protocol")
+            .map(|also| &also["severity"]);
+        for severity in own.into_iter().chain(folded) {
+            assert_eq!(severity, "error", "{finding:#}");
+            kinds.insert(finding["location"]["kind"].as_str().unwrap());
+        }
+    }
     assert_eq!(kinds, BTreeSet::from(["probe", "transcript"]));
 }
 
@@ -1238,28 +1240,62 @@ fn a_server_that_cannot_start_is_a_junit_error_not_a_failure() {
 fn a_law_with_several_findings_is_one_junit_failure_listing_them() {
     let dir = tempfile::tempdir().unwrap();
     let junit = dir.path().join("report.xml");
-    // A banner before serving: every probe session finds it.
+    // Two cancellations answered: two findings of one law.
+    check(dir.path())
+        .args(["--junit", junit.to_str().unwrap(), "--no-replay", "--"])
+        .args([fixture_server(), "--break", "cancel-tolerated"])
+        .assert()
+        .code(1);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let case = xml
+        .split("<testcase ")
+        .find(|case| case.starts_with(r#"name="cancel-tolerated""#))
+        .unwrap_or_else(|| panic!("no cancel-tolerated case in {xml}"));
+    let case = &case[..case.find("</testcase>").unwrap()];
+    assert_eq!(case.matches("<failure ").count(), 1, "{case}");
+    // The body lists each finding, with its citation.
+    let n = case.matches("\ncites: ").count();
+    assert!(n >= 2, "{case}");
+    assert!(
+        case.contains(&format!(r#"<failure message="{n} findings, the first: "#)),
+        "{case}"
+    );
+}
+
+/// A banner before serving breaks `quiet-before-serving` and
+/// `stdout-is-protocol` with one line, which every probe session meets:
+/// one finding of the quiet start, seen three times; the test case of
+/// `stdout-is-protocol` still fails, in its own words, naming it.
+#[test]
+fn a_law_broken_by_another_findings_cause_fails_its_junit_case_in_its_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("report.xml");
     check(dir.path())
         .args(["--junit", junit.to_str().unwrap(), "--no-replay", "--"])
         .args([fixture_server(), "--break", "quiet-before-serving"])
         .assert()
         .code(1);
     let xml = std::fs::read_to_string(&junit).unwrap();
-    let case = xml
-        .split("<testcase ")
-        .find(|case| case.starts_with(r#"name="stdout-is-protocol""#))
-        .unwrap_or_else(|| panic!("no stdout-is-protocol case in {xml}"));
-    let case = &case[..case.find("</testcase>").unwrap()];
-    assert_eq!(case.matches("<failure ").count(), 1, "{case}");
+    let case = |name: &str| {
+        let case = xml
+            .split("<testcase ")
+            .find(|case| case.starts_with(&format!(r#"name="{name}""#)))
+            .unwrap_or_else(|| panic!("no {name} case in {xml}"));
+        case[..case.find("</testcase>").unwrap()].to_owned()
+    };
+    let stdout = case("stdout-is-protocol");
+    assert_eq!(stdout.matches("<failure ").count(), 1, "{stdout}");
     assert!(
-        case.contains(r#"<failure message="3 findings, the first: "#),
-        "{case}"
+        stdout.contains("a stdout line is no JSON-RPC message"),
+        "{stdout}"
     );
-    // The body lists each finding, with its citation: one per process
-    // (the conversation, the quiet start's, and the modern session's,
-    // which a legacy server's answer to server/discover turns into the
-    // negotiation probe's).
-    assert_eq!(case.matches("\ncites: ").count(), 3, "{case}");
+    assert!(
+        stdout.contains("one cause: reported as error[quiet-before-serving]"),
+        "{stdout}"
+    );
+    let quiet = case("quiet-before-serving");
+    assert!(quiet.contains("also breaks: stdout-is-protocol"), "{quiet}");
+    assert!(quiet.contains("seen 3 times: also at "), "{quiet}");
 }
 
 #[test]

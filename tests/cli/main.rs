@@ -1,5 +1,6 @@
 //! The command-line tests: one integration binary, one module per area.
 
+mod causes;
 mod check;
 mod coverage;
 mod demo_server;

@@ -409,6 +409,22 @@ impl Ledger {
         }
     }
 
+    /// How many findings the ledger holds: where the findings of a cause
+    /// about to be judged start ([`Ledger::one_cause`]).
+    fn mark(&self) -> usize {
+        self.findings.len()
+    }
+
+    /// The findings made since `mark` have one cause, named `cause`: the
+    /// report shows them as one, under the first (the law of the step
+    /// that asked), naming the others.
+    fn one_cause(&mut self, mark: usize, cause: &str) {
+        let cause = format!("{} session: {cause}", self.session);
+        for finding in self.findings.iter_mut().skip(mark) {
+            finding.cause = Some(cause.clone());
+        }
+    }
+
     /// Drops the findings of `law`.
     fn forget(&mut self, law: LawId) {
         let mut keys = std::mem::take(&mut self.keys).into_iter();

@@ -662,6 +662,8 @@ fn first_requests_on(mut fresh: Session<'_>, plan: &Plan) -> Ledger {
         if answer_kind(here) == answer_kind(&there) {
             continue;
         }
+        // What else the answer breaks is one finding with this one.
+        let mark = fresh.ledger.mark();
         fresh.ledger.fail(
             law,
             &step,
@@ -685,6 +687,7 @@ fn first_requests_on(mut fresh: Session<'_>, plan: &Plan) -> Ledger {
             (name, _) if removed_method(name) => grade_removed(&mut fresh, &step, name, there),
             _ => {}
         }
+        fresh.ledger.one_cause(mark, &format!("{step}: the answer"));
     }
     fresh.finish()
 }
