@@ -109,8 +109,8 @@ pub struct MockArgs {
     #[arg(required_unless_present = "schema", value_name = "SCENARIO")]
     pub transcripts: Vec<PathBuf>,
     /// Judge the host against the host laws and report when the session
-    /// ends (always on for the built-in scenario; --junit, --report and
-    /// --summary turn it on too).
+    /// ends (always on for the built-in scenario; --deny-unobserved,
+    /// --junit, --report and --summary turn it on too).
     #[arg(long)]
     pub judge_host: bool,
     /// The profile of the host report (host laws are graded alike in both).
@@ -123,6 +123,10 @@ pub struct MockArgs {
     /// Fail on warnings of the host laws too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Fail when a host requirement of the registry was not observed in
+    /// the session, not only when one is broken (turns --judge-host on).
+    #[arg(long)]
+    pub deny_unobserved: bool,
     /// Write the host report as JUnit XML to FILE when the session ends.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
@@ -219,8 +223,10 @@ pub struct CheckArgs {
     /// Fail on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
-    /// Fail when a requirement of the registry was not observed (by the
-    /// probes or the recordings), not only when one is broken.
+    /// Fail when a server requirement of the registry was not observed (by
+    /// the probes or the recordings), not only when one is broken; a
+    /// recording's host requirements not observed are reported and fail
+    /// nothing.
     #[arg(long)]
     pub deny_unobserved: bool,
     /// Findings listed in FILE do not fail the run; entries that no longer
