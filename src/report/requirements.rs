@@ -503,4 +503,56 @@ mod tests {
             &RequirementStatus::NotObserved("the server speaks no 2026-07-28".to_owned())
         );
     }
+
+    /// A host is graded as a server is, on the host's requirements alone.
+    #[test]
+    fn a_host_is_graded_on_the_hosts_requirements() {
+        let broken = Graded::new(
+            Finding::new(
+                LawId::HostRequestIds,
+                Profile::Spec,
+                Location::Transcript {
+                    path: PathBuf::from("t.jsonl"),
+                    line: 5,
+                },
+                "reused",
+            )
+            .with_requirement("host-request-id-unique"),
+            Disposition::Fails,
+        );
+        let mut coverage = spoken(&[Revision::V2025_11_25]);
+        coverage.observe("host-request-id-type");
+        coverage.observe("host-request-id-unique");
+        coverage.miss("host-stdio-shutdown-order", "a version-1 transcript");
+        coverage.capabilities.insert("roots".to_owned());
+        let mut host = subject(coverage);
+        host.findings = vec![&broken];
+        let outcomes = grade(&host, Side::Host);
+        assert!(outcomes.iter().all(|outcome| outcome.side == Side::Host));
+        assert!(
+            !outcomes
+                .iter()
+                .any(|outcome| outcome.id.starts_with("srv-"))
+        );
+        assert_eq!(
+            outcome(&outcomes, "host-request-id-type"),
+            &RequirementStatus::Held
+        );
+        assert_eq!(
+            outcome(&outcomes, "host-request-id-unique"),
+            &RequirementStatus::Failed
+        );
+        assert_eq!(
+            outcome(&outcomes, "host-stdio-shutdown-order"),
+            &RequirementStatus::NotObserved("a version-1 transcript".to_owned())
+        );
+        assert!(matches!(
+            outcome(&outcomes, "host-sampling-errors"),
+            RequirementStatus::NotApplicable(why) if why == "the host does not declare `sampling`"
+        ));
+        assert!(matches!(
+            outcome(&outcomes, "host-request-id-not-pending"),
+            RequirementStatus::NotApplicable(why) if why.contains("2026-07-28")
+        ));
+    }
 }
