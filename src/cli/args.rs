@@ -100,7 +100,8 @@ to the --junit, --report and --summary files. See docs/host-laws.md.
 
 Stdout carries MCP messages from the first byte (protocol mcp-stdio); diagnostics go to \
 stderr. Exit status: 0 when the client closes stdin (and, when the host is judged, kept \
-every host law), 1 when a judged host broke one, 2 for an invalid flag or a transcript \
+every host law), 1 when a judged host broke one (or, with --deny-unobserved, left a host \
+requirement unobserved), 2 for an invalid flag or a transcript \
 that cannot be read (the server never starts), 1 when stdio cannot be taken, 128 + N when \
 signal N ends the session. With --format json, every exit but 0 ends stderr with a \
 ResponseEnvelope.")]
@@ -223,10 +224,8 @@ pub struct CheckArgs {
     /// Fail on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
-    /// Fail when a server requirement of the registry was not observed (by
-    /// the probes or the recordings), not only when one is broken; a
-    /// recording's host requirements not observed are reported and fail
-    /// nothing.
+    /// Fail when a requirement of the registry was not observed (by the
+    /// probes or the recordings), not only when one is broken.
     #[arg(long)]
     pub deny_unobserved: bool,
     /// Findings listed in FILE do not fail the run; entries that no longer

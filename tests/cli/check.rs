@@ -925,8 +925,9 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
 
     let xml = std::fs::read_to_string(dir.path().join("report.xml")).unwrap();
     assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "));
-    // The transcript, the laws, the requirements and the host's laws.
-    assert_eq!(xml.matches("<testsuite ").count(), 4, "{xml}");
+    // The transcript, the laws, the server's requirements, the host's
+    // requirements and the host's laws.
+    assert_eq!(xml.matches("<testsuite ").count(), 5, "{xml}");
     // Failed test cases: the changed exchange, the broken law, and each
     // requirement the findings break; one test case per requirement, and
     // per host law.
