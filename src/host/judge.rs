@@ -651,9 +651,7 @@ impl Judge {
             self.modern_spoken.insert(revision);
         }
         if let Some(declared) = meta_of(params).and_then(|m| m.get(meta::CLIENT_CAPABILITIES)) {
-            self.coverage
-                .capabilities
-                .extend(crate::client::declared(declared));
+            self.coverage.declare(declared);
         }
         if let Some(raw) = &raw_id
             && !raw.is_string()
@@ -827,9 +825,7 @@ impl Judge {
             &["host-init-first", "host-init-no-early-requests"],
         );
         if let Some(declared) = params.and_then(|p| p.get("capabilities")) {
-            self.coverage
-                .capabilities
-                .extend(crate::client::declared(declared));
+            self.coverage.declare(declared);
         }
         if in_batch {
             self.must(

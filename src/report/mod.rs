@@ -190,7 +190,38 @@ pub struct Coverage {
     pub capabilities: BTreeSet<String>,
 }
 
+/// The capabilities `capabilities` declares, by path: each member
+/// (`tools`, `roots`), and each member of an object member set to `true`
+/// (`resources.subscribe`, `roots.listChanged`).
+pub(crate) fn capability_paths(capabilities: &serde_json::Value) -> Vec<String> {
+    let Some(members) = capabilities.as_object() else {
+        return Vec::new();
+    };
+    let mut res = Vec::new();
+    for (name, value) in members {
+        if value.is_null() || value == &serde_json::Value::Bool(false) {
+            continue;
+        }
+        res.push(name.clone());
+        if let Some(inner) = value.as_object() {
+            res.extend(
+                inner
+                    .iter()
+                    .filter(|(_, value)| **value == serde_json::Value::Bool(true))
+                    .map(|(key, _)| format!("{name}.{key}")),
+            );
+        }
+    }
+    res
+}
+
 impl Coverage {
+    /// Notes the capabilities `capabilities` declares, by path
+    /// ([`Coverage::capabilities`]).
+    pub fn declare(&mut self, capabilities: &serde_json::Value) {
+        self.capabilities.extend(capability_paths(capabilities));
+    }
+
     /// Notes that a step observed the requirement `id`.
     pub fn observe(&mut self, id: &'static str) {
         debug_assert!(
