@@ -54,12 +54,14 @@ fn main() -> ExitCode {
             let fill = with_fill_names(args.fill_env, fill_names_from_env());
             let judging = mock::Judging {
                 on: args.judge_host
+                    || args.deny_unobserved
                     || args.junit.is_some()
                     || args.report.is_some()
                     || args.summary.is_some(),
                 profile: args.profile,
                 waive: args.waive,
                 deny_warnings: args.deny_warnings,
+                deny_unobserved: args.deny_unobserved,
                 junit: args.junit,
                 report: args.report,
                 summary: args.summary,

@@ -100,7 +100,8 @@ to the --junit, --report and --summary files. See docs/host-laws.md.
 
 Stdout carries MCP messages from the first byte (protocol mcp-stdio); diagnostics go to \
 stderr. Exit status: 0 when the client closes stdin (and, when the host is judged, kept \
-every host law), 1 when a judged host broke one, 2 for an invalid flag or a transcript \
+every host law), 1 when a judged host broke one (or, with --deny-unobserved, left a host \
+requirement unobserved), 2 for an invalid flag or a transcript \
 that cannot be read (the server never starts), 1 when stdio cannot be taken, 128 + N when \
 signal N ends the session. With --format json, every exit but 0 ends stderr with a \
 ResponseEnvelope.")]
@@ -109,8 +110,8 @@ pub struct MockArgs {
     #[arg(required_unless_present = "schema", value_name = "SCENARIO")]
     pub transcripts: Vec<PathBuf>,
     /// Judge the host against the host laws and report when the session
-    /// ends (always on for the built-in scenario; --junit, --report and
-    /// --summary turn it on too).
+    /// ends (always on for the built-in scenario; --deny-unobserved,
+    /// --junit, --report and --summary turn it on too).
     #[arg(long)]
     pub judge_host: bool,
     /// The profile of the host report (host laws are graded alike in both).
@@ -123,6 +124,10 @@ pub struct MockArgs {
     /// Fail on warnings of the host laws too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Fail when a host requirement of the registry was not observed in
+    /// the session, not only when one is broken (turns --judge-host on).
+    #[arg(long)]
+    pub deny_unobserved: bool,
     /// Write the host report as JUnit XML to FILE when the session ends.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,

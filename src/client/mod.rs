@@ -76,29 +76,10 @@ const RESPONSE_SAME_ID: &str = "srv-response-same-id";
 /// observes, when its tool declared an `outputSchema`.
 const OUTPUT_SCHEMA: &str = "srv-tools-output-schema";
 
-/// The capabilities `capabilities` declares, by path: each member
-/// (`tools`), and each member of an object member set to `true`
-/// (`resources.subscribe`, `tools.listChanged`).
+/// The capabilities `capabilities` declares, by path
+/// ([`crate::report::Coverage::declare`]).
 pub(crate) fn declared(capabilities: &Value) -> Vec<String> {
-    let Some(members) = capabilities.as_object() else {
-        return Vec::new();
-    };
-    let mut res = Vec::new();
-    for (name, value) in members {
-        if value.is_null() || value == &Value::Bool(false) {
-            continue;
-        }
-        res.push(name.clone());
-        if let Some(inner) = value.as_object() {
-            res.extend(
-                inner
-                    .iter()
-                    .filter(|(_, value)| **value == Value::Bool(true))
-                    .map(|(key, _)| format!("{name}.{key}")),
-            );
-        }
-    }
-    res
+    crate::report::capability_paths(capabilities)
 }
 
 /// How many of the last lines of a server's stderr a finding quotes.

@@ -367,7 +367,9 @@ pub(super) fn run(
     // Every process is gone; the scratch directory goes now.
     drop(scratch);
     report.grade_requirements();
-    report.deny_unobserved = options.deny_unobserved;
+    report.deny_unobserved = options
+        .deny_unobserved
+        .then_some(crate::laws::registry::Side::Server);
     report.elapsed = started.elapsed();
     Ok(report)
 }

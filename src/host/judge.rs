@@ -58,7 +58,7 @@ use serde_json::{Map, Value};
 use super::{Ending, RACE_WINDOW, SHUTDOWN_PATIENCE, Verdict};
 use crate::jsonrpc::{Frame, RequestId, RpcError};
 use crate::laws::{CATALOG, LawId, Profile, Severity, Side};
-use crate::report::{Finding, LawOutcome, LawStatus, Location};
+use crate::report::{Coverage, Finding, LawOutcome, LawStatus, Location};
 use crate::revision::{Revision, meta};
 
 /// How many requests, ids, server requests and tokens the judge keeps, each
@@ -152,6 +152,14 @@ pub struct Judge {
     observed: BTreeSet<LawId>,
     /// Why a law was not judged, where that is worth saying.
     skipped: BTreeMap<LawId, String>,
+    /// The host's requirements the session observed, and those it could
+    /// not, with why.
+    coverage: Coverage,
+    /// The requirements that only findings past the first [`LISTED`] of
+    /// their law showed broken.
+    unlisted_requirements: BTreeSet<&'static str>,
+    /// The 2026-07-28 revisions the host's requests named.
+    modern_spoken: BTreeSet<Revision>,
     /// Findings past the first [`LISTED`] of a law, counted.
     unlisted: BTreeMap<LawId, usize>,
     notes: Vec<String>,
@@ -275,6 +283,9 @@ impl Judge {
             findings: Vec::new(),
             observed: BTreeSet::new(),
             skipped: BTreeMap::new(),
+            coverage: Coverage::default(),
+            unlisted_requirements: BTreeSet::new(),
+            modern_spoken: BTreeSet::new(),
             unlisted: BTreeMap::new(),
             notes: Vec::new(),
             era: Era::Undecided,
@@ -320,24 +331,51 @@ impl Judge {
         self.host.as_deref()
     }
 
-    fn find(&mut self, law: LawId, severity: Severity, at: &Location, message: String) {
+    /// A finding of `law` that shows the requirement `requirement` broken
+    /// (which the session so observed).
+    fn find(
+        &mut self,
+        law: LawId,
+        requirement: &'static str,
+        severity: Severity,
+        at: &Location,
+        message: String,
+    ) {
         self.observed.insert(law);
+        self.coverage.observe(requirement);
         let listed = self.findings.iter().filter(|f| f.law == law).count();
         if listed >= LISTED {
-            // The law is broken, and said so; the rest are counted.
+            // The law is broken, and said so; the rest are counted, and the
+            // requirements they alone show broken are not held.
             *self.unlisted.entry(law).or_default() += 1;
+            self.unlisted_requirements.insert(requirement);
             return;
         }
-        let finding = Finding::new(law, self.profile, at.clone(), message).with_severity(severity);
+        let finding = Finding::new(law, self.profile, at.clone(), message)
+            .with_severity(severity)
+            .with_requirement(requirement);
         self.findings.push(finding);
     }
 
-    fn must(&mut self, law: LawId, at: &Location, message: String) {
-        self.find(law, Severity::Error, at, message);
+    fn must(&mut self, law: LawId, requirement: &'static str, at: &Location, message: String) {
+        self.find(law, requirement, Severity::Error, at, message);
     }
 
-    fn should(&mut self, law: LawId, at: &Location, message: String) {
-        self.find(law, Severity::Warning, at, message);
+    fn should(&mut self, law: LawId, requirement: &'static str, at: &Location, message: String) {
+        self.find(law, requirement, Severity::Warning, at, message);
+    }
+
+    /// The session showed the requirements `ids` of `law` kept or broken.
+    fn observe(&mut self, law: LawId, ids: &[&'static str]) {
+        self.observed.insert(law);
+        for id in ids {
+            debug_assert_eq!(
+                crate::laws::registry::requirement(id).and_then(|r| r.law),
+                Some(law),
+                "`{id}` is no requirement of {law}"
+            );
+            self.coverage.observe(id);
+        }
     }
 
     /// The revision a message of the host is held to: the one its own
@@ -373,10 +411,18 @@ impl Judge {
     pub fn host_line(&mut self, line: &[u8], eol: bool, t: f64, at: Location) {
         self.last_t = t;
         self.host_lines += 1;
-        self.observed.insert(LawId::HostMessagesValid);
+        self.observe(
+            LawId::HostMessagesValid,
+            &[
+                "host-stdio-only-messages-on-stdin",
+                "host-stdio-one-message-per-line",
+                "host-stdio-utf8",
+            ],
+        );
         if !eol {
             self.must(
                 LawId::HostMessagesValid,
+                "host-stdio-one-message-per-line",
                 &at,
                 "the host's last line has no newline: every message ends with one".to_owned(),
             );
@@ -385,6 +431,7 @@ impl Judge {
             Err(_) => {
                 self.must(
                     LawId::HostMessagesValid,
+                    "host-stdio-utf8",
                     &at,
                     "the line is not UTF-8: every message is UTF-8 JSON".to_owned(),
                 );
@@ -393,6 +440,7 @@ impl Judge {
             Ok(text) if text.trim().is_empty() => {
                 self.must(
                     LawId::HostMessagesValid,
+                    "host-stdio-only-messages-on-stdin",
                     &at,
                     "an empty line: the host writes nothing on the server's stdin but messages"
                         .to_owned(),
@@ -415,6 +463,7 @@ impl Judge {
                 Err(err) => {
                     self.must(
                         LawId::HostMessagesValid,
+                        "host-stdio-only-messages-on-stdin",
                         &at,
                         format!("the line is no JSON ({err}): `{}`", quote(text, 60)),
                     );
@@ -437,7 +486,7 @@ impl Judge {
                 };
                 if !revision.batches() {
                     self.must(
-                        LawId::HostMessagesValid,
+                        LawId::HostMessagesValid, "host-jsonrpc-2-0",
                         &at,
                         format!(
                             "a batch (a JSON array) in a {revision} session: only 2025-03-26 has batches"
@@ -448,6 +497,7 @@ impl Judge {
                 if members.is_empty() {
                     self.must(
                         LawId::HostMessagesValid,
+                        "host-jsonrpc-2-0",
                         &at,
                         "an empty batch: a batch holds one message at least".to_owned(),
                     );
@@ -477,7 +527,42 @@ impl Judge {
             self.revision_for(params)
         };
         let violations = crate::model::validate_client_message(revision, &value);
-        if !violations.is_empty() {
+        let is_initialize = value.get("method") == Some(&Value::from("initialize"));
+        let token = value
+            .get("params")
+            .and_then(|p| p.get("_meta"))
+            .and_then(|m| m.get(meta::PROGRESS_TOKEN))
+            .is_some();
+        let mut held_to = vec!["host-jsonrpc-2-0"];
+        if is_initialize && !revision.is_modern() {
+            held_to.push("host-init-params");
+        }
+        if revision.requires_request_meta()
+            && value.get("method").is_some()
+            && value.get("id").is_some()
+        {
+            held_to.push("host-meta-required");
+        }
+        if token {
+            held_to.push("host-progress-token-type");
+        }
+        self.observe(LawId::HostMessagesValid, &held_to);
+        if let Some(first) = violations.first() {
+            // The requirement the first violation shows broken.
+            let schema_requirement = if first.pointer.contains("progressToken") {
+                "host-progress-token-type"
+            } else if revision.requires_request_meta()
+                && (first.pointer.starts_with("/params/_meta")
+                    || first.message.contains("`_meta`")
+                    || (first.pointer.is_empty() && first.message.contains("`params`")))
+                && value.get("id").is_some()
+            {
+                "host-meta-required"
+            } else if is_initialize && !revision.is_modern() {
+                "host-init-params"
+            } else {
+                "host-jsonrpc-2-0"
+            };
             let what = match value.get("method").and_then(Value::as_str) {
                 Some(method) => format!("`{}`", quote(method, 60)),
                 None => "the response".to_owned(),
@@ -489,6 +574,7 @@ impl Judge {
             };
             self.must(
                 LawId::HostMessagesValid,
+                schema_requirement,
                 at,
                 format!(
                     "{what} breaks the {revision} schema: {}{more}",
@@ -509,6 +595,7 @@ impl Judge {
                 self.first_message(&method, false, at);
                 self.must(
                     LawId::HostRequestIds,
+                    "host-request-id-type",
                     at,
                     format!(
                         "`{}` has the id null: a request's id is a string or an integer",
@@ -525,6 +612,7 @@ impl Judge {
                     self.observed.insert(LawId::HostRequestIds);
                     self.must(
                         LawId::HostRequestIds,
+                        "host-request-id-type",
                         at,
                         format!(
                             "the id {} is neither a string nor an integer",
@@ -554,14 +642,24 @@ impl Judge {
         at: &Location,
         in_batch: bool,
     ) {
-        self.observed.insert(LawId::HostRequestIds);
+        self.observe(LawId::HostRequestIds, &["host-request-id-type"]);
         let modern = modern_version(params).is_some();
+        if let Some(revision) = modern_version(params)
+            .and_then(Revision::parse)
+            .filter(|revision| revision.is_modern())
+        {
+            self.modern_spoken.insert(revision);
+        }
+        if let Some(declared) = meta_of(params).and_then(|m| m.get(meta::CLIENT_CAPABILITIES)) {
+            self.coverage.declare(declared);
+        }
         if let Some(raw) = &raw_id
             && !raw.is_string()
             && !is_integer(raw)
         {
             self.must(
                 LawId::HostRequestIds,
+                "host-request-id-type",
                 at,
                 format!(
                     "`{}` has the id {}: a request's id is a string or an integer",
@@ -597,6 +695,7 @@ impl Judge {
                 ));
             }
         } else if legacy {
+            self.observe(LawId::HostRequestIds, &["host-request-id-unique"]);
             if !self.session_ids.insert(id.clone()) {
                 let before = self
                     .requests
@@ -605,6 +704,7 @@ impl Judge {
                     .unwrap_or_default();
                 self.must(
                     LawId::HostRequestIds,
+                    "host-request-id-unique",
                     at,
                     format!(
                         "`{}` reuses the id {}, used before in the session{before}",
@@ -613,18 +713,26 @@ impl Judge {
                     ),
                 );
             }
-        } else if let Some(sent) = self.requests.get(&id)
-            && sent.answered.is_none()
-            && !sent.cancelled
-        {
-            let message = format!(
-                "`{}` has the id {} of `{}` ({}), which still awaits its answer",
-                quote(method, 60),
-                shown(&id),
-                sent.method,
-                place(&sent.at)
-            );
-            self.must(LawId::HostRequestIds, at, message);
+        } else {
+            self.coverage.observe("host-request-id-not-pending");
+            if let Some(sent) = self.requests.get(&id)
+                && sent.answered.is_none()
+                && !sent.cancelled
+            {
+                let message = format!(
+                    "`{}` has the id {} of `{}` ({}), which still awaits its answer",
+                    quote(method, 60),
+                    shown(&id),
+                    sent.method,
+                    place(&sent.at)
+                );
+                self.must(
+                    LawId::HostRequestIds,
+                    "host-request-id-not-pending",
+                    at,
+                    message,
+                );
+            }
         }
 
         if method == "initialize" && !modern {
@@ -643,7 +751,7 @@ impl Judge {
                 self.early_requests += 1;
                 if self.early_requests == 1 {
                     self.should(
-                        LawId::HostFirstMessage,
+                        LawId::HostFirstMessage, "host-init-no-early-requests",
                         at,
                         format!(
                             "`{}` before the answer to `initialize`: until it comes, a host sends no request but ping",
@@ -659,7 +767,7 @@ impl Judge {
             .and_then(|meta| meta.get(meta::PROGRESS_TOKEN))
             .cloned();
         if let Some(token) = &token {
-            self.observed.insert(LawId::HostProgressTokens);
+            self.observe(LawId::HostProgressTokens, &["host-progress-token-unique"]);
             let clash = self.requests.iter().find(|(other, sent)| {
                 **other != id
                     && sent.answered.is_none()
@@ -674,7 +782,12 @@ impl Judge {
                     sent.method,
                     place(&sent.at)
                 );
-                self.must(LawId::HostProgressTokens, at, message);
+                self.must(
+                    LawId::HostProgressTokens,
+                    "host-progress-token-unique",
+                    at,
+                    message,
+                );
             }
         }
 
@@ -707,10 +820,17 @@ impl Judge {
         at: &Location,
         in_batch: bool,
     ) {
-        self.observed.insert(LawId::HostFirstMessage);
+        self.observe(
+            LawId::HostFirstMessage,
+            &["host-init-first", "host-init-no-early-requests"],
+        );
+        if let Some(declared) = params.and_then(|p| p.get("capabilities")) {
+            self.coverage.declare(declared);
+        }
         if in_batch {
             self.must(
                 LawId::HostMessagesValid,
+                "host-jsonrpc-2-0",
                 at,
                 "`initialize` in a batch: it is always sent alone".to_owned(),
             );
@@ -718,6 +838,7 @@ impl Judge {
         if let Some((method, early)) = self.early.take() {
             self.must(
                 LawId::HostFirstMessage,
+                "host-init-first",
                 &early,
                 format!(
                     "`{}` before `initialize` ({}): the host's first message is initialize",
@@ -727,9 +848,8 @@ impl Judge {
             );
         }
         if let Some(answered) = self.modern_answered.clone() {
-            self.observed.insert(LawId::HostEraProbe);
             self.should(
-                LawId::HostEraProbe,
+                LawId::HostEraProbe, "host-era-stays-modern",
                 at,
                 format!(
                     "`initialize` after the server answered a 2026-07-28 request ({answered}): a host that got a modern answer stays in that era"
@@ -776,13 +896,19 @@ impl Judge {
             return;
         };
         let awaiting = self.awaiting.remove(index);
-        self.observed.insert(LawId::HostMrtrRetry);
+        self.observe(
+            LawId::HostMrtrRetry,
+            &["host-mrtr-inputs", "host-mrtr-new-id"],
+        );
+        if awaiting.state.is_some() {
+            self.observe(LawId::HostMrtrRetry, &["host-mrtr-state-echoed"]);
+        }
         let params = params.and_then(Value::as_object);
         if let Some(state) = &awaiting.state {
             match params.and_then(|p| p.get("requestState")) {
                 Some(Value::String(echoed)) if echoed == state => {}
                 Some(other) => self.must(
-                    LawId::HostMrtrRetry,
+                    LawId::HostMrtrRetry, "host-mrtr-state-echoed",
                     at,
                     format!(
                         "the retry of `{method}` changed the requestState of the input_required answer ({}): {} is not {}",
@@ -792,7 +918,7 @@ impl Judge {
                     ),
                 ),
                 None => self.must(
-                    LawId::HostMrtrRetry,
+                    LawId::HostMrtrRetry, "host-mrtr-state-echoed",
                     at,
                     format!(
                         "the retry of `{method}` leaves out the requestState of the input_required answer ({})",
@@ -813,6 +939,7 @@ impl Judge {
         if !missing.is_empty() {
             self.must(
                 LawId::HostMrtrRetry,
+                "host-mrtr-inputs",
                 at,
                 format!(
                     "the retry of `{method}` answers no {} of the input_required answer ({})",
@@ -827,7 +954,7 @@ impl Judge {
         }
         if *id == awaiting.id {
             self.must(
-                LawId::HostMrtrRetry,
+                LawId::HostMrtrRetry, "host-mrtr-new-id",
                 at,
                 format!(
                     "the retry of `{method}` goes under the id {} of the request it retries: a retry is a new request",
@@ -850,7 +977,7 @@ impl Judge {
             "notifications/initialized" => {
                 if modern {
                     self.must(
-                        LawId::HostMessagesValid,
+                        LawId::HostMessagesValid, "host-jsonrpc-2-0",
                         at,
                         "`notifications/initialized` in a 2026-07-28 session, which has no handshake"
                             .to_owned(),
@@ -861,7 +988,7 @@ impl Judge {
                     Some(false) | None => {
                         self.initialized_early = true;
                         self.must(
-                            LawId::HostInitializedSent,
+                            LawId::HostInitializedSent, "host-init-initialized",
                             at,
                             "`notifications/initialized` before the answer to `initialize`: it follows a successful answer".to_owned(),
                         );
@@ -881,23 +1008,28 @@ impl Judge {
             "notifications/roots/list_changed" => {
                 if modern {
                     self.must(
-                        LawId::HostMessagesValid,
+                        LawId::HostMessagesValid, "host-jsonrpc-2-0",
                         at,
                         "`notifications/roots/list_changed` in a 2026-07-28 session, which removed it"
                             .to_owned(),
                     );
                     return;
                 }
-                self.observed.insert(LawId::HostCapabilitiesHonest);
+                let revision = self.in_force();
+                let keeps = if revision >= Revision::V2025_06_18 {
+                    "host-lifecycle-keeps-capabilities"
+                } else {
+                    "host-lifecycle-keeps-capabilities-2024"
+                };
+                self.observe(LawId::HostCapabilitiesHonest, &[keeps]);
                 if !self.declared.roots_list_changed {
-                    let revision = self.in_force();
                     let message = format!(
                         "`notifications/roots/list_changed` without `roots.listChanged` declared in `initialize` ({revision})"
                     );
                     if revision >= Revision::V2025_06_18 {
-                        self.must(LawId::HostCapabilitiesHonest, at, message);
+                        self.must(LawId::HostCapabilitiesHonest, keeps, at, message);
                     } else {
-                        self.should(LawId::HostCapabilitiesHonest, at, message);
+                        self.should(LawId::HostCapabilitiesHonest, keeps, at, message);
                     }
                 }
             }
@@ -940,15 +1072,19 @@ impl Judge {
                 "`notifications/cancelled` names the id {}, which the host never sent as a request",
                 quote(&raw.to_string(), 40)
             );
-            self.must(LawId::HostCancelValid, at, message);
+            self.must(LawId::HostCancelValid, "host-cancel-in-flight", at, message);
             return;
         };
         let method = sent.method.clone();
         let sent_at = place(&sent.at);
         let answered = sent.answered;
+        self.coverage.observe("host-cancel-in-flight");
+        if self.era == Era::Legacy {
+            self.coverage.observe("host-cancel-not-initialize");
+        }
         if method == "initialize" && self.era == Era::Legacy {
             self.must(
-                LawId::HostCancelValid,
+                LawId::HostCancelValid, "host-cancel-not-initialize",
                 at,
                 format!("`notifications/cancelled` names `initialize` ({sent_at}), which a host never cancels"),
             );
@@ -956,7 +1092,7 @@ impl Judge {
             && !self.may_have_missed(index, answered_t, t)
         {
             self.must(
-                LawId::HostCancelValid,
+                LawId::HostCancelValid, "host-cancel-in-flight",
                 at,
                 format!(
                     "`notifications/cancelled` names `{method}` ({sent_at}), answered {:.3}s before: only a request in flight is cancelled",
@@ -973,7 +1109,7 @@ impl Judge {
         self.observed.insert(LawId::HostProgressTokens);
         if self.era == Era::Modern {
             self.must(
-                LawId::HostProgressTokens,
+                LawId::HostProgressTokens, "host-jsonrpc-2-0",
                 at,
                 "`notifications/progress` from the host in a 2026-07-28 session, where only the server sends progress".to_owned(),
             );
@@ -982,13 +1118,14 @@ impl Judge {
         let Some(token) = params.and_then(|p| p.get("progressToken")) else {
             return;
         };
+        self.coverage.observe("host-progress-known-token");
         let active = self
             .asked
             .values()
             .any(|asked| !asked.answered && asked.token.as_ref() == Some(token));
         if !active {
             self.must(
-                LawId::HostProgressTokens,
+                LawId::HostProgressTokens, "host-progress-known-token",
                 at,
                 format!(
                     "`notifications/progress` names the token {}, which no server request awaiting the host's answer carries",
@@ -1005,11 +1142,14 @@ impl Judge {
                 self.progress.clear();
             }
             let last = self.progress.insert(key(token), progress);
+            if last.is_some() {
+                self.coverage.observe("host-progress-increases");
+            }
             if let Some(last) = last
                 && progress <= last
             {
                 self.must(
-                    LawId::HostProgressTokens,
+                    LawId::HostProgressTokens, "host-progress-increases",
                     at,
                     format!(
                         "the progress of the token {} goes from {last} to {progress}: it increases with every notification",
@@ -1032,6 +1172,7 @@ impl Judge {
             self.observed.insert(LawId::HostAnswersServerRequests);
             self.must(
                 LawId::HostAnswersServerRequests,
+                "host-stdio-no-responses",
                 at,
                 "a response in a 2026-07-28 session, where the host writes no responses".to_owned(),
             );
@@ -1045,20 +1186,28 @@ impl Judge {
             }
             self.observed.insert(LawId::HostNotificationsUnanswered);
             self.must(
-                LawId::HostNotificationsUnanswered,
+                LawId::HostNotificationsUnanswered, "host-notification-never-answered",
                 at,
                 "a response with no id answers no request: only a notification could have prompted it, and a notification gets no response".to_owned(),
             );
             return;
         };
-        self.observed.insert(LawId::HostAnswersServerRequests);
+        self.observe(
+            LawId::HostAnswersServerRequests,
+            &["host-answers-server-requests"],
+        );
         let revision = self.in_force();
         let Some(asked) = self.asked.get_mut(&id) else {
             let message = format!(
                 "a response to the id {}, which the server never sent as a request",
                 shown(&id)
             );
-            self.must(LawId::HostAnswersServerRequests, at, message);
+            self.must(
+                LawId::HostAnswersServerRequests,
+                "host-answers-server-requests",
+                at,
+                message,
+            );
             return;
         };
         if asked.answered {
@@ -1067,7 +1216,12 @@ impl Judge {
                 asked.method,
                 place(&asked.at)
             );
-            self.must(LawId::HostAnswersServerRequests, at, message);
+            self.must(
+                LawId::HostAnswersServerRequests,
+                "host-answers-server-requests",
+                at,
+                message,
+            );
             return;
         }
         asked.answered = true;
@@ -1081,14 +1235,30 @@ impl Judge {
             "elicitation/create" => self.declared.elicitation,
             _ => false,
         };
+        let declared_requirement = match method.as_str() {
+            "roots/list" => "host-roots-capability",
+            "sampling/createMessage" => "host-sampling-capability",
+            _ => "host-elicitation-capability",
+        };
         if declared {
-            self.observed.insert(LawId::HostCapabilitiesHonest);
+            self.observe(LawId::HostCapabilitiesHonest, &[declared_requirement]);
         }
+        if method == "ping" {
+            self.observe(
+                LawId::HostAnswersServerRequests,
+                &["host-ping-empty-result"],
+            );
+        }
+        let result_requirement = if method == "elicitation/create" {
+            "host-elicitation-response"
+        } else {
+            "host-response-shape"
+        };
         match outcome {
             Ok(result) => {
                 if method == "ping" && result.as_object().is_none_or(|o| !o.is_empty()) {
                     self.must(
-                        LawId::HostAnswersServerRequests,
+                        LawId::HostAnswersServerRequests, "host-ping-empty-result",
                         at,
                         format!(
                             "the answer to the server's `ping` ({asked_at}) is {}: ping gets an empty result",
@@ -1096,12 +1266,13 @@ impl Judge {
                         ),
                     );
                 }
+                self.observe(LawId::HostMessagesValid, &[result_requirement]);
                 let violations = crate::model::validate_client_result(revision, &method, result);
                 if !violations.is_empty() {
                     let shown: Vec<String> =
                         violations.iter().take(3).map(ToString::to_string).collect();
                     self.must(
-                        LawId::HostMessagesValid,
+                        LawId::HostMessagesValid, result_requirement,
                         at,
                         format!(
                             "the answer to the server's `{method}` ({asked_at}) breaks its {revision} result type: {}",
@@ -1113,7 +1284,7 @@ impl Judge {
             Err(error) => {
                 if method == "ping" {
                     self.must(
-                        LawId::HostAnswersServerRequests,
+                        LawId::HostAnswersServerRequests, "host-ping-empty-result",
                         at,
                         format!(
                             "the server's `ping` ({asked_at}) answered with error {}: ping gets an empty result",
@@ -1126,9 +1297,19 @@ impl Judge {
                         "the server's `{method}` ({asked_at}) refused as an unknown method (-32601), though the host declared the capability"
                     );
                     if method == "elicitation/create" && revision == Revision::V2025_11_25 {
-                        self.must(LawId::HostCapabilitiesHonest, at, message);
+                        self.must(
+                            LawId::HostCapabilitiesHonest,
+                            declared_requirement,
+                            at,
+                            message,
+                        );
                     } else {
-                        self.should(LawId::HostCapabilitiesHonest, at, message);
+                        self.should(
+                            LawId::HostCapabilitiesHonest,
+                            declared_requirement,
+                            at,
+                            message,
+                        );
                     }
                 }
             }
@@ -1296,7 +1477,7 @@ impl Judge {
             && let Some((method, at)) = self.early.take()
         {
             self.must(
-                LawId::HostFirstMessage,
+                LawId::HostFirstMessage, "host-init-first",
                 &at,
                 format!(
                     "`{}` is the host's first message, and no `initialize` follows: the first message is initialize",
@@ -1306,19 +1487,27 @@ impl Judge {
         }
 
         if self.server_notifications > 0 {
-            self.observed.insert(LawId::HostNotificationsUnanswered);
+            self.observe(
+                LawId::HostNotificationsUnanswered,
+                &["host-notification-never-answered"],
+            );
         }
         if self.modern_answered.is_some() {
-            self.observed.insert(LawId::HostEraProbe);
+            self.observe(LawId::HostEraProbe, &["host-era-stays-modern"]);
         }
         if self.era == Era::Modern && self.host_lines > 0 {
             // A stateless session is judged for the responses it must not
             // hold.
-            self.observed.insert(LawId::HostAnswersServerRequests);
+            self.observe(
+                LawId::HostAnswersServerRequests,
+                &["host-stdio-no-responses"],
+            );
         }
         self.judge_initialized(ended_by_host, &end);
         self.judge_unanswered(end_t, &end);
         self.judge_ending(ending, &end);
+
+        self.close_coverage();
 
         for (law, count) in std::mem::take(&mut self.unlisted) {
             self.note(format!(
@@ -1343,7 +1532,128 @@ impl Judge {
             outcomes,
             findings: self.findings,
             notes: self.notes,
+            coverage: self.coverage,
         }
+    }
+
+    /// The coverage at the end: the revisions the session spoke, each
+    /// finding held to a requirement of one of them, and why each host
+    /// requirement a law judges was not observed.
+    fn close_coverage(&mut self) {
+        let mut revisions = std::mem::take(&mut self.modern_spoken);
+        if self.initialize.is_some() {
+            revisions.insert(self.negotiated.unwrap_or_else(|| self.in_force()));
+        }
+        if self.era == Era::Modern && !revisions.iter().any(|revision| revision.is_modern()) {
+            revisions.insert(Revision::LATEST);
+        }
+        self.coverage.revisions = revisions;
+        // A finding names a requirement of a revision the session spoke, or
+        // none (its law's first that applies is meant).
+        if !self.coverage.revisions.is_empty() {
+            for finding in &mut self.findings {
+                let spoken = finding
+                    .requirement
+                    .and_then(crate::laws::registry::requirement)
+                    .is_some_and(|requirement| {
+                        self.coverage
+                            .revisions
+                            .iter()
+                            .any(|revision| requirement.applies_to(*revision))
+                    });
+                if !spoken {
+                    finding.requirement = None;
+                }
+            }
+        }
+        // A requirement only findings past the listed ones showed broken
+        // is not held on the strength of the listed ones.
+        for id in std::mem::take(&mut self.unlisted_requirements) {
+            if self.findings.iter().any(|f| f.requirement == Some(id)) {
+                continue;
+            }
+            self.coverage.observed.remove(id);
+            self.coverage.missed.insert(
+                id,
+                format!("broken by a finding past the first {LISTED} of its law, not listed"),
+            );
+        }
+        for requirement in crate::laws::registry::REGISTRY {
+            if requirement.side != crate::laws::registry::Side::Host
+                || self.coverage.observed.contains(requirement.id)
+            {
+                continue;
+            }
+            let Some(law) = requirement.law else {
+                continue;
+            };
+            if let Some(why) = self.skipped.get(&law) {
+                self.coverage.miss(requirement.id, why.clone());
+            } else if self.observed.contains(&law) {
+                let why = self.unexercised(requirement.id);
+                self.coverage.miss(requirement.id, why);
+            }
+        }
+    }
+
+    /// Why a session that judged a requirement's law did not observe the
+    /// requirement itself.
+    fn unexercised(&self, id: &str) -> String {
+        let modern_spoken = self
+            .coverage
+            .revisions
+            .iter()
+            .any(|revision| revision.is_modern());
+        let why = match id {
+            "host-stdio-no-responses" | "host-request-id-not-pending" | "host-meta-required"
+                if self.era != Era::Modern && modern_spoken =>
+            {
+                "the session fell back to initialize: no 2026-07-28 session held the host to it"
+            }
+            "host-meta-required" => "the host sent no 2026-07-28 request",
+            "host-request-id-not-pending" => "the host sent no 2026-07-28 request",
+            "host-stdio-no-responses" => "no 2026-07-28 session was held",
+            "host-request-id-unique" => "the host sent no request in a legacy session",
+            "host-ping-empty-result" => "the server sent the host no ping",
+            "host-response-shape" => "the host answered no server request",
+            "host-elicitation-response" => "the host answered no elicitation/create",
+            "host-init-params" => "the host sent no initialize",
+            "host-notification-no-id" => {
+                "a message with an id is a request to JSON-RPC: a notification that carries one is not told apart"
+            }
+            "host-lifecycle-keeps-version" | "host-lifecycle-keeps-version-2024" => {
+                "each message is held to the agreed revision's schema, but a message of another revision is not told apart from an invalid one"
+            }
+            "host-lifecycle-keeps-capabilities" | "host-lifecycle-keeps-capabilities-2024" => {
+                "the host announced no roots change"
+            }
+            "host-roots-capability" => {
+                "the server sent no roots/list to a host that declared roots"
+            }
+            "host-sampling-capability" => {
+                "the server sent no sampling/createMessage to a host that declared sampling"
+            }
+            "host-elicitation-capability" => {
+                "the server sent no elicitation/create to a host that declared elicitation"
+            }
+            "host-stdio-cancel-notification" => {
+                "the cancellations sent are judged; a request given up without one does not show"
+            }
+            "host-cancel-in-flight" | "host-cancel-not-initialize" => {
+                "the host cancelled nothing the judge could name"
+            }
+            "host-cancel-invalid-ignored" | "host-elicitation-complete-unknown" => {
+                "which notification a response without an id answers is not told apart"
+            }
+            "host-progress-token-type" | "host-progress-token-unique" => {
+                "the host used no progress token"
+            }
+            "host-progress-known-token" => "the host sent no progress",
+            "host-progress-increases" => "the host sent no second progress value for one token",
+            "host-mrtr-state-echoed" => "no input_required answer carried a requestState",
+            _ => "the session never exercised it",
+        };
+        why.to_owned()
     }
 
     /// `host-initialized-sent` at the end: a successful answer that no
@@ -1362,7 +1672,7 @@ impl Judge {
             return;
         };
         if self.initialized || self.initialized_early {
-            self.observed.insert(LawId::HostInitializedSent);
+            self.observe(LawId::HostInitializedSent, &["host-init-initialized"]);
             return;
         }
         let other_version = answered.is_some() && *answered != init.requested;
@@ -1387,7 +1697,7 @@ impl Judge {
         }
         let answered_at = init.answered_at.clone().unwrap_or_default();
         self.must(
-            LawId::HostInitializedSent,
+            LawId::HostInitializedSent, "host-init-initialized",
             end,
             format!(
                 "no `notifications/initialized` after the answer to `initialize` ({answered_at}): the host sends it before anything else"
@@ -1409,12 +1719,15 @@ impl Judge {
             if self.era == Era::Modern {
                 continue;
             }
-            self.observed.insert(LawId::HostAnswersServerRequests);
+            self.observe(
+                LawId::HostAnswersServerRequests,
+                &["host-answers-server-requests"],
+            );
             if self.may_have_missed(index, t, end_t) {
                 continue;
             }
             self.must(
-                LawId::HostAnswersServerRequests,
+                LawId::HostAnswersServerRequests, "host-answers-server-requests",
                 end,
                 format!(
                     "the server's `{method}` ({at}) was never answered: every request gets a response, an error if nothing else"
@@ -1449,18 +1762,18 @@ impl Judge {
                     let waited = t - eof;
                     if waited < SHUTDOWN_PATIENCE.as_secs_f64() {
                         self.should(
-                            LawId::HostShutdownOrder,
+                            LawId::HostShutdownOrder, "host-stdio-shutdown-order",
                             &at,
                             format!(
                                 "{name} {waited:.3}s after the host closed stdin: a host waits for the server to exit before a signal"
                             ),
                         );
                     } else {
-                        self.observed.insert(LawId::HostShutdownOrder);
+                        self.observe(LawId::HostShutdownOrder, &["host-stdio-shutdown-order"]);
                     }
                 }
                 _ => self.should(
-                    LawId::HostShutdownOrder,
+                    LawId::HostShutdownOrder, "host-stdio-shutdown-order",
                     &at,
                     format!(
                         "{name} while the server's stdin was still open: a host ends the session by closing stdin first"
@@ -1471,7 +1784,7 @@ impl Judge {
         }
         match (eof, complete) {
             (Some(_), true) => {
-                self.observed.insert(LawId::HostShutdownOrder);
+                self.observe(LawId::HostShutdownOrder, &["host-stdio-shutdown-order"]);
             }
             (Some(_), false) => {
                 self.skipped.insert(
@@ -1487,7 +1800,7 @@ impl Judge {
                 );
             }
             (None, false) => self.should(
-                LawId::HostShutdownOrder,
+                LawId::HostShutdownOrder, "host-stdio-shutdown-order",
                 end,
                 "the record ends with the host's input still open and no exit: the host killed the recorder (SIGKILL) without closing stdin first".to_owned(),
             ),

@@ -32,7 +32,7 @@ use std::time::Duration;
 pub use self::judge::Judge;
 pub use self::live::{Live, Watched};
 use crate::laws::Profile;
-use crate::report::{Finding, HostResult, LawOutcome, Location};
+use crate::report::{Coverage, Finding, HostResult, LawOutcome, Location};
 use crate::transcript::{Direction, EventKind, Transcript};
 
 /// How long a line may take to cross the other side's: a server line
@@ -78,6 +78,10 @@ pub struct Verdict {
     /// Remarks that are no findings (a host line recorded cut, which cannot
     /// be judged).
     pub notes: Vec<String>,
+    /// What the session showed of the host's requirements of the registry
+    /// (`Side::Host`): those observed, those it could not show and why,
+    /// the revisions spoken and the capabilities the host declared.
+    pub coverage: Coverage,
 }
 
 impl Verdict {
@@ -92,6 +96,7 @@ impl Verdict {
             self.notes,
             elapsed,
         )
+        .with_coverage(self.coverage)
     }
 }
 

@@ -777,3 +777,125 @@ fn findings_past_the_first_ten_of_a_law_are_counted() {
         verdict.notes
     );
 }
+
+/// The host's requirements of a verdict, graded as a run grades a host.
+fn graded(verdict: Verdict) -> Vec<crate::report::RequirementOutcome> {
+    let mut report = crate::report::Report::default();
+    report.hosts.push(
+        verdict
+            .into_result("t.jsonl".to_owned(), std::time::Duration::ZERO)
+            .graded(&[], false),
+    );
+    report.grade_requirements();
+    report.requirements
+}
+
+fn requirement<'a>(
+    outcomes: &'a [crate::report::RequirementOutcome],
+    id: &str,
+) -> &'a crate::report::RequirementStatus {
+    &outcomes
+        .iter()
+        .find(|outcome| outcome.id == id)
+        .unwrap_or_else(|| panic!("no outcome for {id}"))
+        .status
+}
+
+/// Every host requirement gets an outcome: held where the session showed
+/// it kept, failed where a finding names it, not observed with why where
+/// the record cannot show it, not applicable to the revision spoken or a
+/// capability the host did not declare.
+#[test]
+fn every_host_requirement_gets_an_outcome() {
+    use crate::laws::registry::{REGISTRY, Side};
+    use crate::report::RequirementStatus as R;
+
+    let mut events = opened(INIT);
+    events.extend([
+        // The id of `initialize` again.
+        C(r#"{"jsonrpc":"2.0","id":0,"method":"tools/list"}"#),
+        S(r#"{"jsonrpc":"2.0","id":0,"result":{"tools":[]}}"#),
+        S(r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#),
+        C(r#"{"jsonrpc":"2.0","id":"p","result":{}}"#),
+    ]);
+    let verdict = run(&events, Ending::NotRecorded);
+    assert_eq!(
+        verdict.findings[0].requirement,
+        Some("host-request-id-unique"),
+        "{:#?}",
+        verdict.findings
+    );
+    assert!(
+        verdict
+            .coverage
+            .revisions
+            .contains(&crate::revision::Revision::V2025_11_25)
+    );
+    let outcomes = graded(verdict);
+    assert_eq!(
+        outcomes.len(),
+        REGISTRY.iter().filter(|r| r.side == Side::Host).count()
+    );
+    assert!(outcomes.iter().all(|outcome| outcome.side == Side::Host));
+    assert_eq!(outcomes[0].subject, "host 1.0 (t.jsonl)");
+    assert_eq!(requirement(&outcomes, "host-request-id-unique"), &R::Failed);
+    assert_eq!(requirement(&outcomes, "host-request-id-type"), &R::Held);
+    assert_eq!(requirement(&outcomes, "host-ping-empty-result"), &R::Held);
+    assert_eq!(requirement(&outcomes, "host-init-initialized"), &R::Held);
+    assert!(
+        matches!(
+            requirement(&outcomes, "host-stdio-shutdown-order"),
+            R::NotObserved(why) if why.contains("version-1 transcript")
+        ),
+        "{:?}",
+        requirement(&outcomes, "host-stdio-shutdown-order")
+    );
+    assert!(matches!(
+        requirement(&outcomes, "host-mrtr-new-id"),
+        R::NotApplicable(why) if why.contains("2025-11-25")
+    ));
+    // The host declared no roots: what roots ask does not apply.
+    assert!(
+        matches!(
+            requirement(&outcomes, "host-roots-file-uris"),
+            R::NotObserved(_) | R::NotApplicable(_)
+        ),
+        "{:?}",
+        requirement(&outcomes, "host-roots-file-uris")
+    );
+}
+
+/// A host that declares a capability is held to what it asks; one that
+/// declares others is not.
+#[test]
+fn the_capabilities_a_host_declares_decide_what_applies() {
+    use crate::report::RequirementStatus as R;
+    let mut events = opened(INIT_ROOTS);
+    events.extend([
+        S(r#"{"jsonrpc":"2.0","id":"r","method":"roots/list"}"#),
+        C(r#"{"jsonrpc":"2.0","id":"r","result":{"roots":[]}}"#),
+        Eof,
+        Exit,
+    ]);
+    let verdict = complete(&events);
+    clean(&verdict);
+    assert!(verdict.coverage.capabilities.contains("roots"));
+    let outcomes = graded(verdict);
+    assert_eq!(requirement(&outcomes, "host-roots-capability"), &R::Held);
+    assert_eq!(
+        requirement(&outcomes, "host-stdio-shutdown-order"),
+        &R::Held
+    );
+    assert!(
+        matches!(
+            requirement(&outcomes, "host-sampling-errors"),
+            R::NotApplicable(why) if why == "the host does not declare `sampling`"
+        ),
+        "{:?}",
+        requirement(&outcomes, "host-sampling-errors")
+    );
+    assert!(matches!(
+        requirement(&outcomes, "host-sampling-capability"),
+        R::NotObserved(why) if why.contains("sampling/createMessage")
+    ));
+}

@@ -40,6 +40,8 @@ pub struct Judging {
     pub waive: Vec<LawId>,
     /// Warnings fail the session too.
     pub deny_warnings: bool,
+    /// Host requirements not observed fail the session too.
+    pub deny_unobserved: bool,
     /// Where to write the report as JUnit XML.
     pub junit: Option<PathBuf>,
     /// Where to write the report as JSON Lines.
@@ -107,6 +109,11 @@ pub fn run(
         report.profiles = vec![judging.profile];
         report.elapsed = started.elapsed();
         report.hosts.push(host);
+        report.grade_requirements();
+        report.fold_causes();
+        report.deny_unobserved = judging
+            .deny_unobserved
+            .then_some(mcp_replay::laws::registry::Side::Host);
         // After a signal in JSON mode the envelope is stderr's last line:
         // the report goes to the files alone.
         if !(json_mode && signal.is_some()) {
@@ -128,10 +135,20 @@ pub fn run(
         let code = report.exit_code();
         if code != report::EXIT_OK && json_mode {
             let failed = report.summary().failed;
-            let message = format!(
-                "the host broke {failed} host law{}",
-                if failed == 1 { "" } else { "s" }
-            );
+            let message = if failed == 0 && report.unobserved_fails() {
+                let unobserved = report
+                    .requirement_tally_of(mcp_replay::laws::registry::Side::Host)
+                    .not_observed;
+                format!(
+                    "{unobserved} host requirement{} not observed (--deny-unobserved)",
+                    if unobserved == 1 { " was" } else { "s were" }
+                )
+            } else {
+                format!(
+                    "the host broke {failed} host law{}",
+                    if failed == 1 { "" } else { "s" }
+                )
+            };
             eprintln!(
                 "{}",
                 envelope(

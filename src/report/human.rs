@@ -484,37 +484,47 @@ pub(crate) fn summary_line(summary: &Summary, profiles: &[Profile], elapsed: Dur
 
 /// The count line of the requirement outcomes: `Requirements: 58 of the
 /// registry for 1 server: 12 held, 1 failed, 30 not observed, 15 not
-/// applicable`; `None` when none was graded.
+/// applicable`, and the host's after the servers' (`; 101 of 1 host: 9
+/// held, …`); `None` when none was graded.
 pub(crate) fn requirements_line(report: &Report) -> Option<String> {
-    let tally = report.requirement_tally();
-    if tally.total == 0 {
+    use crate::laws::registry::Side;
+    if report.requirements.is_empty() {
         return None;
     }
-    let subjects: std::collections::BTreeSet<&str> = report
-        .requirements
-        .iter()
-        .map(|outcome| outcome.subject.as_str())
-        .collect();
-    let mut words = Vec::new();
-    for (n, what) in [
-        (tally.held, "held"),
-        (tally.failed, "failed"),
-        (tally.warned, "warned"),
-        (tally.waived, "waived"),
-        (tally.not_observed, "not observed"),
-        (tally.not_applicable, "not applicable"),
-    ] {
-        if n > 0 {
-            words.push(format!("{n} {what}"));
+    let mut parts = Vec::new();
+    for (side, what) in [(Side::Server, "server"), (Side::Host, "host")] {
+        let tally = report.requirement_tally_of(side);
+        if tally.total == 0 {
+            continue;
         }
+        let subjects: std::collections::BTreeSet<&str> = report
+            .requirements
+            .iter()
+            .filter(|outcome| outcome.side == side)
+            .map(|outcome| outcome.subject.as_str())
+            .collect();
+        let mut words = Vec::new();
+        for (n, what) in [
+            (tally.held, "held"),
+            (tally.failed, "failed"),
+            (tally.warned, "warned"),
+            (tally.waived, "waived"),
+            (tally.not_observed, "not observed"),
+            (tally.not_applicable, "not applicable"),
+        ] {
+            if n > 0 {
+                words.push(format!("{n} {what}"));
+            }
+        }
+        parts.push(format!(
+            "{} of {} {what}{}: {}",
+            tally.total,
+            subjects.len(),
+            plural(subjects.len()),
+            words.join(", ")
+        ));
     }
-    let mut line = format!(
-        "Requirements: {} of {} server{}: {}",
-        tally.total,
-        subjects.len(),
-        plural(subjects.len()),
-        words.join(", ")
-    );
+    let mut line = format!("Requirements: {}", parts.join("; "));
     if report.unobserved_fails() {
         line.push_str(" (--deny-unobserved: not observed fails the run)");
     }
@@ -539,7 +549,7 @@ fn render_requirements(out: &mut dyn Write, palette: &Palette, report: &Report) 
             RequirementStatus::Failed => Status::Fail,
             RequirementStatus::Warned => Status::Warn,
             RequirementStatus::Waived => Status::Waived,
-            RequirementStatus::NotObserved(_) if report.deny_unobserved => Status::Fail,
+            RequirementStatus::NotObserved(_) if report.denies_unobserved(outcome) => Status::Fail,
             RequirementStatus::NotObserved(_) | RequirementStatus::NotApplicable(_) => Status::Skip,
         };
         let law = outcome

@@ -125,7 +125,15 @@ enum Line<'a> {
         law: Option<&'static str>,
         side: &'static str,
         level: &'static str,
-        command: &'a str,
+        /// A server's requirement: the server command.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        command: Option<&'a str>,
+        /// A host's requirement: what the host was judged from, and its
+        /// name.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        source: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        host: Option<Option<&'a str>>,
         status: &'static str,
         reason: Option<&'a str>,
     },
@@ -409,7 +417,9 @@ fn render_dyn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 law: outcome.law.map(LawId::as_str),
                 side: outcome.side.as_str(),
                 level: outcome.level.as_str(),
-                command: &outcome.subject,
+                command: outcome.host.is_none().then_some(outcome.subject.as_str()),
+                source: outcome.host.as_ref().map(|(source, _)| source.as_str()),
+                host: outcome.host.as_ref().map(|(_, name)| name.as_deref()),
                 status: outcome.status.as_str(),
                 reason: outcome.status.reason(),
             },

@@ -287,7 +287,7 @@ fn to_xml(report: &Report) -> String {
                 outcome.level, outcome.id
             )),
             RequirementStatus::Waived => case.skipped = Some("waived".to_owned()),
-            RequirementStatus::NotObserved(why) if report.deny_unobserved => case
+            RequirementStatus::NotObserved(why) if report.denies_unobserved(outcome) => case
                 .failures
                 .push(format!("not observed (--deny-unobserved): {why}\n")),
             RequirementStatus::NotObserved(why) => {

@@ -251,7 +251,38 @@ pub struct Coverage {
     pub capabilities: BTreeSet<String>,
 }
 
+/// The capabilities `capabilities` declares, by path: each member
+/// (`tools`, `roots`), and each member of an object member set to `true`
+/// (`resources.subscribe`, `roots.listChanged`).
+pub(crate) fn capability_paths(capabilities: &serde_json::Value) -> Vec<String> {
+    let Some(members) = capabilities.as_object() else {
+        return Vec::new();
+    };
+    let mut res = Vec::new();
+    for (name, value) in members {
+        if value.is_null() || value == &serde_json::Value::Bool(false) {
+            continue;
+        }
+        res.push(name.clone());
+        if let Some(inner) = value.as_object() {
+            res.extend(
+                inner
+                    .iter()
+                    .filter(|(_, value)| **value == serde_json::Value::Bool(true))
+                    .map(|(key, _)| format!("{name}.{key}")),
+            );
+        }
+    }
+    res
+}
+
 impl Coverage {
+    /// Notes the capabilities `capabilities` declares, by path
+    /// ([`Coverage::capabilities`]).
+    pub fn declare(&mut self, capabilities: &serde_json::Value) {
+        self.capabilities.extend(capability_paths(capabilities));
+    }
+
     /// Notes that a step observed the requirement `id`.
     pub fn observe(&mut self, id: &'static str) {
         debug_assert!(
@@ -660,6 +691,8 @@ pub struct HostResult {
     pub notes: Vec<String>,
     /// How long judging took.
     pub elapsed: Duration,
+    /// What the session showed of the host's requirements of the registry.
+    pub coverage: Coverage,
 }
 
 impl HostResult {
@@ -684,7 +717,20 @@ impl HostResult {
                 .collect(),
             notes,
             elapsed,
+            coverage: Coverage::default(),
         }
+    }
+
+    /// The same result, with what the session showed of the host's
+    /// requirements.
+    pub fn with_coverage(mut self, coverage: Coverage) -> HostResult {
+        self.coverage = coverage;
+        self
+    }
+
+    /// The host as requirement outcomes name it: `name (source)`.
+    pub fn subject(&self) -> String {
+        format!("{} ({})", self.name(), self.source)
     }
 
     /// The same result graded for a run of its own (a live session): the
@@ -857,10 +903,13 @@ pub struct Report {
     /// settings of some directories name another.
     pub profiles: Vec<Profile>,
     /// The outcome of every requirement of the registry, per server command
-    /// checked ([`Report::grade_requirements`]); empty until graded.
+    /// checked and per host judged ([`Report::grade_requirements`]); empty
+    /// until graded.
     pub requirements: Vec<RequirementOutcome>,
-    /// A requirement not observed fails the run (`--deny-unobserved`).
-    pub deny_unobserved: bool,
+    /// The side whose requirements not observed fail the run
+    /// (`--deny-unobserved`): the servers' for `check` and `fuzz`, the
+    /// host's for a judged `mock` session; `None` without the flag.
+    pub deny_unobserved: Option<crate::laws::registry::Side>,
 }
 
 /// How many lines of one kind (transcripts, or laws) ended in each state.
@@ -1100,10 +1149,25 @@ impl Report {
         RequirementTally::of(&self.requirements)
     }
 
+    /// The counts of the requirement outcomes of `side`.
+    pub fn requirement_tally_of(&self, side: crate::laws::registry::Side) -> RequirementTally {
+        RequirementTally::of(self.requirements.iter().filter(|o| o.side == side))
+    }
+
+    /// Whether `outcome`, one of this report's, fails the run for being
+    /// not observed: `--deny-unobserved` holds its side to it.
+    pub fn denies_unobserved(&self, outcome: &RequirementOutcome) -> bool {
+        self.deny_unobserved == Some(outcome.side)
+            && matches!(outcome.status, RequirementStatus::NotObserved(_))
+    }
+
     /// Whether requirements not observed fail the run: with
-    /// `--deny-unobserved`, when some requirement was not observed.
+    /// `--deny-unobserved`, when some requirement of the side it holds was
+    /// not observed.
     pub fn unobserved_fails(&self) -> bool {
-        self.deny_unobserved && self.requirement_tally().not_observed > 0
+        self.requirements
+            .iter()
+            .any(|outcome| self.denies_unobserved(outcome))
     }
 
     /// Reports each cause once ([`fold::fold`]): in each transcript, probe
@@ -1128,8 +1192,9 @@ impl Report {
     }
 
     /// Gives every requirement of the registry an outcome for each server
-    /// command the run checked: its probes, the transcripts replayed
-    /// against it and its fuzz run together, graded by what their steps
+    /// command the run checked (its probes, the transcripts replayed
+    /// against it and its fuzz run together) and every host requirement
+    /// one for each host judged, graded by what their steps or sessions
     /// observed and what their findings show broken.
     pub fn grade_requirements(&mut self) {
         let mut subjects: Vec<requirements::Subject<'_>> = Vec::new();
@@ -1172,10 +1237,30 @@ impl Report {
             it.findings.extend(&run.findings);
             it.laws.extend(&run.outcomes);
         }
-        let graded: Vec<RequirementOutcome> = subjects
+        let mut graded: Vec<RequirementOutcome> = subjects
             .iter()
             .flat_map(|subject| requirements::grade(subject, crate::laws::registry::Side::Server))
             .collect();
+        // Each host judged is a subject of its own: one session's host.
+        for host in &self.hosts {
+            let subject = requirements::Subject {
+                name: host.subject(),
+                host: Some((host.source.clone(), host.host.clone())),
+                coverage: host.coverage.clone(),
+                findings: host.findings.iter().collect(),
+                laws: host.outcomes.iter().collect(),
+                waived: host
+                    .outcomes
+                    .iter()
+                    .filter(|outcome| outcome.status == LawStatus::Waived)
+                    .map(|outcome| outcome.law)
+                    .collect(),
+            };
+            graded.extend(requirements::grade(
+                &subject,
+                crate::laws::registry::Side::Host,
+            ));
+        }
         self.requirements = graded;
     }
 

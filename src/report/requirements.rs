@@ -6,7 +6,9 @@
 //! finding shows it broken; one the run never reached is "not observed",
 //! never counted as held. The outcome of a requirement is graded per
 //! subject: each server command a run checked (its probes, the transcripts
-//! replayed against it, its fuzz run, together).
+//! replayed against it, its fuzz run, together), and each host a run
+//! judged (a transcript's host, a live `mock` session's), for the host's
+//! requirements.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -80,8 +82,13 @@ pub struct RequirementOutcome {
     pub side: Side,
     /// How strongly the specification asks it.
     pub level: Level,
-    /// What it was judged of: a server command, as a shell would show it.
+    /// What it was judged of: a server command, as a shell would show it,
+    /// or a host, by its name and what it was judged from (`name
+    /// (source)`).
     pub subject: String,
+    /// For a host: what it was judged from (the transcript's path, the
+    /// live session), and its name as it gave it.
+    pub host: Option<(String, Option<String>)>,
     /// How it fared.
     pub status: RequirementStatus,
 }
@@ -129,8 +136,10 @@ impl RequirementTally {
 /// fuzz run, for [`grade`].
 #[derive(Debug, Default)]
 pub(crate) struct Subject<'a> {
-    /// The server command.
+    /// The server command, or the host as reports name it.
     pub name: String,
+    /// For a host: its source and name.
+    pub host: Option<(String, Option<String>)>,
     /// What the steps observed and missed.
     pub coverage: Coverage,
     /// The graded findings about it.
@@ -153,6 +162,7 @@ pub(crate) fn grade(subject: &Subject<'_>, side: Side) -> Vec<RequirementOutcome
             side: requirement.side,
             level: requirement.level,
             subject: subject.name.clone(),
+            host: subject.host.clone(),
             status: status(requirement, subject),
         })
         .collect()
@@ -492,5 +502,57 @@ mod tests {
             outcome(&outcomes, "srv-discover-answers"),
             &RequirementStatus::NotObserved("the server speaks no 2026-07-28".to_owned())
         );
+    }
+
+    /// A host is graded as a server is, on the host's requirements alone.
+    #[test]
+    fn a_host_is_graded_on_the_hosts_requirements() {
+        let broken = Graded::new(
+            Finding::new(
+                LawId::HostRequestIds,
+                Profile::Spec,
+                Location::Transcript {
+                    path: PathBuf::from("t.jsonl"),
+                    line: 5,
+                },
+                "reused",
+            )
+            .with_requirement("host-request-id-unique"),
+            Disposition::Fails,
+        );
+        let mut coverage = spoken(&[Revision::V2025_11_25]);
+        coverage.observe("host-request-id-type");
+        coverage.observe("host-request-id-unique");
+        coverage.miss("host-stdio-shutdown-order", "a version-1 transcript");
+        coverage.capabilities.insert("roots".to_owned());
+        let mut host = subject(coverage);
+        host.findings = vec![&broken];
+        let outcomes = grade(&host, Side::Host);
+        assert!(outcomes.iter().all(|outcome| outcome.side == Side::Host));
+        assert!(
+            !outcomes
+                .iter()
+                .any(|outcome| outcome.id.starts_with("srv-"))
+        );
+        assert_eq!(
+            outcome(&outcomes, "host-request-id-type"),
+            &RequirementStatus::Held
+        );
+        assert_eq!(
+            outcome(&outcomes, "host-request-id-unique"),
+            &RequirementStatus::Failed
+        );
+        assert_eq!(
+            outcome(&outcomes, "host-stdio-shutdown-order"),
+            &RequirementStatus::NotObserved("a version-1 transcript".to_owned())
+        );
+        assert!(matches!(
+            outcome(&outcomes, "host-sampling-errors"),
+            RequirementStatus::NotApplicable(why) if why == "the host does not declare `sampling`"
+        ));
+        assert!(matches!(
+            outcome(&outcomes, "host-request-id-not-pending"),
+            RequirementStatus::NotApplicable(why) if why.contains("2026-07-28")
+        ));
     }
 }

@@ -256,37 +256,49 @@ pub(crate) fn to_value(report: &Report, root: &Path) -> Value {
             results.push(result(graded, command, &index, report, root));
         }
     }
-    if report.deny_unobserved {
-        for outcome in &report.requirements {
-            let RequirementStatus::NotObserved(why) = &outcome.status else {
-                continue;
-            };
-            let mut location = entry_file(&outcome.subject, root)
-                .or_else(|| fallback_file(report, root))
-                .map_or_else(|| json!({}), |file| physical(&file, 1));
-            location["logicalLocations"] = json!([{"name": outcome.subject, "kind": "module"}]);
-            results.push(json!({
-                "ruleId": outcome.id,
-                "ruleIndex": index.get(outcome.id),
-                "level": "error",
-                "message": {"text": format!("{} {} was not observed (--deny-unobserved): {why}", outcome.level, outcome.id)},
-                "locations": [location],
-            }));
+    for outcome in &report.requirements {
+        let RequirementStatus::NotObserved(why) = &outcome.status else {
+            continue;
+        };
+        if !report.denies_unobserved(outcome) {
+            continue;
         }
+        let file = match &outcome.host {
+            Some((source, _)) => entry_file(source, root),
+            None => entry_file(&outcome.subject, root),
+        };
+        let mut location = file
+            .or_else(|| fallback_file(report, root))
+            .map_or_else(|| json!({}), |file| physical(&file, 1));
+        location["logicalLocations"] = json!([{"name": outcome.subject, "kind": "module"}]);
+        results.push(json!({
+            "ruleId": outcome.id,
+            "ruleIndex": index.get(outcome.id),
+            "level": "error",
+            "message": {"text": format!("{} {} was not observed (--deny-unobserved): {why}", outcome.level, outcome.id)},
+            "locations": [location],
+        }));
     }
     let requirements: Vec<Value> = report
         .requirements
         .iter()
         .map(|outcome| {
-            json!({
+            let mut value = json!({
                 "id": outcome.id,
                 "law": outcome.law.map(LawId::as_str),
                 "side": outcome.side.as_str(),
                 "level": outcome.level.as_str(),
-                "command": outcome.subject,
-                "status": outcome.status.as_str(),
-                "reason": outcome.status.reason(),
-            })
+            });
+            match &outcome.host {
+                Some((source, host)) => {
+                    value["source"] = json!(source);
+                    value["host"] = json!(host);
+                }
+                None => value["command"] = json!(outcome.subject),
+            }
+            value["status"] = json!(outcome.status.as_str());
+            value["reason"] = json!(outcome.status.reason());
+            value
         })
         .collect();
     let rules: Vec<Value> = rules

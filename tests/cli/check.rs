@@ -856,7 +856,15 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
         .collect();
     assert!(!requirements.is_empty());
     for line in &requirements {
-        for field in ["id", "side", "level", "command", "status"] {
+        // A server's requirement names its command; a host's, what the
+        // host was judged from and its name.
+        let subject = if line["side"] == "host" {
+            assert_eq!(line["host"], "tests 0", "{line}");
+            "source"
+        } else {
+            "command"
+        };
+        for field in ["id", "side", "level", subject, "status"] {
             assert!(line[field].is_string(), "{field}: {line}");
         }
         let status = line["status"].as_str().unwrap();
@@ -919,8 +927,9 @@ fn json_lines_carry_every_field_of_a_finding_and_junit_is_well_formed_xml() {
 
     let xml = std::fs::read_to_string(dir.path().join("report.xml")).unwrap();
     assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "));
-    // The transcript, the laws, the requirements and the host's laws.
-    assert_eq!(xml.matches("<testsuite ").count(), 4, "{xml}");
+    // The transcript, the laws, the server's requirements, the host's
+    // requirements and the host's laws.
+    assert_eq!(xml.matches("<testsuite ").count(), 5, "{xml}");
     // Failed test cases: the changed exchange, the broken law, and each
     // requirement the findings break; one test case per requirement, and
     // per host law.

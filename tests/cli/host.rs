@@ -97,9 +97,43 @@ const BREAKS: &[(LawId, bool)] = &[
     (LawId::HostEraProbe, true),
 ];
 
+/// The requirement of the registry each break of the fixture host shows
+/// broken, in the order of [`BREAKS`].
+const BROKEN_REQUIREMENTS: &[&str] = &[
+    "host-init-first",
+    "host-init-initialized",
+    "host-request-id-unique",
+    "host-answers-server-requests",
+    "host-elicitation-capability",
+    "host-notification-never-answered",
+    "host-cancel-in-flight",
+    "host-stdio-only-messages-on-stdin",
+    "host-stdio-shutdown-order",
+    "host-mrtr-state-echoed",
+    "host-progress-token-unique",
+    "host-era-stays-modern",
+];
+
+/// The host requirement records among `lines` whose status is one of
+/// `statuses`: their ids and statuses.
+fn host_requirements(lines: &[Value], statuses: &[&str]) -> Vec<(String, String)> {
+    lines
+        .iter()
+        .filter(|line| line["type"] == "requirement" && line["side"] == "host")
+        .filter(|line| statuses.contains(&line["status"].as_str().unwrap()))
+        .map(|line| {
+            (
+                line["id"].as_str().unwrap().to_owned(),
+                line["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
 /// Every host law has a broken host, and `check` of its recording finds
 /// that law broken, and only that one: an error fails the run, a warning
-/// (a SHOULD) fails it with `--deny-warnings`; in both profiles.
+/// (a SHOULD) fails it with `--deny-warnings`; in both profiles. The
+/// host's requirement records name the one requirement it broke.
 #[test]
 fn check_fails_each_broken_host_on_its_law() {
     let covered: Vec<LawId> = BREAKS.iter().map(|(law, _)| *law).collect();
@@ -111,7 +145,7 @@ fn check_fails_each_broken_host_on_its_law() {
     assert_eq!(covered, hosts, "a broken host for every host law");
 
     let dir = tempfile::tempdir().unwrap();
-    for (broken, modern) in BREAKS {
+    for ((broken, modern), requirement) in BREAKS.iter().zip(BROKEN_REQUIREMENTS) {
         let mut args = vec!["--break", broken.as_str()];
         if *modern {
             args.push("--modern");
@@ -135,6 +169,12 @@ fn check_fails_each_broken_host_on_its_law() {
             );
             let expected = if warning { 0 } else { 1 };
             assert_eq!(code, Some(expected), "{broken} ({profile}): {found:?}");
+            let status = if warning { "warned" } else { "failed" };
+            assert_eq!(
+                host_requirements(&lines, &["failed", "warned"]),
+                [((*requirement).to_owned(), status.to_owned())],
+                "{broken} ({profile})"
+            );
         }
         if warning {
             let (code, _) = check(dir.path(), &file, &["--deny-warnings"]);
@@ -197,6 +237,94 @@ fn check_passes_a_host_that_keeps_the_laws_in_both_eras() {
             assert_eq!(why, "a 2026-07-28 session has no initialize");
         }
     }
+}
+
+/// `check` of an official SDK's recorded host grades every host
+/// requirement: those the session showed kept are held, and the same
+/// recording with a request id used twice fails the one requirement it
+/// breaks; `--deny-unobserved` stays about the servers.
+#[test]
+fn check_grades_each_host_requirement_of_a_recording() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let data = root.join("tests/data/hosts/typescript-sdk-exercise.jsonl");
+    let registry = mcp_replay::laws::registry::REGISTRY
+        .iter()
+        .filter(|requirement| requirement.side == Side::Host)
+        .count();
+    let (code, lines) = check(root, data.to_str().unwrap(), &[]);
+    assert_eq!(code, Some(0), "{lines:#?}");
+    let records: Vec<&Value> = lines
+        .iter()
+        .filter(|line| line["type"] == "requirement" && line["side"] == "host")
+        .collect();
+    assert_eq!(records.len(), registry);
+    assert!(records.iter().all(|line| {
+        line["host"] == "typescript-sdk-host 1.0.0"
+            && line["source"]
+                .as_str()
+                .unwrap()
+                .ends_with("typescript-sdk-exercise.jsonl")
+            && line.get("command").is_none()
+    }));
+    let held = host_requirements(&lines, &["held"]);
+    for id in [
+        "host-init-first",
+        "host-request-id-unique",
+        "host-ping-empty-result",
+        "host-roots-capability",
+        "host-stdio-shutdown-order",
+    ] {
+        assert!(
+            held.contains(&(id.to_owned(), "held".to_owned())),
+            "{id}: {held:?}"
+        );
+    }
+    assert!(host_requirements(&lines, &["failed", "warned"]).is_empty());
+    let summary = lines.last().unwrap();
+    assert_eq!(
+        summary["requirements"]["total"].as_u64().unwrap() as usize,
+        registry + 208
+    );
+
+    // The same recording, its `tools/call` under the id of `initialize`.
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(&data).unwrap();
+    let broken: String = text
+        .replacen(
+            "\"cwd\":\"../../..\"",
+            &format!("\"cwd\":{}", Value::from(root.to_str().unwrap())),
+            1,
+        )
+        .lines()
+        .map(|line| {
+            let line = if line.contains("\"method\":\"tools/call\"") || line.contains("\"id\":3,") {
+                line.replace("\"id\":3", "\"id\":0")
+            } else {
+                line.to_owned()
+            };
+            format!("{line}\n")
+        })
+        .collect();
+    std::fs::write(dir.path().join("reused.jsonl"), broken).unwrap();
+    let (code, lines) = check(
+        dir.path(),
+        "reused.jsonl",
+        &["--allow-cwd", root.to_str().unwrap()],
+    );
+    assert_eq!(code, Some(1), "{lines:#?}");
+    assert_eq!(
+        host_requirements(&lines, &["failed", "warned"]),
+        [("host-request-id-unique".to_owned(), "failed".to_owned())]
+    );
+    // The host's requirements not observed fail nothing.
+    let (code, lines) = check(root, data.to_str().unwrap(), &["--deny-unobserved"]);
+    assert!(!host_requirements(&lines, &["not-observed"]).is_empty());
+    let servers_unobserved = lines.iter().any(|line| {
+        line["type"] == "requirement"
+            && line["side"] == "server"
+            && line["status"] == "not-observed"
+    });
+    assert_eq!(code, Some(if servers_unobserved { 1 } else { 0 }));
 }
 
 /// `record` writes how the host ended the session: its end of input
@@ -350,6 +478,48 @@ fn mock_exercise_judges_the_host_live_and_reports_when_it_exits() {
     assert_eq!(
         found,
         [("host-shutdown-order".to_owned(), "warning".to_owned())]
+    );
+}
+
+/// `mock exercise --deny-unobserved` holds the host to every host
+/// requirement the session could show: the host requirements it did not
+/// observe fail the session, and the report says which.
+#[test]
+fn mock_exercise_denies_the_hosts_requirements_not_observed() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(fixture_host())
+        .arg("--")
+        .args([
+            bin(),
+            "mock",
+            "--deny-unobserved",
+            "--report",
+            "denied.jsonl",
+            "exercise",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("the server exited with status 1"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("host: ")
+            && stderr.contains("(--deny-unobserved: not observed fails the run)"),
+        "{stderr}"
+    );
+    let text = std::fs::read(dir.path().join("denied.jsonl")).unwrap();
+    let lines = json_lines(&text);
+    assert!(host_requirements(&lines, &["failed", "warned"]).is_empty());
+    assert!(!host_requirements(&lines, &["not-observed"]).is_empty());
+    assert!(!host_requirements(&lines, &["held"]).is_empty());
+    assert_eq!(lines.last().unwrap()["exit"], 1);
+    assert!(
+        lines
+            .iter()
+            .all(|line| line["type"] != "requirement" || line["side"] == "host")
     );
 }
 
