@@ -76,12 +76,6 @@ const RESPONSE_SAME_ID: &str = "srv-response-same-id";
 /// observes, when its tool declared an `outputSchema`.
 const OUTPUT_SCHEMA: &str = "srv-tools-output-schema";
 
-/// The capabilities `capabilities` declares, by path
-/// ([`crate::report::Coverage::declare`]).
-pub(crate) fn declared(capabilities: &Value) -> Vec<String> {
-    crate::report::capability_paths(capabilities)
-}
-
 /// How many of the last lines of a server's stderr a finding quotes.
 pub const STDERR_LINES: usize = 5;
 
@@ -977,7 +971,7 @@ impl<C: Channel> Client<C> {
             Some(method::INITIALIZE | method::SERVER_DISCOVER)
         ) && let Some(capabilities) = value.pointer("/result/capabilities")
         {
-            self.coverage.capabilities.extend(declared(capabilities));
+            self.coverage.declare(capabilities);
         }
         let asked_in = id.as_ref().and_then(|id| self.asked_in.get(id)).copied();
         let Some(revision) = asked_in.or(self.revision) else {

@@ -247,8 +247,13 @@ pub struct Coverage {
     /// The revisions the run spoke.
     pub revisions: BTreeSet<crate::revision::Revision>,
     /// The capabilities the peer declared, by path (`tools`,
-    /// `resources.subscribe`, `logging`); empty until one is known.
+    /// `resources.subscribe`, `logging`).
     pub capabilities: BTreeSet<String>,
+    /// Whether the peer's declaration was read: until it is, what it
+    /// declares is not known, and no capability is ruled out; once it is,
+    /// a capability it does not name is not declared (`capabilities: {}`
+    /// declares none).
+    pub declared: bool,
 }
 
 /// The capabilities `capabilities` declares, by path: each member
@@ -280,6 +285,9 @@ impl Coverage {
     /// Notes the capabilities `capabilities` declares, by path
     /// ([`Coverage::capabilities`]).
     pub fn declare(&mut self, capabilities: &serde_json::Value) {
+        if capabilities.is_object() {
+            self.declared = true;
+        }
         self.capabilities.extend(capability_paths(capabilities));
     }
 
@@ -310,6 +318,7 @@ impl Coverage {
         }
         self.revisions.extend(other.revisions);
         self.capabilities.extend(other.capabilities);
+        self.declared |= other.declared;
     }
 }
 

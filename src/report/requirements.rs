@@ -196,7 +196,7 @@ fn applies(requirement: &Requirement, coverage: &Coverage) -> bool {
                 .iter()
                 .any(|revision| requirement.applies_to(*revision)))
         && requirement.capability.is_none_or(|capability| {
-            coverage.capabilities.is_empty() || coverage.capabilities.contains(capability)
+            !coverage.declared || coverage.capabilities.contains(capability)
         })
 }
 
@@ -227,7 +227,7 @@ fn status(requirement: &Requirement, subject: &Subject<'_>) -> RequirementStatus
         ));
     }
     if let Some(capability) = requirement.capability
-        && !coverage.capabilities.is_empty()
+        && coverage.declared
         && !coverage.capabilities.contains(capability)
     {
         return RequirementStatus::NotApplicable(format!(
@@ -361,7 +361,7 @@ mod tests {
     #[test]
     fn revisions_capabilities_and_stdio_make_requirements_not_applicable() {
         let mut coverage = spoken(&[Revision::V2026_07_28]);
-        coverage.capabilities.insert("prompts".to_owned());
+        coverage.declare(&serde_json::json!({"prompts": {}}));
         let outcomes = grade(&subject(coverage), Side::Server);
         assert!(matches!(
             outcome(&outcomes, "srv-ping-empty-result"),
@@ -374,6 +374,26 @@ mod tests {
         assert!(matches!(
             outcome(&outcomes, "srv-auth-http-only"),
             RequirementStatus::NotApplicable(why) if why.starts_with("stdio cannot show it")
+        ));
+    }
+
+    #[test]
+    fn a_peer_that_declares_no_capability_has_none_of_their_requirements() {
+        // `capabilities: {}` is a declaration: every requirement of a
+        // capability is not applicable, never left not observed.
+        let mut declared_none = spoken(&[Revision::V2025_11_25]);
+        declared_none.declare(&serde_json::json!({}));
+        let outcomes = grade(&subject(declared_none), Side::Server);
+        assert!(matches!(
+            outcome(&outcomes, "srv-tools-call-unknown-tool-error"),
+            RequirementStatus::NotApplicable(why) if why.contains("`tools`")
+        ));
+        // Before any declaration is read, nothing is ruled out.
+        let unknown = spoken(&[Revision::V2025_11_25]);
+        let outcomes = grade(&subject(unknown), Side::Server);
+        assert!(matches!(
+            outcome(&outcomes, "srv-tools-call-unknown-tool-error"),
+            RequirementStatus::NotObserved(_)
         ));
     }
 
@@ -524,7 +544,7 @@ mod tests {
         coverage.observe("host-request-id-type");
         coverage.observe("host-request-id-unique");
         coverage.miss("host-stdio-shutdown-order", "a version-1 transcript");
-        coverage.capabilities.insert("roots".to_owned());
+        coverage.declare(&serde_json::json!({"roots": {}}));
         let mut host = subject(coverage);
         host.findings = vec![&broken];
         let outcomes = grade(&host, Side::Host);

@@ -587,9 +587,7 @@ fn declared(coverage: &mut Coverage, init: &Init) {
     if let Some(revision) = Revision::parse(&init.revision) {
         coverage.revisions.insert(revision);
     }
-    coverage
-        .capabilities
-        .extend(crate::client::declared(&init.capabilities));
+    coverage.declare(&init.capabilities);
 }
 
 /// The lane that starts after `lane`, in the suite.
