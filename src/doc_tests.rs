@@ -15,6 +15,11 @@
 //!   reads the page itself, runs what it shows and compares (it names the
 //!   page). A block that is no output (a diagram) says
 //!   `<!-- figure -->`. A JSON block may carry a sample comment too.
+//! - A shell block (fenced `sh`): every `mcp-replay` command line in it
+//!   (also as `cargo run -- …`, `npx`, `uvx` or `pipx run`) parses as the
+//!   command line the build declares, so no page shows a command or a flag
+//!   that does not exist; what the commands print is held by the samples
+//!   and the CLI tests.
 
 use std::path::Path;
 
@@ -345,4 +350,183 @@ fn cargo_install_ships_mcp_replay_alone() {
         "src/bin/ holds binaries that `cargo install` would install: {auto_bins:?}"
     );
     assert!(manifest.contains("[[example]]\nname = \"fixture-server\""));
+}
+
+/// The words of one shell command line, as `sh` splits them: quotes and
+/// backslashes kept out of the words, each command of a pipeline or list
+/// (`|`, `&&`, `||`, `;`) apart, a comment (`#` at a word's start) left
+/// out. `None` for a line with a substitution (`$(…)`, `<(…)`, a
+/// backquote), whose words are not known before it runs.
+#[cfg(feature = "cli")]
+fn shell_commands(line: &str) -> Option<Vec<Vec<String>>> {
+    let mut commands = vec![Vec::new()];
+    let mut word: Option<String> = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                let word = word.get_or_insert_with(String::new);
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                    word.push(c);
+                }
+            }
+            '"' => {
+                let word = word.get_or_insert_with(String::new);
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => word.extend(chars.next()),
+                        '$' if chars.peek() == Some(&'(') => return None,
+                        c => word.push(c),
+                    }
+                }
+            }
+            '\\' => word.get_or_insert_with(String::new).extend(chars.next()),
+            '`' => return None,
+            '$' | '<' if chars.peek() == Some(&'(') => return None,
+            '#' if word.is_none() => break,
+            '|' | '&' | ';' => {
+                let last = commands.last_mut().expect("one command at least");
+                last.extend(word.take());
+                if c == '&' && chars.peek() != Some(&'&') {
+                    continue;
+                }
+                if matches!(chars.peek(), Some('|' | '&')) {
+                    chars.next();
+                }
+                commands.push(Vec::new());
+            }
+            c if c.is_whitespace() => {
+                let last = commands.last_mut().expect("one command at least");
+                last.extend(word.take());
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    commands
+        .last_mut()
+        .expect("one command at least")
+        .extend(word);
+    Some(commands)
+}
+
+/// The arguments `words` give `mcp-replay`, when they run it: `mcp-replay
+/// …`, `cargo run [--release] [--quiet] -- …`, or `npx`/`uvx`/`pipx run`
+/// of the package, after any `NAME=value` assignments and redirections.
+#[cfg(feature = "cli")]
+fn mcp_replay_arguments(words: &[String]) -> Option<Vec<String>> {
+    let words: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .skip_while(|word| {
+            word.split_once('=').is_some_and(|(name, _)| {
+                !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+        })
+        .collect();
+    let rest: &[&str] = match words.as_slice() {
+        [
+            "mcp-replay" | "target/release/mcp-replay" | "./target/release/mcp-replay",
+            rest @ ..,
+        ] => rest,
+        ["npx" | "uvx", "mcp-replay", rest @ ..] | ["pipx", "run", "mcp-replay", rest @ ..] => rest,
+        ["cargo", "run", rest @ ..] => {
+            let at = rest.iter().position(|word| *word == "--")?;
+            if rest[..at].iter().any(|word| !word.starts_with('-')) {
+                return None;
+            }
+            &rest[at + 1..]
+        }
+        _ => return None,
+    };
+    // A redirection ends what the command is given.
+    let given: Vec<String> = rest
+        .iter()
+        .take_while(|word| !word.starts_with(['<', '>']) && !word.starts_with("2>"))
+        .map(|word| (*word).to_owned())
+        .collect();
+    Some(given)
+}
+
+/// Every `mcp-replay` command line of a shell block of README.md and docs/
+/// parses as the command line the build declares: each command and flag
+/// it shows exists, takes the value it is given, and is given to a command
+/// that has it.
+#[cfg(feature = "cli")]
+#[test]
+fn the_shell_snippets_run_commands_and_flags_that_exist() {
+    use clap::Parser as _;
+
+    let mut wrong = Vec::new();
+    let mut parsed = 0;
+    for path in documents() {
+        for block in blocks(&path)
+            .into_iter()
+            .filter(|block| matches!(block.info.as_str(), "sh" | "bash" | "shell"))
+        {
+            let text = block.text.replace("\\\n", " ");
+            for line in text.lines() {
+                let Some(commands) = shell_commands(line) else {
+                    continue;
+                };
+                for words in commands {
+                    let Some(arguments) = mcp_replay_arguments(&words) else {
+                        continue;
+                    };
+                    let argv = std::iter::once("mcp-replay".to_owned()).chain(arguments);
+                    match crate::cli::args::Cli::try_parse_from(argv) {
+                        Ok(_) => parsed += 1,
+                        Err(err)
+                            if matches!(
+                                err.kind(),
+                                clap::error::ErrorKind::DisplayHelp
+                                    | clap::error::ErrorKind::DisplayVersion
+                            ) =>
+                        {
+                            parsed += 1;
+                        }
+                        Err(err) => {
+                            wrong.push(format!("{}: `{}`: {}", block.at, line.trim(), err.kind()))
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(parsed >= 30, "only {parsed} command lines were read");
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn shell_lines_split_as_sh_splits_them() {
+    let words = |line: &str| shell_commands(line).expect("no substitution");
+    assert_eq!(
+        words(r#"A=1 mcp-replay check 'a b' "c\"d" e\ f # note"#),
+        vec![vec!["A=1", "mcp-replay", "check", "a b", "c\"d", "e f"]]
+    );
+    assert_eq!(
+        words("echo x | mcp-replay demo-server && mcp-replay laws; true"),
+        vec![
+            vec!["echo", "x"],
+            vec!["mcp-replay", "demo-server"],
+            vec!["mcp-replay", "laws"],
+            vec!["true"]
+        ]
+    );
+    assert_eq!(shell_commands("mcp-replay check <(cat t.jsonl)"), None);
+    let cargo: Vec<String> = ["cargo", "run", "--release", "--", "check", "t/"]
+        .map(str::to_owned)
+        .to_vec();
+    assert_eq!(
+        mcp_replay_arguments(&cargo),
+        Some(vec!["check".to_owned(), "t/".to_owned()])
+    );
+    let other: Vec<String> = ["cargo", "run", "--example", "x", "--", "y"]
+        .map(str::to_owned)
+        .to_vec();
+    assert_eq!(mcp_replay_arguments(&other), None);
 }
