@@ -47,6 +47,10 @@ declare -A cmd
 [ -x "$scratch/py2/bin/python" ] && [ -d "$scratch/repo" ] && cmd[git]="$scratch/py2/bin/python -m mcp_server_git --repository $scratch/repo"
 [ -x "$scratch/py1/bin/python" ] && [ -f "$scratch/fastmcp_v1_server.py" ] && cmd[fastmcp-v1]="$scratch/py1/bin/python $scratch/fastmcp_v1_server.py"
 [ -x "$scratch/rmcp/target/release/rmcp-sum" ] && cmd[rmcp]="$scratch/rmcp/target/release/rmcp-sum"
+# The older Python SDK servers, which leave every request before
+# `initialize` unanswered (the modern probe's `server/discover` among them).
+[ -x "$scratch/py-calc/bin/python" ] && cmd[calc]="$scratch/py-calc/bin/python -m mcp_server_calculator"
+[ -x "$scratch/py-sqlite/bin/mcp-server-sqlite" ] && cmd[sqlite]="$scratch/py-sqlite/bin/mcp-server-sqlite --db-path $work/sqlite.db"
 [ "${#cmd[@]}" -gt 0 ] || { echo "no server found under $scratch: run scripts/interop.sh $scratch first" >&2; exit 2; }
 names=${ONLY:-${!cmd[*]}}
 
