@@ -242,6 +242,11 @@ pub(crate) struct Schema<'a> {
     /// The schema uses `unevaluatedProperties` or `unevaluatedItems`, so
     /// the judgement keeps what each keyword evaluated.
     tracks: bool,
+    /// The schema holds a reference (`$ref`, `$dynamicRef`,
+    /// `$recursiveRef`) where the scan reached: only then can a judgement
+    /// come back to a schema it is applying, so only then does it keep
+    /// what it applied.
+    refers: bool,
     patterns: Patterns<'a>,
 }
 
@@ -298,6 +303,7 @@ impl<'a> Schema<'a> {
             anchors: HashMap::new(),
             embedded: false,
             tracks: false,
+            refers: false,
             patterns: Patterns::default(),
         };
         schema.scan(root, 0, true);
@@ -325,6 +331,7 @@ impl<'a> Schema<'a> {
                             self.anchors.entry(anchor).or_insert(node);
                         }
                         ("unevaluatedProperties" | "unevaluatedItems", _) => self.tracks = true,
+                        ("$ref" | "$dynamicRef" | "$recursiveRef", _) => self.refers = true,
                         // Values, not schemas.
                         ("enum" | "const" | "default" | "examples", _) => continue,
                         (

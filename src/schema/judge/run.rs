@@ -182,7 +182,13 @@ impl<'s, 'a> Run<'s, 'a> {
             memo: true,
             all,
         };
-        self.enter(self.schema.root, value, &Path::Root, cx)
+        if self.schema.refers {
+            self.enter(self.schema.root, value, &Path::Root, cx)
+        } else {
+            // Without a reference nothing comes back to the root: what
+            // `enter` keeps for a loop or a second visit is never asked.
+            self.apply(self.schema.root, value, &Path::Root, cx)
+        }
     }
 
     /// Takes one step of the judgement; `false` past its bound.
