@@ -1179,7 +1179,7 @@ impl Report {
             .any(|outcome| self.denies_unobserved(outcome))
     }
 
-    /// Reports each cause once ([`fold::fold`]): in each transcript, probe
+    /// Reports each cause once (`src/report/fold.rs`): in each transcript, probe
     /// run and host, the findings one answer or line makes under several
     /// laws become one finding, under the law of the step that met it,
     /// naming the others ([`Finding::also`]); the same finding made again
