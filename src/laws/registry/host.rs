@@ -426,7 +426,7 @@ pub(super) const HOST: &[Requirement] = &[
             Mcp("2025-11-25", "basic", "icons"),
             Mcp("2026-07-28", "basic", "icons"),
         ],
-        "the host refuses icon URIs of unsafe schemes and guards against hostile images",
+        "the host refuses icon URIs of dangerous schemes and guards against hostile images",
     )
     .unseen(UI),
     // The lifecycle of a legacy session.
